@@ -1,0 +1,43 @@
+// One build script, one esbuild context per runtime: the extension host (cjs, vscode external), the standalone
+// CLI (node), the webview (browser ESM, Mermaid bundled in) and the in-editor test suite.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints start/end lines in the shape VS Code's `$esbuild-watch` problem matcher expects. */
+const problemMatcherPlugin = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  logLevel: 'silent',
+  plugins: [problemMatcherPlugin],
+};
+
+const contexts = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
+  { ...common, entryPoints: ['test/vscode/suite/index.ts'], outdir: 'out/test/vscode', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+].filter((options) => (options.entryPoints ?? []).every((entry) => existsSync(entry)));
+
+if (watch) {
+  for (const options of contexts) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(contexts.map((options) => esbuild.build(options)));
+}

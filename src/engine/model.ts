@@ -1,0 +1,90 @@
+// The thought model: what a thought and a session are, and the small store interface the engine needs.
+// Plain data only, so it crosses every boundary (journal, MCP, webview) as JSON unchanged.
+
+/** One accepted thought, as stored and as shown. Field names follow the reference `sequentialthinking` tool. */
+export interface ThoughtRecord {
+  /** Position in the session, 0-based, in arrival order. Unique within a session (thoughtNumber is not). */
+  seq: number;
+  thought: string;
+  thoughtNumber: number;
+  totalThoughts: number;
+  nextThoughtNeeded: boolean;
+  isRevision?: boolean;
+  revisesThought?: number;
+  branchFromThought?: number;
+  branchId?: string;
+  needsMoreThoughts?: boolean;
+  /** The strategy stage this thought belongs to. */
+  stage?: string;
+  /** Milliseconds since the epoch when the engine accepted it. */
+  timestamp: number;
+  /** Room for later fields (tool recommendations, perspectives/roles, plan steps) without a model change. */
+  extra?: Record<string, unknown>;
+}
+
+export type SessionStatus = 'live' | 'complete' | 'abandoned';
+
+/** What is known about a session without its thoughts: enough for lists, trees and the index. */
+export interface SessionMeta {
+  id: string;
+  /** A person-given name; falls back to `purpose`, then the first thought, wherever a title is drawn. */
+  title?: string;
+  /** The first thought's text, shortened: what the session is about. */
+  purpose?: string;
+  strategy: string;
+  /** Current stage of the strategy's flow. */
+  stage?: string;
+  status: SessionStatus;
+  createdAt: number;
+  updatedAt: number;
+  thoughtCount: number;
+  revisionCount: number;
+  branchIds: string[];
+  lastThoughtNumber: number;
+  totalThoughts: number;
+}
+
+/** A strategy switch, kept so the stage graph and exports can tell the story. */
+export interface StrategySwitch {
+  atSeq: number;
+  from: string;
+  to: string;
+  timestamp: number;
+}
+
+/** A whole session: meta plus every thought in arrival order. */
+export interface SessionSnapshot {
+  meta: SessionMeta;
+  thoughts: ThoughtRecord[];
+  strategySwitches: StrategySwitch[];
+}
+
+export interface ListSessionsQuery {
+  strategy?: string;
+  status?: SessionStatus;
+  /** Case-insensitive substring of title or purpose. */
+  text?: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ListSessionsResult {
+  sessions: SessionMeta[];
+  total: number;
+}
+
+/**
+ * What the engine needs from durable storage. `src/storage` implements it; the engine never touches the disk itself.
+ * Every write method must have persisted its data when it returns (the tool call answers right after).
+ */
+export interface SessionStore {
+  createSession(meta: SessionMeta): void;
+  appendThought(meta: SessionMeta, thought: ThoughtRecord): void;
+  /** Records a change of meta that no thought carries (rename, status, strategy switch). */
+  updateMeta(meta: SessionMeta, strategySwitch?: StrategySwitch): void;
+  loadSession(id: string): SessionSnapshot | undefined;
+  listSessions(query?: ListSessionsQuery): ListSessionsResult;
+  deleteSession(id: string): boolean;
+  /** Whole-session write, used by import. Replaces a session with the same id. */
+  saveSession(snapshot: SessionSnapshot): void;
+}
