@@ -1,0 +1,64 @@
+// The branch tree diagram source: the main line and every branch from its fork point, as a Mermaid flowchart.
+// A flowchart rather than a gitGraph because its node ids are ours (`t<seq>`, which the explorer maps back to thought
+// cards on click) and its labels decode Mermaid entity codes, so one escaping (mermaidLabel) serves every diagram;
+// the extra render cost is handled by the window (see diagramWindow.ts).
+import type { SessionSnapshot } from '../model';
+import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import { mermaidLabel } from './mermaidText';
+import { thoughtLabel } from './thoughtLabel';
+import { resolveLinks, thoughtNodeId } from './thoughtLinks';
+
+/** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
+export const EARLIER_NODE_ID = 'earlier';
+
+const DEFAULT_EXCERPT = 48;
+
+/** The branch tree as Mermaid text, windowed and shrunk to stay within Mermaid's limits. */
+export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWindowOptions = {}): DiagramSource {
+  const thoughts = snapshot.thoughts;
+  const links = resolveLinks(thoughts);
+  const direction = options.direction ?? 'LR';
+
+  const build = (count: number, excerptLength: number): DiagramBuild => {
+    const first = thoughts.length - count;
+    const lines: string[] = [`flowchart ${direction}`];
+    if (thoughts.length === 0) {
+      lines.push('  empty["No thoughts yet"]');
+      return { text: lines.join('\n'), edges: 0 };
+    }
+    if (first > 0) lines.push(`  ${EARLIER_NODE_ID}(["${mermaidLabel(`… ${first} earlier thought${first === 1 ? '' : 's'}`)}"])`);
+    const edges: string[] = [];
+    const revisions: string[] = [];
+    const finals: string[] = [];
+    const branchStarts: string[] = [];
+    for (let index = first; index < thoughts.length; index++) {
+      const thought = thoughts[index];
+      const id = thoughtNodeId(thought);
+      lines.push(`  ${id}["${thoughtLabel(thought, excerptLength)}"]`);
+      if (thought.isRevision || thought.revisesThought !== undefined) revisions.push(id);
+      if (!thought.nextThoughtNeeded) finals.push(id);
+
+      const parent = links.parent[index];
+      // A parent outside the window is drawn as the placeholder, so every line still shows where it comes from.
+      const from = parent === undefined ? undefined : parent >= first ? thoughtNodeId(thoughts[parent]) : EARLIER_NODE_ID;
+      if (links.startsBranch[index]) {
+        branchStarts.push(id);
+        const name = mermaidLabel(thought.branchId ?? '', 40);
+        if (from !== undefined) edges.push(`  ${from} -.->|"${name}"| ${id}`);
+      } else if (from !== undefined) {
+        edges.push(`  ${from} --> ${id}`);
+      }
+    }
+    lines.push(...edges);
+    // Classes let the explorer and GitHub style roles without colours that would fight the theme.
+    lines.push('  classDef revision stroke-dasharray: 5 3');
+    lines.push('  classDef final stroke-width: 3px');
+    lines.push('  classDef branchStart stroke-width: 2px');
+    if (revisions.length > 0) lines.push(`  class ${revisions.join(',')} revision`);
+    if (finals.length > 0) lines.push(`  class ${finals.join(',')} final`);
+    if (branchStarts.length > 0) lines.push(`  class ${branchStarts.join(',')} branchStart`);
+    return { text: lines.join('\n'), edges: edges.length };
+  };
+
+  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build);
+}

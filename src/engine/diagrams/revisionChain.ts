@@ -1,0 +1,74 @@
+// The revision chain diagram source: each revised thought followed by its revisions in order (thought → rev 1 →
+// rev 2 …), as a Mermaid flowchart with one row per chain. A revision of a revision continues the chain of the
+// thought it ultimately revises, so each chain tells the whole story of one idea.
+import type { SessionSnapshot } from '../model';
+import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import { mermaidLabel } from './mermaidText';
+import { thoughtLabel } from './thoughtLabel';
+import { resolveLinks, thoughtNodeId } from './thoughtLinks';
+
+const DEFAULT_EXCERPT = 60;
+
+/** One revised thought and the seqs of its revisions, in arrival order. */
+export interface RevisionChain {
+  root: number;
+  revisions: number[];
+}
+
+/** Groups every revision of the session into chains, ordered by each chain's first revision. */
+export function revisionChains(snapshot: SessionSnapshot): RevisionChain[] {
+  const { revises } = resolveLinks(snapshot.thoughts);
+  const rootOf = new Map<number, number>();
+  const chains = new Map<number, RevisionChain>();
+  revises.forEach((target, index) => {
+    if (target === undefined) return;
+    const root = rootOf.get(target) ?? target;
+    rootOf.set(index, root);
+    let chain = chains.get(root);
+    if (!chain) {
+      chain = { root, revisions: [] };
+      chains.set(root, chain);
+    }
+    chain.revisions.push(index);
+  });
+  return [...chains.values()];
+}
+
+/** The revision chains as Mermaid text; the window keeps chains with a revision among the most recent thoughts. */
+export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramWindowOptions = {}): DiagramSource {
+  const thoughts = snapshot.thoughts;
+  const chains = revisionChains(snapshot);
+  const direction = options.direction ?? 'LR';
+
+  const build = (count: number, excerptLength: number): DiagramBuild => {
+    const first = thoughts.length - count;
+    const lines: string[] = [`flowchart ${direction}`];
+    const nodes: string[] = [];
+    const edges: string[] = [];
+    const revisionIds: string[] = [];
+    for (const chain of chains) {
+      const visible = chain.revisions.filter((index) => index >= first);
+      if (visible.length === 0) continue;
+      // The revised thought is always drawn, even when older than the window: a revision means little without it.
+      const rootId = thoughtNodeId(thoughts[chain.root]);
+      nodes.push(`  ${rootId}["${thoughtLabel(thoughts[chain.root], excerptLength)}"]`);
+      let previousId = rootId;
+      let hidden = chain.revisions.length - visible.length;
+      for (const index of visible) {
+        const id = thoughtNodeId(thoughts[index]);
+        nodes.push(`  ${id}["${thoughtLabel(thoughts[index], excerptLength)}"]`);
+        revisionIds.push(id);
+        const note = hidden > 0 ? `|"${mermaidLabel(`${hidden} earlier revision${hidden === 1 ? '' : 's'} not shown`)}"|` : '';
+        edges.push(`  ${previousId} -->${note} ${id}`);
+        hidden = 0;
+        previousId = id;
+      }
+    }
+    if (nodes.length === 0) nodes.push(`  empty["${first > 0 ? 'No revisions among the most recent thoughts' : 'No revisions yet'}"]`);
+    lines.push(...nodes, ...edges);
+    if (revisionIds.length > 0) lines.push('  classDef revision stroke-dasharray: 5 3', `  class ${revisionIds.join(',')} revision`);
+    return { text: lines.join('\n'), edges: edges.length };
+  };
+
+  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build);
+}

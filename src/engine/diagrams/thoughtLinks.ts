@@ -1,0 +1,62 @@
+// How thoughts point at each other, resolved once per session: which thought a branch forks from, which thought a
+// revision revises, and each thought's predecessor on its own line. Thoughts name each other by `thoughtNumber`, which
+// is not unique (branches and revisions reuse numbers), so every reference is resolved to a `seq` here, by one rule,
+// for every diagram and export.
+import type { ThoughtRecord } from '../model';
+
+export interface ThoughtLinks {
+  /** Seq of the thought each thought follows in the drawing (its line's previous thought, or its fork), if any. */
+  parent: (number | undefined)[];
+  /** True for the first thought of a branch (its parent, if any, is the fork thought). */
+  startsBranch: boolean[];
+  /** Seq of the thought each revision revises, if it names one that exists before it. */
+  revises: (number | undefined)[];
+}
+
+/** The line a thought is on: its branch, or the main line. */
+export function lineKey(thought: ThoughtRecord): string | undefined {
+  return thought.branchId;
+}
+
+export function resolveLinks(thoughts: readonly ThoughtRecord[]): ThoughtLinks {
+  const count = thoughts.length;
+  const parent: (number | undefined)[] = new Array<number | undefined>(count).fill(undefined);
+  const startsBranch: boolean[] = new Array<boolean>(count).fill(false);
+  const revises: (number | undefined)[] = new Array<number | undefined>(count).fill(undefined);
+
+  // Latest seq seen so far per line, and per (line, thoughtNumber), and per thoughtNumber on any line.
+  const lastOnLine = new Map<string | undefined, number>();
+  const byLineAndNumber = new Map<string, number>();
+  const byNumber = new Map<number, number>();
+  const key = (line: string | undefined, number: number): string => `${line === undefined ? 'm' : `b${line}`}\u0000${number}`;
+
+  thoughts.forEach((thought, index) => {
+    const line = lineKey(thought);
+    const previous = lastOnLine.get(line);
+    if (line !== undefined && previous === undefined) {
+      startsBranch[index] = true;
+      // The fork is the latest main-line thought with that number before the branch began; failing that (a branch
+      // of a branch, or imported data), the latest thought with that number on any line.
+      const from = thought.branchFromThought;
+      if (from !== undefined) parent[index] = byLineAndNumber.get(key(undefined, from)) ?? byNumber.get(from);
+    } else {
+      parent[index] = previous;
+    }
+
+    if (thought.revisesThought !== undefined) {
+      // A revision revises the latest thought with that number on its own line, else on the main line, else anywhere.
+      const target = thought.revisesThought;
+      revises[index] = byLineAndNumber.get(key(line, target)) ?? byLineAndNumber.get(key(undefined, target)) ?? byNumber.get(target);
+    }
+
+    lastOnLine.set(line, index);
+    byLineAndNumber.set(key(line, thought.thoughtNumber), index);
+    byNumber.set(thought.thoughtNumber, index);
+  });
+  return { parent, startsBranch, revises };
+}
+
+/** The node id of a thought in every diagram: `t<seq>`, stable for the life of the session. */
+export function thoughtNodeId(thought: ThoughtRecord): string {
+  return `t${thought.seq}`;
+}
