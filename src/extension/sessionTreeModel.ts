@@ -1,0 +1,188 @@
+// What the Sessions tree shows, as pure functions over the engine's data (no vscode import, so tested in plain Node):
+// titles, descriptions, the displayed status, Live/Saved-by-day grouping, branch nesting and escaped tooltips.
+import type { SessionMeta, SessionStatus, ThoughtRecord } from '../engine/model';
+
+/**
+ * A session still marked live that has had no thought for this long is drawn as abandoned. The store keeps it live,
+ * so its next thought brings it straight back; the tree only stops claiming that an agent is still working on it.
+ */
+export const IDLE_AS_ABANDONED_MS = 30 * 60 * 1000;
+
+export function sessionTitle(meta: SessionMeta): string {
+  const title = meta.title ?? meta.purpose ?? meta.id;
+  return flatten(title, 80);
+}
+
+/** The status the tree shows: the stored one, except that a long-idle live session shows as abandoned. */
+export function displayedStatus(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): SessionStatus {
+  if (meta.status === 'live' && now - meta.updatedAt > idleMs) return 'abandoned';
+  return meta.status;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** `react · 7 thoughts · 2 branches · 1 revision` (branches and revisions only when there are any). */
+export function sessionDescription(meta: SessionMeta): string {
+  const parts = [meta.strategy, plural(meta.thoughtCount, 'thought')];
+  if (meta.branchIds.length > 0) parts.push(plural(meta.branchIds.length, 'branch', 'branches'));
+  if (meta.revisionCount > 0) parts.push(plural(meta.revisionCount, 'revision'));
+  return parts.join(' · ');
+}
+
+/** The local calendar day of a timestamp as `YYYY-MM-DD` (sorts as text). */
+export function dayKey(timestamp: number): string {
+  const date = new Date(timestamp);
+  const month = String(date.getMonth() + 1).padStart(2, '0');
+  const day = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${month}-${day}`;
+}
+
+export function dayLabel(day: string, now: number): string {
+  if (day === dayKey(now)) return 'Today';
+  const yesterday = new Date(now);
+  yesterday.setDate(yesterday.getDate() - 1);
+  if (day === dayKey(yesterday.getTime())) return 'Yesterday';
+  return day;
+}
+
+/** Where a session sits in the tree: `live`, or `saved:<day>`. A change of placement needs a re-render of the root. */
+export function placementOf(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): string {
+  return displayedStatus(meta, now, idleMs) === 'live' ? 'live' : `saved:${dayKey(meta.updatedAt)}`;
+}
+
+export interface GroupedSessions {
+  /** Most recently updated first. */
+  live: SessionMeta[];
+  /** Days newest first; sessions in a day most recently updated first. */
+  savedByDay: { day: string; sessions: SessionMeta[] }[];
+}
+
+export function groupSessions(sessions: readonly SessionMeta[], now: number, idleMs = IDLE_AS_ABANDONED_MS): GroupedSessions {
+  const byRecency = [...sessions].sort((a, b) => b.updatedAt - a.updatedAt);
+  const live: SessionMeta[] = [];
+  const days = new Map<string, SessionMeta[]>();
+  for (const meta of byRecency) {
+    if (displayedStatus(meta, now, idleMs) === 'live') {
+      live.push(meta);
+      continue;
+    }
+    const day = dayKey(meta.updatedAt);
+    const list = days.get(day);
+    if (list) list.push(meta);
+    else days.set(day, [meta]);
+  }
+  const savedByDay = [...days.entries()].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)).map(([day, list]) => ({ day, sessions: list }));
+  return { live, savedByDay };
+}
+
+/** A thought in the tree, with the branches that fork from it. */
+export interface ThoughtEntry {
+  thought: ThoughtRecord;
+  branches: BranchEntry[];
+}
+
+export interface BranchEntry {
+  branchId: string;
+  /** The thought number the branch forks from, as the agent sent it. */
+  fromThought: number | undefined;
+  entries: ThoughtEntry[];
+}
+
+/**
+ * Lays a session's thoughts out as a tree: thoughts without a branch at the top level in arrival order; each branch
+ * nested under its fork point (the latest thought with the fork's number that came before the branch's first thought,
+ * which may itself be inside another branch); a branch whose fork point cannot be found is shown at the top level.
+ */
+export function layoutThoughts(thoughts: readonly ThoughtRecord[]): ThoughtEntry[] {
+  const roots: ThoughtEntry[] = [];
+  const branches = new Map<string, BranchEntry>();
+  const placed: ThoughtEntry[] = [];
+  const orphanBranches: BranchEntry[] = [];
+  for (const thought of thoughts) {
+    const entry: ThoughtEntry = { thought, branches: [] };
+    if (thought.branchId === undefined) {
+      roots.push(entry);
+    } else {
+      let branch = branches.get(thought.branchId);
+      if (!branch) {
+        branch = { branchId: thought.branchId, fromThought: thought.branchFromThought, entries: [] };
+        branches.set(thought.branchId, branch);
+        const forkPoint = findForkPoint(placed, thought.branchFromThought);
+        if (forkPoint) forkPoint.branches.push(branch);
+        else orphanBranches.push(branch);
+      }
+      branch.entries.push(entry);
+    }
+    placed.push(entry);
+  }
+  // Orphans are rare (a fork point deleted by an import edit); keep them visible rather than dropping thoughts.
+  for (const branch of orphanBranches) roots.push(...branch.entries);
+  return roots;
+}
+
+function findForkPoint(placed: readonly ThoughtEntry[], thoughtNumber: number | undefined): ThoughtEntry | undefined {
+  if (thoughtNumber === undefined) return undefined;
+  for (let index = placed.length - 1; index >= 0; index--) {
+    if (placed[index].thought.thoughtNumber === thoughtNumber) return placed[index];
+  }
+  return undefined;
+}
+
+export function thoughtLabel(thought: ThoughtRecord): string {
+  return `${thought.thoughtNumber}. ${flatten(thought.thought, 70)}`;
+}
+
+export function thoughtDescription(thought: ThoughtRecord): string {
+  const parts: string[] = [];
+  if (thought.stage) parts.push(thought.stage);
+  if (thought.isRevision) parts.push(thought.revisesThought !== undefined ? `revises #${thought.revisesThought}` : 'revision');
+  if (!thought.nextThoughtNeeded) parts.push('final');
+  return parts.join(' · ');
+}
+
+/** Flattens whitespace and shortens to `length` characters (by code point, so no broken surrogate pairs). */
+export function flatten(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const characters = Array.from(flat);
+  return characters.length > length ? `${characters.slice(0, length - 1).join('')}…` : flat;
+}
+
+/**
+ * Escapes untrusted text for a Markdown tooltip: every ASCII punctuation character is backslash-escaped (CommonMark
+ * allows that for all of them), so no text can form a link, an image, HTML, a code span or a `$(icon)`.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, (character) => `\\${character}`);
+}
+
+const STATUS_WORDS: Record<SessionStatus, string> = { live: 'Live', complete: 'Complete', abandoned: 'Abandoned' };
+
+/** The session tooltip as Markdown; every piece of agent-written text is escaped. */
+export function sessionTooltipMarkdown(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): string {
+  const status = displayedStatus(meta, now, idleMs);
+  const idleNote = status !== meta.status ? ' (no thought for 30 minutes)' : '';
+  const lines = [
+    `**${escapeMarkdown(sessionTitle(meta))}**`,
+    '',
+    `${STATUS_WORDS[status]}${idleNote} · ${escapeMarkdown(meta.strategy)}${meta.stage ? ` · stage ${escapeMarkdown(meta.stage)}` : ''}`,
+    '',
+    `Thought ${meta.lastThoughtNumber} of ${meta.totalThoughts} · ${escapeMarkdown(sessionDescription(meta))}`,
+  ];
+  if (meta.branchIds.length > 0) lines.push('', `Branches: ${meta.branchIds.map(escapeMarkdown).join(', ')}`);
+  if (meta.purpose && meta.title) lines.push('', escapeMarkdown(flatten(meta.purpose, 300)));
+  lines.push('', `Started ${new Date(meta.createdAt).toLocaleString()} · updated ${new Date(meta.updatedAt).toLocaleString()}`, '', `\`${meta.id}\``);
+  return lines.join('\n');
+}
+
+export function thoughtTooltipMarkdown(thought: ThoughtRecord): string {
+  const badges = [thoughtDescription(thought)];
+  if (thought.branchId !== undefined) badges.push(`branch ${thought.branchId} from #${thought.branchFromThought ?? '?'}`);
+  const shown = badges.filter((badge) => badge !== '');
+  return [
+    `**Thought ${thought.thoughtNumber} of ${thought.totalThoughts}**${shown.length > 0 ? ` · ${escapeMarkdown(shown.join(' · '))}` : ''}`,
+    '',
+    escapeMarkdown(flatten(thought.thought, 1500)),
+  ].join('\n');
+}

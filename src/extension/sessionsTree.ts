@@ -1,0 +1,403 @@
+// The Sessions tree (view `thoughtExplorer.sessions`): Live and Saved-by-day groups, each session's thoughts with
+// branches nested under their fork points. Follows engine events live (coalesced) and re-reads the store when files
+// change on disk (sessions written by the stdio CLI).
+import * as vscode from 'vscode';
+import type { EngineEvent } from '../engine/events';
+import type { SessionMeta } from '../engine/model';
+import type { ExtensionServices } from './services';
+import {
+  dayLabel,
+  displayedStatus,
+  groupSessions,
+  IDLE_AS_ABANDONED_MS,
+  layoutThoughts,
+  placementOf,
+  sessionDescription,
+  sessionTitle,
+  sessionTooltipMarkdown,
+  thoughtDescription,
+  thoughtLabel,
+  thoughtTooltipMarkdown,
+  type BranchEntry,
+  type ThoughtEntry,
+} from './sessionTreeModel';
+
+export const SESSIONS_VIEW_ID = 'thoughtExplorer.sessions';
+
+export interface GroupNode {
+  kind: 'group';
+  group: 'live' | 'saved';
+  count: number;
+}
+export interface DayNode {
+  kind: 'day';
+  day: string;
+  sessions: SessionMeta[];
+}
+export interface SessionNode {
+  kind: 'session';
+  /** Commands run from the tree receive this node; `sessionId` is the field they read. */
+  sessionId: string;
+  meta: SessionMeta;
+  placement: string;
+}
+export interface BranchNode {
+  kind: 'branch';
+  sessionId: string;
+  key: string;
+  branch: BranchEntry;
+}
+export interface ThoughtNode {
+  kind: 'thought';
+  sessionId: string;
+  key: string;
+  entry: ThoughtEntry;
+}
+export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | ThoughtNode;
+
+export interface SessionsTreeOptions {
+  now?: () => number;
+  idleMs?: number;
+  /** Engine events arriving within this window are drawn in one update. */
+  coalesceMs?: number;
+}
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<SessionsTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+
+  private readonly now: () => number;
+  private readonly idleMs: number;
+  private readonly coalesceMs: number;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Node objects are kept per id: VS Code matches `fire(node)` by identity. */
+  private readonly sessionNodes = new Map<string, SessionNode>();
+  private readonly parents = new Map<SessionsTreeNode, SessionsTreeNode>();
+  private readonly liveGroup: GroupNode = { kind: 'group', group: 'live', count: 0 };
+  private readonly savedGroup: GroupNode = { kind: 'group', group: 'saved', count: 0 };
+  private dayNodes = new Map<string, DayNode>();
+  private rootShown = false;
+  private filterText: string | undefined;
+  private pending = new Map<string, SessionMeta | undefined>();
+  private fullRefreshPending = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly idleTimer: ReturnType<typeof setInterval>;
+  private lastError: string | undefined;
+
+  constructor(
+    private readonly services: ExtensionServices,
+    options: SessionsTreeOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.idleMs = options.idleMs ?? IDLE_AS_ABANDONED_MS;
+    this.coalesceMs = options.coalesceMs ?? 50;
+    this.disposables.push(
+      services.onEngineEvent((event) => this.onEngineEvent(event)),
+      services.onDidResetEngine(() => this.refresh()),
+      services.onDidChangeStoreOnDisk(() => this.refresh()),
+    );
+    // A live session going quiet moves to Saved as abandoned; check once a minute, cheaply, from the nodes held.
+    this.idleTimer = setInterval(() => this.checkIdle(), 60_000);
+    this.idleTimer.unref?.();
+  }
+
+  /** The filter applied to session titles, purposes and ids (undefined when none). */
+  get filter(): string | undefined {
+    return this.filterText;
+  }
+
+  setFilter(text: string | undefined): void {
+    const trimmed = text?.trim();
+    this.filterText = trimmed === '' ? undefined : trimmed;
+    this.refresh();
+  }
+
+  /** Re-reads everything from the engine/store. */
+  refresh(): void {
+    this.fullRefreshPending = true;
+    this.schedule(0);
+  }
+
+  /** Problem met while listing sessions (shown as the view's message), if any. */
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group':
+        return this.groupItem(node);
+      case 'day': {
+        const item = new vscode.TreeItem(dayLabel(node.day, this.now()), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `day:${node.day}`;
+        item.description = `${node.sessions.length}`;
+        item.iconPath = new vscode.ThemeIcon('calendar');
+        item.contextValue = 'day';
+        return item;
+      }
+      case 'session':
+        return this.sessionItem(node);
+      case 'branch': {
+        const count = countEntries(node.branch.entries);
+        const item = new vscode.TreeItem(`⎇ ${node.branch.branchId}`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.key;
+        item.description = `from #${node.branch.fromThought ?? '?'} · ${count} thought${count === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('git-branch');
+        item.contextValue = 'branch';
+        return item;
+      }
+      case 'thought':
+        return this.thoughtItem(node);
+    }
+  }
+
+  getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
+    if (!node) return this.rootChildren();
+    switch (node.kind) {
+      case 'group':
+        return node.group === 'live' ? this.liveSessions : this.savedDays;
+      case 'day':
+        return this.withParent(node, node.sessions.map((meta) => this.sessionNode(meta)));
+      case 'session':
+        return this.sessionChildren(node);
+      case 'branch':
+        return this.withParent(node, this.entryNodes(node.sessionId, node.branch.entries));
+      case 'thought':
+        return this.withParent(node, node.entry.branches.map((branch) => this.branchNode(node.sessionId, branch)));
+    }
+  }
+
+  getParent(node: SessionsTreeNode): SessionsTreeNode | undefined {
+    return this.parents.get(node);
+  }
+
+  /** The node of a session currently in the tree (for reveal), if it is listed. */
+  findSessionNode(sessionId: string): SessionNode | undefined {
+    return this.sessionNodes.get(sessionId);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.idleTimer);
+    for (const disposable of this.disposables) disposable.dispose();
+    this.changeEmitter.dispose();
+  }
+
+  private liveSessions: SessionsTreeNode[] = [];
+  private savedDays: SessionsTreeNode[] = [];
+
+  private rootChildren(): SessionsTreeNode[] {
+    this.rootShown = true;
+    this.parents.clear();
+    let sessions: SessionMeta[];
+    try {
+      const query = this.filterText === undefined ? {} : { text: this.filterText };
+      sessions = this.services.engine.listSessions(query).sessions;
+      this.lastError = undefined;
+    } catch (error) {
+      this.lastError = `Sessions could not be listed: ${error instanceof Error ? error.message : String(error)}`;
+      this.services.log.error(this.lastError);
+      return [];
+    }
+    const grouped = groupSessions(sessions, this.now(), this.idleMs);
+    const seen = new Set<string>();
+    this.liveSessions = grouped.live.map((meta) => {
+      seen.add(meta.id);
+      return this.sessionNode(meta);
+    });
+    for (const node of this.liveSessions) this.parents.set(node, this.liveGroup);
+    const days = new Map<string, DayNode>();
+    this.savedDays = grouped.savedByDay.map(({ day, sessions: list }) => {
+      for (const meta of list) seen.add(meta.id);
+      const dayNode = this.dayNodes.get(day) ?? { kind: 'day', day, sessions: list };
+      dayNode.sessions = list;
+      days.set(day, dayNode);
+      this.parents.set(dayNode, this.savedGroup);
+      for (const meta of list) this.parents.set(this.sessionNode(meta), dayNode);
+      return dayNode;
+    });
+    this.dayNodes = days;
+    for (const id of [...this.sessionNodes.keys()]) if (!seen.has(id)) this.sessionNodes.delete(id);
+    this.liveGroup.count = this.liveSessions.length;
+    this.savedGroup.count = sessions.length - this.liveSessions.length;
+    // No groups at all when there is nothing: the view's welcome content explains how to start.
+    if (sessions.length === 0) return [];
+    return this.savedGroup.count > 0 ? [this.liveGroup, this.savedGroup] : [this.liveGroup];
+  }
+
+  private sessionNode(meta: SessionMeta): SessionNode {
+    const placement = placementOf(meta, this.now(), this.idleMs);
+    const existing = this.sessionNodes.get(meta.id);
+    if (existing) {
+      existing.meta = meta;
+      existing.placement = placement;
+      return existing;
+    }
+    const node: SessionNode = { kind: 'session', sessionId: meta.id, meta, placement };
+    this.sessionNodes.set(meta.id, node);
+    return node;
+  }
+
+  private sessionChildren(node: SessionNode): SessionsTreeNode[] {
+    let snapshot;
+    try {
+      snapshot = this.services.engine.getSession(node.sessionId);
+    } catch (error) {
+      this.services.log.error(`Session ${node.sessionId} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+    if (!snapshot) return [];
+    return this.withParent(node, this.entryNodes(node.sessionId, layoutThoughts(snapshot.thoughts)));
+  }
+
+  private entryNodes(sessionId: string, entries: readonly ThoughtEntry[]): ThoughtNode[] {
+    return entries.map((entry) => ({ kind: 'thought', sessionId, key: `thought:${sessionId}:${entry.thought.seq}`, entry }));
+  }
+
+  private branchNode(sessionId: string, branch: BranchEntry): BranchNode {
+    return { kind: 'branch', sessionId, key: `branch:${sessionId}:${branch.branchId}`, branch };
+  }
+
+  private withParent<T extends SessionsTreeNode>(parent: SessionsTreeNode, children: T[]): T[] {
+    for (const child of children) this.parents.set(child, parent);
+    return children;
+  }
+
+  private groupItem(node: GroupNode): vscode.TreeItem {
+    const live = node.group === 'live';
+    const state = node.count === 0 ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+    const item = new vscode.TreeItem(live ? 'Live' : 'Saved', state);
+    item.id = `group:${node.group}`;
+    item.description = live && node.count === 0 ? 'no session in progress' : `${node.count}`;
+    item.iconPath = new vscode.ThemeIcon(live ? 'broadcast' : 'archive');
+    item.contextValue = `group.${node.group}`;
+    return item;
+  }
+
+  private sessionItem(node: SessionNode): vscode.TreeItem {
+    const meta = node.meta;
+    const status = displayedStatus(meta, this.now(), this.idleMs);
+    const item = new vscode.TreeItem(sessionTitle(meta), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `session:${meta.id}`;
+    item.description = sessionDescription(meta);
+    const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    item.iconPath = statusIcon(status);
+    item.contextValue = `session.${status}`;
+    return item;
+  }
+
+  private thoughtItem(node: ThoughtNode): vscode.TreeItem {
+    const thought = node.entry.thought;
+    const hasBranches = node.entry.branches.length > 0;
+    const item = new vscode.TreeItem(thoughtLabel(thought), hasBranches ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = node.key;
+    item.description = thoughtDescription(thought);
+    const tooltip = new vscode.MarkdownString(thoughtTooltipMarkdown(thought));
+    tooltip.isTrusted = false;
+    tooltip.supportHtml = false;
+    item.tooltip = tooltip;
+    item.iconPath = new vscode.ThemeIcon(thought.isRevision ? 'edit' : thought.branchId !== undefined ? 'git-commit' : thought.nextThoughtNeeded ? 'circle-small' : 'pass');
+    item.contextValue = 'thought';
+    return item;
+  }
+
+  private onEngineEvent(event: EngineEvent): void {
+    if (event.type === 'sessionDeleted') {
+      this.fullRefreshPending = true;
+    } else {
+      this.pending.set(event.meta.id, event.meta);
+    }
+    this.schedule(this.coalesceMs);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer !== undefined) {
+      if (delay > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => this.flush(), delay);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const pending = this.pending;
+    this.pending = new Map();
+    if (!this.rootShown) {
+      // Nothing drawn yet: the first getChildren will read the current state anyway.
+      this.fullRefreshPending = false;
+      return;
+    }
+    let full = this.fullRefreshPending;
+    this.fullRefreshPending = false;
+    const changed: SessionNode[] = [];
+    if (!full) {
+      for (const [id, meta] of pending) {
+        const node = this.sessionNodes.get(id);
+        if (!node || !meta || node.placement !== placementOf(meta, this.now(), this.idleMs) || this.filterText !== undefined) {
+          full = true;
+          break;
+        }
+        node.meta = meta;
+        changed.push(node);
+      }
+    }
+    if (full) {
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    for (const node of changed) this.changeEmitter.fire(node);
+  }
+
+  private checkIdle(): void {
+    const now = this.now();
+    for (const node of this.sessionNodes.values()) {
+      if (node.placement !== placementOf(node.meta, now, this.idleMs)) {
+        this.refresh();
+        return;
+      }
+    }
+  }
+}
+
+function countEntries(entries: readonly ThoughtEntry[]): number {
+  let count = 0;
+  for (const entry of entries) {
+    count += 1;
+    for (const branch of entry.branches) count += countEntries(branch.entries);
+  }
+  return count;
+}
+
+function statusIcon(status: SessionMeta['status']): vscode.ThemeIcon {
+  switch (status) {
+    case 'live':
+      return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+    case 'complete':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('charts.blue'));
+    case 'abandoned':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+  }
+}
+
+/** Creates the Sessions tree view and keeps its message, selection and filter state in step. */
+export function registerSessionsTree(context: vscode.ExtensionContext, services: ExtensionServices): { provider: SessionsTreeProvider; view: vscode.TreeView<SessionsTreeNode> } {
+  const provider = new SessionsTreeProvider(services);
+  const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const updateMessage = () => {
+    view.message = provider.error ?? (provider.filter !== undefined ? `Filtered by “${provider.filter}”` : undefined);
+    void vscode.commands.executeCommand('setContext', 'thoughtExplorer.sessionsFiltered', provider.filter !== undefined);
+  };
+  context.subscriptions.push(
+    provider,
+    view,
+    provider.onDidChangeTreeData(() => setTimeout(updateMessage, 0)),
+    view.onDidChangeSelection((event) => {
+      const node = event.selection[0];
+      if (node && node.kind !== 'group' && node.kind !== 'day') services.selectSession(node.sessionId);
+    }),
+  );
+  return { provider, view };
+}
