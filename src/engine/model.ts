@@ -88,3 +88,14 @@ export interface SessionStore {
   /** Whole-session write, used by import. Replaces a session with the same id. */
   saveSession(snapshot: SessionSnapshot): void;
 }
+
+/**
+ * Thrown by a store for a session id it cannot hold (path traversal, reserved names). The engine reports it to the
+ * agent as a refused input, not as a disk failure.
+ */
+export class InvalidSessionIdError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidSessionIdError';
+  }
+}

@@ -1,0 +1,293 @@
+// Session files in and out: our lossless JSON shape, and the seed-001 shape `{id, timestamp, thoughtHistory,
+// branches}` that sequentialthinking-plus and think-strategies save, so their sessions open here too.
+// Imports are validated completely before anything is returned: a file is taken whole or refused with an error that
+// names the offending field, never half-imported.
+import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
+import { describeValue } from '../engine/thoughtInput';
+import { applyThought, purposeOf } from './metaDerivation';
+import {
+  SessionFormatError,
+  isObject,
+  readOptionalThoughtFields,
+  readSessionMeta,
+  readStrategySwitch,
+  readThoughtRecord,
+  requireArray,
+  requireBoolean,
+  requireInteger,
+  requireName,
+  requireObject,
+  requireSessionId,
+  requireString,
+  type JsonObject,
+} from './recordValidation';
+
+export { SessionFormatError } from './recordValidation';
+
+export const LOSSLESS_FORMAT = 'thought-explorer-session';
+export const LOSSLESS_VERSION = 1;
+
+export interface LosslessSessionFile {
+  format: typeof LOSSLESS_FORMAT;
+  version: typeof LOSSLESS_VERSION;
+  meta: SessionMeta;
+  thoughts: ThoughtRecord[];
+  strategySwitches: StrategySwitch[];
+}
+
+/** The seed-001 shape. Branch thoughts appear both in thoughtHistory and under their branch, as the reference keeps them. */
+export interface Seed001SessionFile {
+  id: string;
+  timestamp: string;
+  thoughtHistory: Seed001Thought[];
+  branches: Record<string, Seed001Thought[]>;
+}
+
+export interface Seed001Thought {
+  thought: string;
+  thoughtNumber: number;
+  totalThoughts: number;
+  nextThoughtNeeded: boolean;
+  isRevision?: boolean;
+  revisesThought?: number;
+  branchFromThought?: number;
+  branchId?: string;
+  needsMoreThoughts?: boolean;
+  stage?: string;
+  [extra: string]: unknown;
+}
+
+export interface ParsedSessionFile {
+  snapshot: SessionSnapshot;
+  format: 'thought-explorer' | 'seed-001';
+  /** Things accepted but worth telling (e.g. a revision of a thought the file does not hold). */
+  warnings: string[];
+}
+
+export interface ParseSessionOptions {
+  /** Store the session under this id instead of the file's (e.g. when the file's id is not a valid one). */
+  id?: string;
+  /** For seed-001 files without a usable timestamp. */
+  now?: () => number;
+}
+
+/** Our own shape: everything the store holds, re-importable without loss. */
+export function toLosslessJson(snapshot: SessionSnapshot): string {
+  const file: LosslessSessionFile = {
+    format: LOSSLESS_FORMAT,
+    version: LOSSLESS_VERSION,
+    meta: snapshot.meta,
+    thoughts: snapshot.thoughts,
+    strategySwitches: snapshot.strategySwitches,
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** The seed-001 shape, for tools that read sequentialthinking-plus / think-strategies sessions. */
+export function toSeed001Json(snapshot: SessionSnapshot): string {
+  const branches: Record<string, Seed001Thought[]> = {};
+  const thoughtHistory = snapshot.thoughts.map((record) => {
+    const thought: Seed001Thought = {
+      thought: record.thought,
+      thoughtNumber: record.thoughtNumber,
+      totalThoughts: record.totalThoughts,
+      nextThoughtNeeded: record.nextThoughtNeeded,
+      isRevision: record.isRevision ?? false,
+    };
+    if (record.revisesThought !== undefined) thought.revisesThought = record.revisesThought;
+    if (record.branchFromThought !== undefined) thought.branchFromThought = record.branchFromThought;
+    if (record.branchId !== undefined) thought.branchId = record.branchId;
+    if (record.needsMoreThoughts !== undefined) thought.needsMoreThoughts = record.needsMoreThoughts;
+    if (record.stage !== undefined) thought.stage = record.stage;
+    thought.timestamp = new Date(record.timestamp).toISOString();
+    if (record.branchId !== undefined && record.branchFromThought !== undefined) (branches[record.branchId] ??= []).push(thought);
+    return thought;
+  });
+  const file: Seed001SessionFile & { strategy: string } = {
+    id: snapshot.meta.id,
+    timestamp: new Date(snapshot.meta.createdAt).toISOString(),
+    thoughtHistory,
+    branches,
+    strategy: snapshot.meta.strategy,
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** Parses a session file in either shape. Throws SessionFormatError naming what is wrong; returns only whole sessions. */
+export function parseSessionJson(text: string, options: ParseSessionOptions = {}): ParsedSessionFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SessionFormatError('file', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const file = requireObject(parsed, 'file');
+  if (file.format !== undefined) {
+    if (file.format !== LOSSLESS_FORMAT) throw new SessionFormatError('format', `expected "${LOSSLESS_FORMAT}", got ${describeValue(file.format)}`);
+    return parseLossless(file, options);
+  }
+  if (file.thoughtHistory !== undefined) return parseSeed001(file, options);
+  throw new SessionFormatError(
+    'file',
+    `not a session file: expected {"format": "${LOSSLESS_FORMAT}", ...} or the seed-001 shape {id, timestamp, thoughtHistory, branches}`,
+  );
+}
+
+function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSessionFile {
+  if (file.version !== LOSSLESS_VERSION) throw new SessionFormatError('version', `expected ${LOSSLESS_VERSION}, got ${describeValue(file.version)}`);
+  const meta = readSessionMeta(file.meta, 'meta');
+  if (options.id !== undefined) meta.id = requireSessionId(options.id, 'id');
+  const thoughts = requireArray(file.thoughts, 'thoughts').map((value, index) => {
+    const thought = readThoughtRecord(value, `thoughts[${index}]`);
+    if (thought.seq !== index) throw new SessionFormatError(`thoughts[${index}].seq`, `expected ${index} (thoughts in arrival order), got ${thought.seq}`);
+    return thought;
+  });
+  const strategySwitches = requireArray(file.strategySwitches ?? [], 'strategySwitches').map((value, index) => {
+    const strategySwitch = readStrategySwitch(value, `strategySwitches[${index}]`);
+    if (strategySwitch.atSeq > thoughts.length) {
+      throw new SessionFormatError(`strategySwitches[${index}].atSeq`, `expected at most ${thoughts.length} (the number of thoughts), got ${strategySwitch.atSeq}`);
+    }
+    return strategySwitch;
+  });
+  // The counters must agree with the thoughts: a file that disagrees with itself is refused rather than guessed at.
+  let derived: SessionMeta = { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
+  for (const thought of thoughts) derived = applyThought(derived, thought);
+  for (const field of ['thoughtCount', 'revisionCount', 'lastThoughtNumber'] as const) {
+    if (meta[field] !== derived[field]) throw new SessionFormatError(`meta.${field}`, `the thoughts give ${derived[field]}, the meta says ${meta[field]}`);
+  }
+  if (JSON.stringify(meta.branchIds) !== JSON.stringify(derived.branchIds)) {
+    throw new SessionFormatError('meta.branchIds', `the thoughts give ${describeValue(derived.branchIds)}, the meta says ${describeValue(meta.branchIds)}`);
+  }
+  const warnings = referenceWarnings(thoughts);
+  return { snapshot: { meta, thoughts, strategySwitches }, format: 'thought-explorer', warnings };
+}
+
+const SEED_KNOWN_FIELDS = new Set([
+  'thought',
+  'thoughtNumber',
+  'totalThoughts',
+  'nextThoughtNeeded',
+  'isRevision',
+  'revisesThought',
+  'branchFromThought',
+  'branchId',
+  'needsMoreThoughts',
+  'stage',
+  'timestamp',
+]);
+
+function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSessionFile {
+  const warnings: string[] = [];
+  const id = options.id !== undefined ? requireSessionId(options.id, 'id') : requireSessionId(file.id, 'id');
+  const now = options.now ?? Date.now;
+  let createdAt: number;
+  if (file.timestamp === undefined) {
+    createdAt = now();
+    warnings.push('The file has no timestamp; the session is dated now.');
+  } else {
+    createdAt = parseTime(file.timestamp, 'timestamp');
+  }
+  const strategy = file.strategy === undefined || file.strategy === null ? 'linear' : requireName(file.strategy, 'strategy');
+
+  const history = requireArray(file.thoughtHistory, 'thoughtHistory');
+  const thoughts: ThoughtRecord[] = history.map((value, index) => readSeedThought(value, `thoughtHistory[${index}]`, index, createdAt));
+
+  // Branch thoughts are normally in thoughtHistory too; any that are only under `branches` are added after it.
+  if (file.branches !== undefined && file.branches !== null) {
+    const branches = requireObject(file.branches, 'branches');
+    const known = new Set(thoughts.map(seedKey));
+    for (const [branchId, list] of Object.entries(branches)) {
+      requireName(branchId, `branches[${JSON.stringify(branchId)}] (branch name)`);
+      requireArray(list, `branches.${branchId}`).forEach((value, index) => {
+        const where = `branches.${branchId}[${index}]`;
+        const thought = readSeedThought(value, where, thoughts.length, createdAt);
+        if (thought.branchId !== undefined && thought.branchId !== branchId) {
+          throw new SessionFormatError(`${where}.branchId`, `expected "${branchId}" (the branch it is listed under), got ${describeValue(thought.branchId)}`);
+        }
+        thought.branchId = branchId;
+        if (!known.has(seedKey(thought))) {
+          known.add(seedKey(thought));
+          thoughts.push(thought);
+          warnings.push(`${where} was only listed under its branch; it is added after the thought history.`);
+        }
+      });
+    }
+  }
+  if (thoughts.length === 0) throw new SessionFormatError('thoughtHistory', 'expected at least one thought');
+
+  let meta: SessionMeta = {
+    id,
+    strategy,
+    status: 'live',
+    createdAt,
+    updatedAt: createdAt,
+    thoughtCount: 0,
+    revisionCount: 0,
+    branchIds: [],
+    lastThoughtNumber: 0,
+    totalThoughts: thoughts[0].totalThoughts,
+    purpose: purposeOf(thoughts[0].thought),
+  };
+  for (const thought of thoughts) meta = applyThought(meta, thought);
+  // A saved session is not live anywhere: it either finished or was left.
+  meta.status = thoughts[thoughts.length - 1].nextThoughtNeeded ? 'abandoned' : 'complete';
+  warnings.push(...referenceWarnings(thoughts));
+  return { snapshot: { meta, thoughts, strategySwitches: [] }, format: 'seed-001', warnings };
+}
+
+function readSeedThought(value: unknown, where: string, seq: number, createdAt: number): ThoughtRecord {
+  const source = requireObject(value, where);
+  const thought = requireString(source.thought, `${where}.thought`);
+  if (thought.trim() === '') throw new SessionFormatError(`${where}.thought`, 'expected a non-empty string');
+  const record: ThoughtRecord = {
+    seq,
+    thought,
+    thoughtNumber: requireInteger(source.thoughtNumber, `${where}.thoughtNumber`, 1),
+    totalThoughts: requireInteger(source.totalThoughts, `${where}.totalThoughts`, 1),
+    nextThoughtNeeded: requireBoolean(source.nextThoughtNeeded, `${where}.nextThoughtNeeded`),
+    timestamp: source.timestamp === undefined || source.timestamp === null ? createdAt : parseTime(source.timestamp, `${where}.timestamp`),
+  };
+  // As the reference does, an exceeded estimate grows to the thought's number.
+  if (record.totalThoughts < record.thoughtNumber) record.totalThoughts = record.thoughtNumber;
+  readOptionalThoughtFields(source, where, record);
+  if (record.revisesThought !== undefined && record.isRevision !== true) {
+    throw new SessionFormatError(`${where}.revisesThought`, 'expected isRevision: true alongside it');
+  }
+  if (record.branchFromThought !== undefined && record.branchId === undefined) {
+    throw new SessionFormatError(`${where}.branchId`, `expected a branch name alongside branchFromThought ${record.branchFromThought}`);
+  }
+  const extra: Record<string, unknown> = {};
+  for (const [key, fieldValue] of Object.entries(source)) if (!SEED_KNOWN_FIELDS.has(key)) extra[key] = fieldValue;
+  if (Object.keys(extra).length > 0) record.extra = extra;
+  return record;
+}
+
+function seedKey(thought: ThoughtRecord): string {
+  return JSON.stringify([thought.thoughtNumber, thought.branchId ?? null, thought.thought]);
+}
+
+function parseTime(value: unknown, where: string): number {
+  const time = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(time) || time < 0) throw new SessionFormatError(where, `expected an ISO date or milliseconds since 1970, got ${describeValue(value)}`);
+  return time;
+}
+
+/** Revisions and branches that point at thoughts the file does not hold: kept, but said. */
+function referenceWarnings(thoughts: readonly ThoughtRecord[]): string[] {
+  const numbers = new Set(thoughts.map((thought) => thought.thoughtNumber));
+  const warnings: string[] = [];
+  for (const thought of thoughts) {
+    if (thought.revisesThought !== undefined && !numbers.has(thought.revisesThought)) {
+      warnings.push(`Thought ${thought.seq + 1} revises thought ${thought.revisesThought}, which the file does not hold.`);
+    }
+    if (thought.branchFromThought !== undefined && !numbers.has(thought.branchFromThought)) {
+      warnings.push(`Thought ${thought.seq + 1} branches from thought ${thought.branchFromThought}, which the file does not hold.`);
+    }
+  }
+  return warnings;
+}
+
+/** Narrowing helper for callers that hold unknown JSON. */
+export function looksLikeSessionFile(value: unknown): boolean {
+  return isObject(value) && (value.format === LOSSLESS_FORMAT || Array.isArray(value.thoughtHistory));
+}

@@ -1,0 +1,282 @@
+// The session index: every session's meta, so listing 10,000 sessions reads one file instead of 10,000 journals.
+//
+// Design. The journals are the truth; the index is a cache of what they say, kept in memory and in `index.json`.
+// - Per thought the store only updates the in-memory entry (O(1)); `index.json` is written debounced (one write per
+//   `flushDelayMs` at most, off the tool call's path), at close, and right after a rebuild.
+// - Each entry records the journal's inode, size and mtime when it was read, and `consumed`, the byte offset of the end
+//   of the last complete line. Every listing reconciles the index with the directory (one readdir and one stat per
+//   journal, ~25 ms for 10,000 on a small machine): a journal with the recorded inode and size is up to date; one that
+//   grew (another process, e.g. the stdio CLI next to the extension, appended to it) is read from `consumed` on only;
+//   a new, replaced or shrunken journal is read whole; an entry whose journal is gone is dropped.
+// - A missing, unreadable or corrupt `index.json` (or one of another format) is rebuilt from the journals.
+// - Two processes may write `index.json`; each writes its own whole view atomically (temporary file, then rename), and
+//   whatever one misses the other's next reconciliation catches from the journals. Neither can harm a journal.
+import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
+import { matchesQuery } from '../engine/engine';
+import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
+import { readSessionMeta } from './recordValidation';
+import { sessionIdFromFileName } from './sessionIds';
+
+export const INDEX_FILE_NAME = 'index.json';
+const INDEX_FORMAT = 'thought-explorer-index';
+const INDEX_VERSION = 1;
+
+export interface IndexEntry {
+  id: string;
+  ino: number;
+  /** Journal size when last reconciled; -1 forces a whole read. */
+  size: number;
+  consumed: number;
+  /** Undefined after our own appends (we know the size, not the new mtime). */
+  mtimeMs?: number;
+  meta: SessionMeta;
+}
+
+/** How a journal's recorded id relates to the id its file name stands for. */
+export function idMismatch(fileId: string, recordedId: string): 'same' | 'caseCollision' | 'different' {
+  if (fileId === recordedId) return 'same';
+  return fileId.toLowerCase() === recordedId.toLowerCase() ? 'caseCollision' : 'different';
+}
+
+export class SessionIndex {
+  private readonly entries = new Map<string, IndexEntry>();
+  private loaded = false;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Problems already reported, by file, with the file's state then: each is reported once, not on every listing. */
+  private readonly reported = new Map<string, string>();
+
+  constructor(
+    private readonly directory: string,
+    private readonly log: (message: string) => void,
+    private readonly flushDelayMs: number,
+  ) {}
+
+  get indexPath(): string {
+    return join(this.directory, INDEX_FILE_NAME);
+  }
+
+  peek(id: string): IndexEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Records what a whole read (or our own creation) of a journal found. */
+  remember(id: string, read: Pick<JournalReadResult, 'meta' | 'ino' | 'size' | 'consumed'> & { mtimeMs?: number }): void {
+    this.entries.set(id, { id, ino: read.ino, size: read.size, consumed: read.consumed, mtimeMs: read.mtimeMs, meta: read.meta });
+    this.markDirty();
+  }
+
+  /** Our own append of `bytes` to a journal; the entry now reflects `meta`. O(1). */
+  noteAppend(id: string, meta: SessionMeta, bytes: number, ino: number): void {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return;
+    entry.meta = meta;
+    if (entry.ino === ino && entry.size >= 0) {
+      entry.size += bytes;
+      entry.consumed = entry.size;
+    } else {
+      entry.size = -1;
+    }
+    entry.mtimeMs = undefined;
+    this.markDirty();
+  }
+
+  forget(id: string): void {
+    if (this.entries.delete(id)) this.markDirty();
+  }
+
+  list(query: ListSessionsQuery = {}): ListSessionsResult {
+    const offset = query.offset ?? 0;
+    const limit = query.limit;
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`Invalid offset: got ${offset}; expected a whole number of at least 0.`);
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw new RangeError(`Invalid limit: got ${limit}; expected a whole number of at least 0.`);
+    }
+    this.refresh();
+    const matching: SessionMeta[] = [];
+    for (const entry of this.entries.values()) if (matchesQuery(entry.meta, query)) matching.push(entry.meta);
+    matching.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { sessions: matching.slice(offset, limit === undefined ? undefined : offset + limit), total: matching.length };
+  }
+
+  /** Brings the index in line with the journals in the directory (see the header for how). */
+  refresh(): void {
+    const rebuilding = this.loadOnce();
+    let names: string[];
+    try {
+      names = readdirSync(this.directory);
+    } catch (error) {
+      this.report(this.directory, 'readdir', `cannot list the session directory ${this.directory}: ${describeError(error)}`);
+      return;
+    }
+    const present = new Set<string>();
+    for (const name of names) {
+      if (name.startsWith('.') || !name.endsWith('.jsonl')) continue;
+      const id = sessionIdFromFileName(name);
+      if (id === undefined) {
+        this.report(name, 'name', `skipping ${join(this.directory, name)}: its name is not a valid session id`);
+        continue;
+      }
+      present.add(id);
+      const path = join(this.directory, name);
+      let stat;
+      try {
+        stat = statSync(path, { throwIfNoEntry: false });
+      } catch (error) {
+        this.report(name, 'stat', `skipping ${path}: ${describeError(error)}`);
+        this.forget(id);
+        continue;
+      }
+      if (stat === undefined || !stat.isFile()) {
+        present.delete(id);
+        continue;
+      }
+      const entry = this.entries.get(id);
+      if (entry && entry.ino === stat.ino && entry.size === stat.size && (entry.mtimeMs === undefined || entry.mtimeMs === stat.mtimeMs)) {
+        if (entry.mtimeMs === undefined) {
+          entry.mtimeMs = stat.mtimeMs;
+          this.markDirty();
+        }
+        continue;
+      }
+      this.reread(id, path, entry, `${stat.ino}:${stat.size}:${stat.mtimeMs}`);
+    }
+    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.forget(id);
+    // A rebuild is expensive; keep its result at once so the next process starts fast.
+    if (rebuilding) this.flush();
+    else if (this.dirty) this.schedule();
+  }
+
+  private reread(id: string, path: string, entry: IndexEntry | undefined, signature: string): void {
+    let result: JournalReadResult | undefined;
+    try {
+      if (entry && entry.size >= 0) result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
+      result ??= readJournal(path, false);
+    } catch (error) {
+      this.report(path, signature, `skipping unreadable session journal: ${describeError(error)}`);
+      this.forget(id);
+      return;
+    }
+    if (result.problems.length > 0) this.report(path, signature, result.problems.join('\n'));
+    const relation = idMismatch(id, result.meta.id);
+    if (relation === 'caseCollision') {
+      this.report(path, signature, `skipping ${path}: it holds session "${result.meta.id}", whose id differs from its file name only in case`);
+      this.forget(id);
+      return;
+    }
+    if (relation === 'different') {
+      this.report(path, `${signature}:id`, `${path} records session id "${result.meta.id}"; listing it under its file name's id "${id}"`);
+      result.meta = { ...result.meta, id };
+    }
+    this.remember(id, result);
+  }
+
+  /** Reads index.json the first time; returns true when it had to be rebuilt (missing or corrupt). */
+  private loadOnce(): boolean {
+    if (this.loaded) return false;
+    this.loaded = true;
+    let text: string;
+    try {
+      text = readFileSync(this.indexPath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`session index ${this.indexPath} unreadable (${describeError(error)}); rebuilding it from the journals`);
+      return true;
+    }
+    const entries = parseIndex(text);
+    if (typeof entries === 'string') {
+      this.log(`session index ${this.indexPath} is corrupt (${entries}); rebuilding it from the journals`);
+      return true;
+    }
+    // Entries this process already holds (created or loaded before the first listing) are fresher than the file's.
+    for (const entry of entries) if (!this.entries.has(entry.id)) this.entries.set(entry.id, entry);
+    return false;
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || !this.loaded) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.flushDelayMs);
+    this.timer.unref();
+  }
+
+  /** Writes index.json now if anything changed. Never throws: the index is only a cache. */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.dirty || !this.loaded) return;
+    this.dirty = false;
+    const text = JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, entries: [...this.entries.values()] });
+    const temporary = join(this.directory, `.${INDEX_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      writeFileSync(temporary, text, { flag: 'wx' });
+      renameSync(temporary, this.indexPath);
+    } catch (error) {
+      this.log(`could not write the session index ${this.indexPath}: ${describeError(error)}`);
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Nothing was written, or it is already gone.
+      }
+    }
+  }
+
+  close(): void {
+    // A process that only wrote (never listed) has not read index.json yet: reconcile first, so the file it leaves
+    // behind holds every session, not only this process's.
+    if (this.dirty && !this.loaded) this.refresh();
+    this.flush();
+  }
+
+  private report(key: string, signature: string, message: string): void {
+    if (this.reported.get(key) === signature) return;
+    this.reported.set(key, signature);
+    this.log(message);
+  }
+
+}
+
+/** The entries of an index file, or a description of what is wrong with it. */
+function parseIndex(text: string): IndexEntry[] | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'not an object';
+  const file = parsed as Record<string, unknown>;
+  if (file.format !== INDEX_FORMAT || file.version !== INDEX_VERSION) return `format ${JSON.stringify(file.format)} version ${JSON.stringify(file.version)}`;
+  if (!Array.isArray(file.entries)) return 'no entries';
+  const entries: IndexEntry[] = [];
+  for (const [index, value] of file.entries.entries()) {
+    if (value === null || typeof value !== 'object') return `entries[${index}] is not an object`;
+    const raw = value as Record<string, unknown>;
+    const { id, ino, size, consumed, mtimeMs } = raw;
+    if (typeof id !== 'string' || sessionIdFromFileName(`${id.replace(/:/g, '%3A')}.jsonl`) !== id) return `entries[${index}].id is not a session id`;
+    if (typeof ino !== 'number' || !Number.isSafeInteger(size) || !Number.isSafeInteger(consumed)) return `entries[${index}] has no valid file position`;
+    if (mtimeMs !== undefined && typeof mtimeMs !== 'number') return `entries[${index}].mtimeMs is not a number`;
+    try {
+      const meta = readSessionMeta(raw.meta, `entries[${index}].meta`);
+      entries.push({ id, ino, size: size as number, consumed: consumed as number, mtimeMs, meta });
+    } catch (error) {
+      return describeError(error);
+    }
+  }
+  return entries;
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

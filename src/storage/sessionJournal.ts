@@ -1,0 +1,339 @@
+// One append-only JSONL journal per session (`<id>.jsonl`): how records are written and how a journal is read back.
+//
+// Lines, each one compact JSON object:
+//   {"type":"session","version":1,"meta":{...}}                 always first: the session as created
+//   {"type":"thought","thought":{...},"meta":{...patch}?}       one per accepted thought; `meta` only when the session's
+//                                                               meta changed in a way the thought does not imply
+//                                                               (status, purpose), see metaDerivation.ts
+//   {"type":"meta","meta":{...},"strategySwitch":{...}?}        rename, status change, strategy switch
+//
+// Writing: the file stays open (flag 'a', so every write lands at the end even if another process appends too) and
+// each record is ONE writeSync of an already serialized line. When writeSync returns, the bytes are in the operating
+// system's page cache: the record survives a crash or kill of this process, which is the failure an editor extension
+// or a CLI actually meets. Surviving an OS crash or power loss needs fsync, which costs milliseconds per call on many
+// disks, so it is opt-in (durability 'fsync'). Nothing is ever rewritten in place.
+//
+// Reading: a torn last line (a write cut short by a crash) is ignored and reported, and everything before it is
+// recovered. A corrupt line elsewhere is skipped and reported. After a torn line the next append starts on a fresh
+// line, so a new record is never glued onto the fragment.
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
+import { applyPatch, applyThought, metaPatch, resetDerived, withDerivedFrom, type MetaPatch } from './metaDerivation';
+import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
+
+export const JOURNAL_VERSION = 1;
+
+export type Durability = 'write' | 'fsync';
+
+export type JournalRecord =
+  | { type: 'session'; version: number; meta: SessionMeta }
+  | { type: 'thought'; thought: ThoughtRecord; meta?: MetaPatch }
+  | { type: 'meta'; meta: SessionMeta; strategySwitch?: StrategySwitch };
+
+export function serializeRecord(record: JournalRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** The line for a thought: the meta patch is computed against what a reader would derive from `previous`. */
+export function thoughtLine(previous: SessionMeta | undefined, next: SessionMeta, thought: ThoughtRecord): string {
+  // Without the previous meta (never the case for the engine) the whole meta goes along: a full patch is still valid.
+  const patch = previous === undefined ? (next as MetaPatch) : metaPatch(applyThought(previous, thought), next);
+  return serializeRecord(patch === undefined ? { type: 'thought', thought } : { type: 'thought', thought, meta: patch });
+}
+
+/** An open journal that appends whole lines. */
+export class JournalWriter {
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    readonly ino: number,
+    /** The file does not end with a newline (a torn line): the next record must start on a fresh line. */
+    private needsNewline: boolean,
+    private readonly durability: Durability,
+  ) {}
+
+  /** Creates a new journal; fails (EEXIST) rather than touch an existing file. */
+  static create(path: string, durability: Durability): JournalWriter {
+    const fd = openSync(path, 'ax');
+    return JournalWriter.wrap(path, fd, false, durability);
+  }
+
+  /** Opens an existing journal for appending; a missing file is an error, so a deleted session is never re-created. */
+  static openExisting(path: string, durability: Durability): JournalWriter {
+    // Read-write so the last byte can be checked; O_APPEND so every write lands at the end, whoever else appends.
+    const fd = openSync(path, constants.O_RDWR | constants.O_APPEND);
+    let needsNewline = false;
+    try {
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        needsNewline = last[0] !== 0x0a;
+      }
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return JournalWriter.wrap(path, fd, needsNewline, durability);
+  }
+
+  private static wrap(path: string, fd: number, needsNewline: boolean, durability: Durability): JournalWriter {
+    let ino: number;
+    try {
+      ino = fstatSync(fd).ino;
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return new JournalWriter(path, fd, ino, needsNewline, durability);
+  }
+
+  /** Appends one serialized line (ending in "\n") with one write; returns the bytes written. */
+  append(line: string): number {
+    if (this.closed) throw new Error(`journal ${this.path} is closed`);
+    const data = Buffer.from(this.needsNewline ? `\n${line}` : line, 'utf8');
+    let written: number;
+    try {
+      written = writeSync(this.fd, data);
+    } catch (error) {
+      // Part of the line may have reached the file: whatever comes next must start on a fresh line.
+      this.needsNewline = true;
+      throw error;
+    }
+    if (written !== data.length) {
+      this.needsNewline = true;
+      throw new Error(`short write to ${this.path}: ${written} of ${data.length} bytes (disk full?)`);
+    }
+    this.needsNewline = false;
+    if (this.durability === 'fsync') fsyncSync(this.fd);
+    return written;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/** What reading a journal found, with byte positions the index uses to read only what was appended later. */
+export interface JournalReadResult {
+  meta: SessionMeta;
+  /** Present when thoughts were collected (full loads; index scans only need the meta). */
+  thoughts?: ThoughtRecord[];
+  strategySwitches?: StrategySwitch[];
+  ino: number;
+  mtimeMs: number;
+  /** File size when read. */
+  size: number;
+  /** Bytes up to the end of the last complete line: where a later read continues. */
+  consumed: number;
+  /** Problems found (corrupt or torn lines), already described for a person. */
+  problems: string[];
+}
+
+/** Applies journal lines to a session, one at a time. */
+class JournalReplay {
+  meta: SessionMeta | undefined;
+  readonly problems: string[] = [];
+
+  constructor(
+    private readonly path: string,
+    base: SessionMeta | undefined,
+    readonly thoughts: ThoughtRecord[] | undefined,
+    readonly strategySwitches: StrategySwitch[] | undefined,
+  ) {
+    this.meta = base;
+  }
+
+  /** Returns false when the rest of the journal is meaningless: its first record is not a valid session record. */
+  line(text: string, lineNumber: number, isLast: boolean): boolean {
+    if (text.trim() === '') return true;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      this.problems.push(`${this.path}:${lineNumber}: ${isLast ? 'torn last line (incomplete write) ignored' : 'corrupt line skipped (not JSON)'}`);
+      return this.meta !== undefined;
+    }
+    try {
+      this.apply(parsed, lineNumber);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.problems.push(`${this.path}:${lineNumber}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`);
+    }
+    return this.meta !== undefined;
+  }
+
+  private apply(value: unknown, lineNumber: number): void {
+    if (!isObject(value)) throw new SessionFormatError('record', 'expected an object');
+    const where = `line ${lineNumber}`;
+    switch (value.type) {
+      case 'session': {
+        if (this.meta !== undefined) throw new SessionFormatError(`${where}.type`, 'a second "session" record');
+        this.meta = resetDerived(readSessionMeta(value.meta, `${where}.meta`));
+        return;
+      }
+      case 'thought': {
+        const meta = this.requireMeta(where);
+        const thought = readThoughtRecord(value.thought, `${where}.thought`);
+        let next = applyThought(meta, thought);
+        if (value.meta !== undefined) {
+          if (!isObject(value.meta)) throw new SessionFormatError(`${where}.meta`, 'expected an object');
+          next = readSessionMeta(applyPatch(next, value.meta as MetaPatch), `${where}.meta`);
+          next = withDerivedFrom(next, applyThought(meta, thought));
+        }
+        if (this.thoughts) {
+          // seq is the position in the session: keep it true even if a line was lost in the middle.
+          if (thought.seq !== this.thoughts.length) thought.seq = this.thoughts.length;
+          this.thoughts.push(thought);
+        }
+        this.meta = next;
+        return;
+      }
+      case 'meta': {
+        const meta = this.requireMeta(where);
+        const replacement = readSessionMeta(value.meta, `${where}.meta`);
+        const strategySwitch = value.strategySwitch === undefined ? undefined : readStrategySwitch(value.strategySwitch, `${where}.strategySwitch`);
+        this.meta = withDerivedFrom({ ...replacement, id: meta.id }, meta);
+        if (strategySwitch && this.strategySwitches) this.strategySwitches.push(strategySwitch);
+        return;
+      }
+      default:
+        throw new SessionFormatError(`${where}.type`, `unknown record type ${JSON.stringify(value.type)}`);
+    }
+  }
+
+  private requireMeta(where: string): SessionMeta {
+    if (this.meta === undefined) throw new SessionFormatError(where, 'record before the "session" record');
+    return this.meta;
+  }
+}
+
+/** Thrown when a journal cannot be used at all (no session record, unreadable). */
+export class UnreadableJournalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableJournalError';
+  }
+}
+
+interface RawRead {
+  buffer: Buffer;
+  ino: number;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Reads bytes [from, end of file) with one consistent fstat. */
+function readFrom(path: string, from: number): RawRead {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    const length = Math.max(0, stat.size - from);
+    const buffer = Buffer.allocUnsafe(length);
+    let offset = 0;
+    while (offset < length) {
+      const read = readSync(fd, buffer, offset, length - offset, from + offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return { buffer: offset === length ? buffer : buffer.subarray(0, offset), ino: stat.ino, mtimeMs: stat.mtimeMs, size: from + offset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function replayLines(replay: JournalReplay, text: string, firstLineNumber: number): void {
+  let start = 0;
+  let lineNumber = firstLineNumber;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    const isLast = end === -1 || end === text.length - 1;
+    const line = end === -1 ? text.slice(start) : text.slice(start, end);
+    if (!replay.line(line, lineNumber, isLast && end === -1)) break;
+    lineNumber++;
+    if (end === -1) break;
+    start = end + 1;
+  }
+}
+
+/** Reads a whole journal. Throws UnreadableJournalError when it holds no session, and fs errors as they come. */
+export function readJournal(path: string, withThoughts: boolean): JournalReadResult {
+  const raw = readFrom(path, 0);
+  const replay = new JournalReplay(path, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
+  replayLines(replay, raw.buffer.toString('utf8'), 1);
+  if (replay.meta === undefined) {
+    throw new UnreadableJournalError(`${path}: not a session journal (no valid "session" record on its first line)`);
+  }
+  return {
+    meta: replay.meta,
+    thoughts: replay.thoughts,
+    strategySwitches: replay.strategySwitches,
+    ino: raw.ino,
+    mtimeMs: raw.mtimeMs,
+    size: raw.size,
+    consumed: completeLinesLength(raw.buffer),
+    problems: replay.problems,
+  };
+}
+
+/**
+ * Continues reading a journal from `consumed` (a line boundary recorded by an earlier read), applying what another
+ * process appended since to `meta`. Returns undefined when the file no longer continues the one read earlier (it was
+ * replaced or truncated): then the caller reads it whole.
+ */
+export function readJournalTail(path: string, meta: SessionMeta, consumed: number, ino: number): JournalReadResult | undefined {
+  const raw = readFrom(path, consumed === 0 ? 0 : consumed - 1);
+  if (raw.ino !== ino || raw.size < consumed) return undefined;
+  // The byte before `consumed` must end a line; compact JSON lines never hold a raw newline, so anything else means
+  // our recorded position is not a line boundary of this file any more.
+  if (consumed > 0 && raw.buffer[0] !== 0x0a) return undefined;
+  const tail = consumed === 0 ? raw.buffer : raw.buffer.subarray(1);
+  const replay = new JournalReplay(path, meta, undefined, undefined);
+  replayLines(replay, tail.toString('utf8'), Number.NaN);
+  if (replay.meta === undefined) return undefined;
+  return {
+    meta: replay.meta,
+    ino: raw.ino,
+    mtimeMs: raw.mtimeMs,
+    size: raw.size,
+    consumed: consumed + completeLinesLength(tail),
+    problems: replay.problems.map((problem) => problem.replace(/:NaN:/, ': (appended line)')),
+  };
+}
+
+function completeLinesLength(buffer: Buffer): number {
+  return buffer.lastIndexOf(0x0a) + 1;
+}
+
+/** The whole journal of a session, as saveSession writes it: the session, then its history in order. */
+export function journalText(snapshot: SessionSnapshot): string {
+  const switches = [...snapshot.strategySwitches].sort((a, b) => a.atSeq - b.atSeq);
+  const firstStrategy = switches.length > 0 ? switches[0].from : snapshot.meta.strategy;
+  let meta = resetDerived({ ...snapshot.meta, strategy: firstStrategy, stage: undefined, status: 'live' });
+  delete meta.stage;
+  const lines: string[] = [serializeRecord({ type: 'session', version: JOURNAL_VERSION, meta })];
+  let switchIndex = 0;
+  for (const thought of snapshot.thoughts) {
+    while (switchIndex < switches.length && switches[switchIndex].atSeq <= thought.seq) {
+      const strategySwitch = switches[switchIndex++];
+      meta = { ...meta, strategy: strategySwitch.to };
+      delete meta.stage;
+      lines.push(serializeRecord({ type: 'meta', meta, strategySwitch }));
+    }
+    meta = applyThought(meta, thought);
+    lines.push(serializeRecord({ type: 'thought', thought }));
+  }
+  for (; switchIndex < switches.length; switchIndex++) {
+    const strategySwitch = switches[switchIndex];
+    meta = { ...meta, strategy: strategySwitch.to };
+    delete meta.stage;
+    lines.push(serializeRecord({ type: 'meta', meta, strategySwitch }));
+  }
+  // Last, the session's own meta (title, status, stage, times) over what the thoughts imply.
+  lines.push(serializeRecord({ type: 'meta', meta: snapshot.meta }));
+  return lines.join('');
+}
