@@ -5,7 +5,7 @@ import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from '
 import { resolveLimits, type EngineLimits } from './limits';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from './model';
 import { decideStage, isTerminalStage, nextStages } from './stageFlow';
-import { buildGuidance } from './guidance';
+import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from './guidance';
 import { DEFAULT_STRATEGY, findStrategy, strategyNames } from './strategies/catalog';
 import type { StrategyDefinition } from './strategies/types';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
@@ -23,6 +23,8 @@ export interface ThoughtReply {
   nextStages: string[];
   guidance: string;
   warnings: string[];
+  /** Thoughts in this strategy so far against its typical length, and the fewest stages left to final_response. */
+  progress: ReplyProgress;
 }
 
 export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; error: string };
@@ -108,7 +110,13 @@ export class ThinkingEngine {
       if (isNew) {
         strategy = target;
       } else {
-        // A switch restarts the stage flow in the new strategy and is kept in the session's history.
+        if (meta.status === 'complete') {
+          throw new RejectedThought(
+            `Invalid strategy: session "${meta.id}" is complete, and a strategy can be switched only before completion. ` +
+              `Start a new session in "${target.name}" with thoughtNumber 1, or omit strategy to stay in "${meta.strategy}".`,
+          );
+        }
+        // A switch re-enters the stage flow in the new strategy and is kept in the session's history.
         strategySwitch = { atSeq: session.thoughts.length, from: meta.strategy, to: target.name, timestamp: this.now() };
         strategy = target;
         currentStage = undefined;
@@ -136,7 +144,16 @@ export class ThinkingEngine {
       warnings.push('isRevision is true but revisesThought is missing: send the number of the thought you revise.');
     }
 
-    const decision = decideStage(strategy, currentStage, thoughtsInStage, input.stage);
+    const branchIsNew = input.branchId !== undefined && !meta.branchIds.includes(input.branchId);
+    const decision = decideStage(strategy, {
+      current: currentStage,
+      thoughtsInCurrent: thoughtsInStage,
+      requested: input.stage,
+      switching: strategySwitch !== undefined,
+      isRevision: input.isRevision === true,
+      branch: input.branchId === undefined ? undefined : branchIsNew ? 'newBranch' : 'existingBranch',
+      finishing: !input.nextThoughtNeeded,
+    });
     if (!decision.ok) throw new RejectedThought(decision.message);
     const stage = decision.stage;
 
@@ -196,6 +213,8 @@ export class ThinkingEngine {
     if (completes && meta.status !== 'complete') this.emit({ type: 'sessionEnded', meta: nextMeta });
 
     const upcoming = completes ? [] : [...nextStages(strategy, stage)];
+    warnings.push(...stageWarnings({ strategy, thought, branchIsNew, completes }));
+    const switchedAt = session.strategySwitches[session.strategySwitches.length - 1]?.atSeq ?? 0;
     return {
       ok: true,
       reply: {
@@ -208,8 +227,9 @@ export class ThinkingEngine {
         strategy: strategy.name,
         stage,
         nextStages: upcoming,
-        guidance: buildGuidance({ strategy, meta: nextMeta, thought, nextStages: upcoming, advancedAutomatically: decision.advancedAutomatically }),
+        guidance: buildGuidance({ strategy, meta: nextMeta, thought, nextStages: upcoming, choice: decision.choice }),
         warnings,
+        progress: buildProgress(strategy, stage, session.thoughts.length - switchedAt),
       },
     };
   }
@@ -373,14 +393,18 @@ function unknownStrategyMessage(name: string): string {
 
 function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
   const thoughts = snapshot.thoughts;
+  // Only thoughts since the last strategy switch count: an old strategy may have a stage of the same name.
+  const switchedAt = snapshot.strategySwitches[snapshot.strategySwitches.length - 1]?.atSeq ?? 0;
   let thoughtsInStage = 0;
-  for (let index = thoughts.length - 1; index >= 0 && thoughts[index].stage === snapshot.meta.stage; index--) thoughtsInStage++;
+  for (let index = thoughts.length - 1; index >= switchedAt && thoughts[index].stage === snapshot.meta.stage; index--) thoughtsInStage++;
   return {
     meta: snapshot.meta,
     thoughts,
     strategySwitches: snapshot.strategySwitches,
     thoughtNumbers: new Set(thoughts.map((thought) => thought.thoughtNumber)),
     thoughtsInStage,
+  // Only thoughts since the last strategy switch count: an old strategy may have a stage of the same name.
+  const switchedAt = snapshot.strategySwitches[snapshot.strategySwitches.length - 1]?.atSeq ?? 0;
   };
 }
 

@@ -1,20 +1,95 @@
-// One short sentence that steers the agent's next step. Kept brief: agents pay for every token of a reply.
+// What a reply says to steer the agent: one sentence about the next step (the valid next stages with their
+// purposes), the nudge the strategy calls for at this stage, progress against the strategy's typical length, and
+// warnings when a thought leaves out what its stage needs. Kept brief: agents pay for every token of a reply.
 import type { SessionMeta, ThoughtRecord } from './model';
+import type { StageChoice } from './stageFlow';
+import { findStage } from './strategies/catalog';
+import { closestToFinal, stagesToFinal } from './strategies/graph';
+import { FINAL_RESPONSE } from './strategies/transitionTable';
 import type { StrategyDefinition } from './strategies/types';
+
+/** Where the session stands: thoughts in this strategy (since the last switch) against its typical length. */
+export interface ReplyProgress {
+  thoughts: number;
+  typicalLength: number;
+  /** Fewest stages still to go before final_response (0 once there). */
+  stagesToFinal: number;
+}
 
 export interface GuidanceContext {
   strategy: StrategyDefinition;
+  /** The session after this thought. */
   meta: SessionMeta;
   thought: ThoughtRecord;
+  /** Valid next stages after this thought (empty once the session is complete). */
   nextStages: readonly string[];
-  advancedAutomatically: boolean;
+  choice: StageChoice;
 }
 
-export function buildGuidance({ strategy, meta, thought, nextStages }: GuidanceContext): string {
+export function buildGuidance({ strategy, meta, thought, nextStages, choice }: GuidanceContext): string {
   if (meta.status === 'complete') return 'Session complete. Start a new one with thoughtNumber 1.';
-  const stage = strategy.stages.find((candidate) => candidate.name === thought.stage);
-  if (nextStages.length > 1) {
-    return `In ${thought.stage}: stay, or move on with stage one of ${nextStages.join(', ')}.`;
+  const current = thought.stage ?? strategy.stages[0].name;
+  let sentence: string;
+  if (nextStages.length === 1) {
+    const next = findStage(strategy, nextStages[0]);
+    sentence = next ? `Next stage "${next.name}" (${next.purpose}): ${next.write}` : `Next stage "${nextStages[0]}".`;
+  } else if (nextStages.length > 1) {
+    const closest = closestToFinal(strategy, nextStages);
+    const options = nextStages.map((name) => {
+      const purpose = findStage(strategy, name)?.purpose ?? name;
+      const toward = name === closest && name !== FINAL_RESPONSE ? '; toward final_response' : '';
+      return `"${name}" (${purpose}${toward})`;
+    });
+    const list = options.length === 2 ? options.join(' or ') : `${options.slice(0, -1).join(', ')} or ${options[options.length - 1]}`;
+    const opening = choice === 'stayed' ? `No stage sent, so this stayed in "${current}"; choose` : 'Choose';
+    sentence = `${opening} the next stage: ${list}.`;
+  } else {
+    sentence = `Send stage "${current}" with nextThoughtNeeded false to finish.`;
   }
-  return stage ? `Next: ${stage.write}` : 'Continue with the next thought.';
+  const nudge = stageNudge(strategy, meta, thought);
+  return nudge ? `${sentence} ${nudge}` : sentence;
+}
+
+/** The nudge the strategy calls for where this thought landed, unless the agent already does what it asks. */
+function stageNudge(strategy: StrategyDefinition, meta: SessionMeta, thought: ThoughtRecord): string | undefined {
+  const nudge = findStage(strategy, thought.stage)?.nudge;
+  if (!nudge) return undefined;
+  if (nudge.kind === 'revise' && meta.revisionCount > 0) return undefined;
+  if (nudge.kind === 'branch' && (thought.branchId !== undefined || meta.branchIds.length > 0)) return undefined;
+  return nudge.text.replace('{thoughtNumber}', String(thought.thoughtNumber));
+}
+
+export function buildProgress(strategy: StrategyDefinition, stage: string | undefined, thoughtsInStrategy: number): ReplyProgress {
+  return {
+    thoughts: thoughtsInStrategy,
+    typicalLength: strategy.typicalLength,
+    stagesToFinal: stagesToFinal(strategy).get(stage ?? strategy.stages[0].name) ?? 0,
+  };
+}
+
+export interface StageWarningContext {
+  strategy: StrategyDefinition;
+  thought: ThoughtRecord;
+  /** The branchId was not among the session's branches before this thought. */
+  branchIsNew: boolean;
+  /** This thought completed the session. */
+  completes: boolean;
+}
+
+/** What the thought left out that its stage needs, so the diagrams can show it. */
+export function stageWarnings({ strategy, thought, branchIsNew, completes }: StageWarningContext): string[] {
+  const warnings: string[] = [];
+  const stage = findStage(strategy, thought.stage);
+  if ((stage?.expects === 'branch' || stage?.expects === 'newBranch') && thought.branchId === undefined) {
+    warnings.push(`Stage "${stage.name}" records a branch: send branchFromThought and branchId so the branch tree shows it.`);
+  } else if (stage?.expects === 'newBranch' && thought.branchId !== undefined && !branchIsNew) {
+    warnings.push(`Branch "${thought.branchId}" already exists: use a new branchId to open another branch in "${stage.name}".`);
+  }
+  if (stage?.expects === 'revision' && thought.isRevision !== true) {
+    warnings.push(`Stage "${stage.name}" revises a thought: send isRevision true with revisesThought.`);
+  }
+  if (completes && thought.stage !== FINAL_RESPONSE) {
+    warnings.push(`nextThoughtNeeded is false, so the session ends in "${thought.stage}" without reaching final_response.`);
+  }
+  return warnings;
 }
