@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from './events';
 import { resolveLimits, type EngineLimits } from './limits';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from './model';
+import { InvalidSessionIdError } from './model';
 import { decideStage, isTerminalStage, nextStages } from './stageFlow';
 import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from './guidance';
 import { DEFAULT_STRATEGY, findStrategy, strategyNames } from './strategies/catalog';
@@ -89,6 +90,8 @@ export class ThinkingEngine {
       return this.record(connectionId, input);
     } catch (error) {
       if (error instanceof RejectedThought) return { ok: false, error: error.message };
+      // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
+      if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
       const message = error instanceof Error ? error.message : String(error);
       this.log(`thought not recorded: ${message}`);
       return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded. Send it again.` };
@@ -127,7 +130,7 @@ export class ThinkingEngine {
     if (session.thoughts.length >= this.limits.maxThoughtsPerSession) {
       throw new RejectedThought(
         `Session "${meta.id}" is full: it holds ${session.thoughts.length} thoughts, the most allowed (maxThoughtsPerSession). ` +
-          `Continue in a new session: send sessionId "${meta.id}-2" with thoughtNumber 1.`,
+          `Continue in a new session: send sessionId "${meta.id.slice(0, 62)}-2" with thoughtNumber 1.`,
       );
     }
     if (input.revisesThought !== undefined && !session.thoughtNumbers.has(input.revisesThought)) {
@@ -194,8 +197,14 @@ export class ThinkingEngine {
     // Persist first: if the disk refuses, memory stays as it was and the agent is told to resend.
     if (this.store) {
       if (isNew) this.store.createSession(meta);
-      if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
-      this.store.appendThought(nextMeta, thought);
+      try {
+        if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
+        this.store.appendThought(nextMeta, thought);
+      } catch (error) {
+        // A session created for this thought must not stay behind empty: the agent's resend would start another one.
+        if (isNew) this.forgetFailedSession(meta.id);
+        throw error;
+      }
     }
 
     if (isNew) this.hold(session);
@@ -371,6 +380,14 @@ export class ThinkingEngine {
     session.meta = next;
     this.emit({ type: 'sessionUpdated', meta: next });
     return next;
+  }
+
+  private forgetFailedSession(id: string): void {
+    try {
+      this.store?.deleteSession(id);
+    } catch (error) {
+      this.log(`could not remove the empty session "${id}" after a failed write: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private emit(event: EngineEvent): void {

@@ -129,7 +129,11 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number): Thoug
     input.needsMoreThoughts = boolean(needsMoreThoughts.key, needsMoreThoughts.value);
   }
   const sessionId = field('sessionId');
-  if (sessionId.value !== undefined && sessionId.value !== null && sessionId.value !== '') input.sessionId = name(sessionId.key, sessionId.value);
+  if (sessionId.value !== undefined && sessionId.value !== null && sessionId.value !== '') {
+    input.sessionId = name(sessionId.key, sessionId.value);
+    // Session ids name files: ".", ".." and hidden names could leave or hide in the store's directory.
+    if (input.sessionId.startsWith('.')) throw new ThoughtInputError(sessionId.key, sessionId.value, '1-64 letters, digits, "_", "-", "." or ":", not starting with "."');
+  }
   const strategy = field('strategy');
   if (strategy.value !== undefined && strategy.value !== null && strategy.value !== '') input.strategy = name(strategy.key, strategy.value);
   const stage = field('stage');
