@@ -1,0 +1,84 @@
+// Markdown export of a session: the summary, the diagrams as ```mermaid blocks (which GitHub renders) and every
+// thought with its badges. Thought text is untrusted: it is escaped so that it always reads as plain text — no
+// heading, list, code fence, table, link, image, HTML or math can come out of it.
+import type { SessionSnapshot } from '../engine/model';
+import type { DiagramSource, DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { sessionDiagrams } from './sessionDiagrams';
+
+export interface MarkdownExportOptions {
+  /** Window for the thought diagrams; by default as many recent thoughts as Mermaid's limits allow. */
+  diagramWindow?: DiagramWindowOptions;
+  /** Called as thoughts are written, for progress reporting on large sessions. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const PROGRESS_EVERY = 250;
+
+export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExportOptions = {}): string {
+  const out: string[] = [];
+  out.push(`# ${markdownInline(sessionTitle(snapshot))}`, '');
+  for (const fact of summaryFacts(snapshot)) out.push(`- **${fact.label}:** ${markdownInline(fact.value)}`);
+  out.push('');
+
+  for (const diagram of sessionDiagrams(snapshot, options.diagramWindow)) {
+    out.push(`## ${diagram.title}`, '', '```mermaid', diagram.source.text, '```', '');
+    const note = windowNote(diagram.source);
+    if (note) out.push(`_${note}_`, '');
+  }
+
+  out.push('## Thoughts', '');
+  const total = snapshot.thoughts.length;
+  if (total === 0) out.push('_No thoughts yet._', '');
+  snapshot.thoughts.forEach((thought, index) => {
+    out.push(`### #${thought.thoughtNumber}${thought.branchId !== undefined ? ` (${markdownInline(thought.branchId)})` : ''}`, '');
+    const badges = thoughtBadges(thought).map((badge) => markdownInline(badge));
+    out.push(`_${[...badges, isoDate(thought.timestamp)].join(' · ')}_`, '');
+    out.push(markdownText(thought.thought), '');
+    if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
+  });
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** "Showing the most recent 200 of 1,000 thoughts." when a diagram was windowed. */
+export function windowNote(source: DiagramSource): string | undefined {
+  if (!source.truncated) return undefined;
+  return `Showing the most recent ${source.shown} of ${source.total} thoughts.`;
+}
+
+// Characters that start inline markup anywhere in CommonMark/GFM (emphasis, code, links, images via `[`, autolinks
+// and HTML via `<`, entities via `&`, strikethrough, table cells, GitHub math) and the escape character itself.
+const INLINE_SPECIAL = /[\\`*_[\]<>&~|$!]/g;
+
+/** Escapes text for use inside one Markdown line (headings, list items): whitespace flattened. */
+export function markdownInline(text: string): string {
+  return escapeLineStart(text.replace(/\s+/g, ' ').trim().replace(INLINE_SPECIAL, '\\$&'));
+}
+
+/**
+ * Escapes a multi-line text so it renders as plain paragraphs: every line keeps its break (a hard break, `\` at the
+ * end), blank lines separate paragraphs, and nothing at the start of a line can become block markup. Leading
+ * indentation is dropped because four spaces would start a code block.
+ */
+export function markdownText(text: string): string {
+  const paragraphs: string[][] = [[]];
+  for (const rawLine of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const line = rawLine.replace(/[\t ]+/g, ' ').trim();
+    if (line === '') {
+      if (paragraphs[paragraphs.length - 1].length > 0) paragraphs.push([]);
+      continue;
+    }
+    paragraphs[paragraphs.length - 1].push(escapeLineStart(line.replace(INLINE_SPECIAL, '\\$&')));
+  }
+  const blocks = paragraphs.filter((lines) => lines.length > 0).map((lines) => lines.join('\\\n'));
+  return blocks.length > 0 ? blocks.join('\n\n') : '_(empty)_';
+}
+
+/** Escapes what would turn a line into a heading, list, quote, thematic break, setext underline or fence. */
+function escapeLineStart(line: string): string {
+  // Ordered list marker: digits followed by "." or ")".
+  const ordered = /^(\d{1,9})([.)])/.exec(line);
+  if (ordered) return `${ordered[1]}\\${ordered[2]}${line.slice(ordered[0].length)}`;
+  if (/^[#>+\-=]/.test(line)) return `\\${line}`;
+  return line;
+}

@@ -1,0 +1,21 @@
+// The diagrams every export draws for a session, in the order they are shown, with stable keys the HTML export and
+// the editor's pre-rendered SVGs agree on.
+import type { SessionSnapshot } from '../engine/model';
+import { branchTreeSource } from '../engine/diagrams/branchTree';
+import { revisionChainSource } from '../engine/diagrams/revisionChain';
+import type { DiagramSource, DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+
+export type DiagramKey = 'stageGraph' | 'branchTree' | 'revisionChain';
+
+export interface SessionDiagram {
+  key: DiagramKey;
+  title: string;
+  source: DiagramSource;
+}
+
+export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindowOptions = {}): SessionDiagram[] {
+  return [
+    { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, window) },
+    { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },
+  ];
+}

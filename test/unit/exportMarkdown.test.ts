@@ -1,0 +1,144 @@
+// Specification of the Markdown export: the summary, the diagrams as ```mermaid blocks, every thought with its badges,
+// and thought text that always stays plain text (checked by rendering with a CommonMark/GFM renderer).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { marked } from 'marked';
+import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
+import { markdownInline, markdownText, sessionMarkdown } from '../../src/export/markdown';
+import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
+import { revisionChainSource } from '../../src/engine/diagrams/revisionChain';
+
+export const MARKDOWN_CORPUS = [
+  '"]); alert(1)//',
+  '<img src=x onerror=alert(1)>',
+  '%%{init: {"securityLevel": "loose"}}%%',
+  'click A call alert()',
+  '</script><script>alert(1)</script>',
+  '[click me](javascript:alert(1)) and ![img](javascript:alert(1)) <javascript:alert(1)>',
+  '```\ncode fence\n```\n~~~\ntilde fence\n~~~',
+  '# heading\n## another\nsetext\n===\n---\n***',
+  '- list\n* star\n+ plus\n1. one\n2) two\n> quote',
+  '    indented code\n\ttabbed',
+  '| a | b |\n|---|---|\n| 1 | 2 |',
+  '*emphasis* _under_ **strong** ~~strike~~ `code` $x^2$ $$y$$',
+  '&lt;b&gt; &amp; &#60;script&#62; entities \\* escaped \\',
+  '<div>block html</div>\n<!-- comment -->',
+  'unicode ü ß 中文 emoji 😀👩‍💻',
+  'trailing backslash \\\nnext line',
+];
+
+function snapshotOf(texts: readonly string[], extra: Partial<ThoughtRecord>[] = []): SessionSnapshot {
+  const thoughts: ThoughtRecord[] = texts.map((thought, seq) => ({
+    seq, thought, thoughtNumber: seq + 1, totalThoughts: texts.length, nextThoughtNeeded: seq < texts.length - 1,
+    stage: 'thought_generation', timestamp: Date.UTC(2026, 10, 22, 2, 0, seq), ...extra[seq],
+  }));
+  return {
+    meta: {
+      id: '20261122T020000Z-abcd1234', purpose: texts[0], strategy: 'linear', stage: 'final_response', status: 'complete',
+      createdAt: Date.UTC(2026, 10, 22, 2, 0, 0), updatedAt: Date.UTC(2026, 10, 22, 2, 5, 0), thoughtCount: texts.length,
+      revisionCount: 1, branchIds: ['alt'], lastThoughtNumber: texts.length, totalThoughts: texts.length,
+    },
+    thoughts,
+    strategySwitches: [],
+  };
+}
+
+function render(markdown: string): Document {
+  return new JSDOM(marked.parse(markdown, { async: false, gfm: true })).window.document;
+}
+
+/** What a reader should see of a thought: lines trimmed and flattened, blank lines as paragraph breaks. */
+function normalized(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '').join('\n'))
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
+}
+
+/** The text of the paragraphs after a thought heading's badge line, with <br> as a line break. */
+function thoughtTextAfter(heading: Element): { text: string; badges: string } {
+  const badgeParagraph = heading.nextElementSibling;
+  assert.ok(badgeParagraph && badgeParagraph.tagName === 'P' && badgeParagraph.firstElementChild?.tagName === 'EM', 'badge line');
+  const paragraphs: string[] = [];
+  for (let element = badgeParagraph.nextElementSibling; element && element.tagName !== 'H3'; element = element.nextElementSibling) {
+    assert.equal(element.tagName, 'P', `thought text became <${element.tagName.toLowerCase()}>: ${element.outerHTML}`);
+    assert.equal(element.querySelectorAll('*:not(br)').length, 0, `markup inside thought text: ${element.innerHTML}`);
+    const clone = element.cloneNode(true) as Element;
+    for (const br of [...clone.querySelectorAll('br')]) br.replaceWith('\n');
+    paragraphs.push((clone.textContent ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '').join('\n'));
+  }
+  return { text: paragraphs.join('\n\n'), badges: badgeParagraph.textContent ?? '' };
+}
+
+describe('sessionMarkdown', () => {
+  it('writes the summary, the diagrams as mermaid blocks and every thought with its badges', () => {
+    const snapshot = snapshotOf(['Plan the migration', 'Check the schema', 'Schema is fine after all', 'Try the other order', 'Done'], [
+      {}, {}, { isRevision: true, revisesThought: 2 }, { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 }, {},
+    ]);
+    const markdown = sessionMarkdown(snapshot);
+    const document = render(markdown);
+    assert.equal(document.querySelector('h1')?.textContent, 'Plan the migration');
+    const summary = document.querySelector('ul')?.textContent ?? '';
+    for (const fact of ['Strategy: linear', 'Status: complete', 'Thoughts: 5 (1 revision, 1 branch)', 'Branches: alt', 'Started: 2026-11-22T02:00:00.000Z']) {
+      assert.ok(summary.includes(fact), `${fact} in ${summary}`);
+    }
+    const mermaidBlocks = [...document.querySelectorAll('pre > code.language-mermaid')].map((code) => code.textContent?.trimEnd());
+    assert.deepEqual(mermaidBlocks, [branchTreeSource(snapshot).text, revisionChainSource(snapshot).text]);
+    assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Branch tree', 'Revision chain', 'Thoughts']);
+
+    const headings = [...document.querySelectorAll('h3')];
+    assert.deepEqual(headings.map((h3) => h3.textContent), ['#1', '#2', '#3', '#3 (alt)', '#4'].map((text, index) => (index === 4 ? '#5' : text)));
+    const badges = headings.map((heading) => thoughtTextAfter(heading).badges);
+    assert.match(badges[2], /^thought_generation · revision of #2 · 2026-11-22T02:00:02\.000Z$/);
+    assert.match(badges[3], /^thought_generation · branch alt from #2 · /);
+    assert.match(badges[4], /^thought_generation · final · /);
+    assert.equal(thoughtTextAfter(headings[1]).text, 'Check the schema');
+  });
+
+  it('keeps every hostile thought as plain text that reads back exactly', () => {
+    const snapshot = snapshotOf(MARKDOWN_CORPUS, MARKDOWN_CORPUS.map((text) => ({ stage: text.slice(0, 30), branchId: undefined })));
+    snapshot.meta.title = '<script>alert(1)</script> # [x](javascript:alert(1))';
+    const document = render(sessionMarkdown(snapshot));
+    assert.equal(document.querySelectorAll('script, img, a, table, blockquote, ol, h4, h5, h6, hr, del, strong:not(li strong), em:not(p > em:first-child)').length, 0,
+      document.body.innerHTML.slice(0, 2000));
+    assert.equal(document.querySelectorAll('h1').length, 1);
+    assert.equal(document.querySelector('h1')?.textContent, '<script>alert(1)</script> # [x](javascript:alert(1))');
+    assert.equal(document.querySelectorAll('pre').length, 2, 'only the two mermaid blocks are code');
+    const headings = [...document.querySelectorAll('h3')];
+    assert.equal(headings.length, MARKDOWN_CORPUS.length);
+    headings.forEach((heading, index) => {
+      const { text, badges } = thoughtTextAfter(heading);
+      assert.equal(text, normalized(MARKDOWN_CORPUS[index]), `thought ${index}`);
+      assert.ok(badges.startsWith(MARKDOWN_CORPUS[index].slice(0, 30).replace(/\s+/g, ' ').trim()), `badges ${index}: ${badges}`);
+    });
+  });
+
+  it('notes when a diagram shows only the most recent thoughts, and reports progress', () => {
+    const texts = Array.from({ length: 600 }, (_, index) => `Thought number ${index}`);
+    const progress: number[] = [];
+    const markdown = sessionMarkdown(snapshotOf(texts), { diagramWindow: { maxThoughts: 50 }, onProgress: (done, total) => {
+      assert.equal(total, 600);
+      progress.push(done);
+    } });
+    assert.match(markdown, /_Showing the most recent 50 of 600 thoughts\._/);
+    assert.deepEqual(progress, [250, 500, 600]);
+  });
+
+  it('handles an empty session', () => {
+    const markdown = sessionMarkdown(snapshotOf([]));
+    assert.match(markdown, /^# Session 20261122T020000Z-abcd1234\n/);
+    assert.match(markdown, /_No thoughts yet\._/);
+  });
+});
+
+describe('markdown escaping helpers', () => {
+  it('escapes inline markup and line starts', () => {
+    assert.equal(markdownInline('# *a* <b> | c'), '\\# \\*a\\* \\<b\\> \\| c');
+    assert.equal(markdownInline('1. one'), '1\\. one');
+    assert.equal(markdownText('a\n\n\n  b\nc'), 'a\n\nb\\\nc');
+    assert.equal(markdownText('   '), '_(empty)_');
+  });
+});
