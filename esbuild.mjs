@@ -1,7 +1,15 @@
 // One build script, one esbuild context per runtime: the extension host (cjs, vscode external), the standalone
 // CLI (node), the webview (browser ESM, Mermaid bundled in) and the in-editor test suite.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+
+/** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
+function inEditorSuiteEntries() {
+  const dir = 'test/vscode/suite';
+  if (!existsSync(`${dir}/index.ts`)) return [];
+  const tests = readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort();
+  return [`${dir}/index.ts`, ...tests.map((name) => `${dir}/${name}`)];
+}
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -33,8 +41,11 @@ const contexts = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
-  { ...common, entryPoints: ['test/vscode/suite/index.ts'], outdir: 'out/test/vscode', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
-].filter((options) => (options.entryPoints ?? []).every((entry) => existsSync(entry)));
+  // The in-editor suite: index.ts plus each *.test.ts as its own entry, so index.js can load them one by one.
+  { ...common, entryPoints: inEditorSuiteEntries(), outdir: 'out/test/vscode', outbase: 'test/vscode/suite', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+  // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
+  { ...common, entryPoints: ['test/vscode/helper-extension/src/extension.ts'], outfile: 'test/vscode/helper-extension/dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+].filter((options) => options.entryPoints.length > 0 && options.entryPoints.every((entry) => existsSync(entry)));
 
 if (watch) {
   for (const options of contexts) await (await esbuild.context(options)).watch();

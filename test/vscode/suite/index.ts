@@ -1,0 +1,71 @@
+// The in-editor suite's entry: VS Code's extension host loads this file (extensionTestsPath) and calls run().
+// It runs every compiled `*.test.js` next to it with mocha's TDD interface (suite/test), in file-name order.
+// Mocha stays external to the bundle and is resolved from the repo's node_modules at run time.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import Mocha from 'mocha';
+
+/**
+ * The extension host's console reaches the code-server runner mixed with the workbench's own log lines. When the
+ * runner passes a marker, every line the suite prints (mocha's reporter and the tests' own logs) is formatted here
+ * and prefixed with it, so the runner can show exactly the suite's output. Returns a function that undoes it.
+ */
+function markConsoleOutput(marker: string): () => void {
+  const methods = ['log', 'info', 'warn', 'error'] as const;
+  // The extension host defines the console methods as accessors that forward to the workbench; plain assignment
+  // does not replace them, so redefine the properties and put the original descriptors back afterwards.
+  const descriptors = methods.map((method) => Object.getOwnPropertyDescriptor(console, method));
+  for (const method of methods) {
+    const original = console[method].bind(console);
+    Object.defineProperty(console, method, {
+      configurable: true,
+      writable: true,
+      value: (...args: unknown[]) => original(`${marker}${format(...args)}`),
+    });
+  }
+  // Mocha's reporters keep their own reference to console.log, taken when mocha was loaded.
+  const base = Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void };
+  const originalBaseLog = base.consoleLog;
+  base.consoleLog = (...args: unknown[]) => console.log(...args);
+  return () => {
+    methods.forEach((method, index) => {
+      const descriptor = descriptors[index];
+      if (descriptor) Object.defineProperty(console, method, descriptor);
+    });
+    base.consoleLog = originalBaseLog;
+  };
+}
+
+export async function run(): Promise<void> {
+  const grep = process.env.THOUGHT_EXPLORER_TEST_GREP?.trim();
+  const mocha = new Mocha({
+    ui: 'tdd',
+    // The console is forwarded to the workbench page as text; ANSI colours would only be noise there.
+    color: false,
+    // A cold extension host and VS Code's own MCP client are slow on small CI machines.
+    timeout: Number(process.env.THOUGHT_EXPLORER_TEST_TIMEOUT_MS ?? 60_000),
+    ...(grep ? { grep } : {}),
+  });
+  const files = readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
+  if (files.length === 0) throw new Error(`No *.test.js files next to ${__filename}`);
+  for (const file of files) mocha.addFile(join(__dirname, file));
+
+  const marker = process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER;
+  const unmark = marker ? markConsoleOutput(marker) : () => undefined;
+  let failures: number;
+  try {
+    failures = await new Promise<number>((resolve, reject) => {
+      try {
+        mocha.run(resolve);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  } finally {
+    unmark();
+  }
+  if (failures > 0) throw new Error(`${failures} in-editor test(s) failed`);
+}
