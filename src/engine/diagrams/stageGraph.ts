@@ -1,0 +1,118 @@
+// The stage graph, first of the three diagrams: a strategy's stages and transitions as a Mermaid flowchart, either
+// plain (resources, docs) or for a session (visited stages, the current stage, how often each transition was taken).
+// Node ids are stable (`mermaidId('s', stage)`) and state lives only in the classes `visited`, `current` and
+// `unvisited`, so the webview can move highlights using stageGraphState() without re-rendering.
+import type { SessionSnapshot, ThoughtRecord } from '../model';
+import { findStrategy } from '../strategies/catalog';
+import type { StrategyDefinition } from '../strategies/types';
+import { mermaidId, mermaidLabel } from './mermaidText';
+
+/** What the session did in its current strategy: enough to restyle a drawn stage graph. */
+export interface StageGraphState {
+  strategy: string;
+  /** Thoughts recorded in each stage. */
+  visits: Record<string, number>;
+  /** Transitions taken, keyed `from->to` (see edgeKey); staying in a stage is not a transition. */
+  edgeCounts: Record<string, number>;
+  /** The stage of the last counted thought. */
+  current: string | undefined;
+  /** The first counted thought's seq: after a strategy switch only thoughts since the switch count. */
+  sinceSeq: number;
+}
+
+export const STAGE_CLASSES = { visited: 'visited', current: 'current', unvisited: 'unvisited' } as const;
+
+const CLASS_DEFS = [
+  'classDef visited fill:#dbeafe,stroke:#2563eb,color:#1e3a8a',
+  'classDef current fill:#fde68a,stroke:#b45309,stroke-width:3px,color:#78350f',
+  'classDef unvisited fill:#f3f4f6,stroke:#9ca3af,color:#4b5563',
+];
+
+export function stageNodeId(stage: string): string {
+  return mermaidId('s', stage);
+}
+
+/** The Mermaid edge id of a transition (Mermaid 11 `id@-->` syntax), stable across renders. */
+export function stageEdgeId(from: string, to: string): string {
+  return mermaidId('e', `${from}->${to}`);
+}
+
+export function edgeKey(from: string, to: string): string {
+  return `${from}->${to}`;
+}
+
+/** The strategy as a plain flowchart. */
+export function strategyGraphSource(strategy: StrategyDefinition): string {
+  return render(strategy, undefined);
+}
+
+/**
+ * The session's current strategy with its visits drawn. After a strategy switch only the thoughts since the last
+ * switch are counted: the earlier ones belong to another strategy's graph.
+ */
+export function stageGraphSource(snapshot: SessionSnapshot): string {
+  const strategy = findStrategy(snapshot.meta.strategy);
+  if (!strategy) return `flowchart TD\n  ${mermaidId('x', 'unknown')}["${mermaidLabel(`Unknown strategy: ${snapshot.meta.strategy}`)}"]\n`;
+  return render(strategy, stageGraphState(snapshot));
+}
+
+/** Visits, transition counts and the current stage of the session's current strategy. Pure; O(thoughts). */
+export function stageGraphState(snapshot: SessionSnapshot): StageGraphState {
+  const sinceSeq = snapshot.strategySwitches[snapshot.strategySwitches.length - 1]?.atSeq ?? 0;
+  const counted = snapshot.thoughts.filter((thought) => thought.seq >= sinceSeq);
+  return { strategy: snapshot.meta.strategy, sinceSeq, ...countStages(counted) };
+}
+
+function countStages(thoughts: readonly ThoughtRecord[]): Pick<StageGraphState, 'visits' | 'edgeCounts' | 'current'> {
+  const visits: Record<string, number> = {};
+  const edgeCounts: Record<string, number> = {};
+  let previous: string | undefined;
+  for (const thought of thoughts) {
+    const stage = thought.stage;
+    if (stage === undefined) continue;
+    visits[stage] = (visits[stage] ?? 0) + 1;
+    if (previous !== undefined && previous !== stage) {
+      const key = edgeKey(previous, stage);
+      edgeCounts[key] = (edgeCounts[key] ?? 0) + 1;
+    }
+    previous = stage;
+  }
+  return { visits, edgeCounts, current: previous };
+}
+
+function render(strategy: StrategyDefinition, state: StageGraphState | undefined): string {
+  const lines = ['flowchart TD'];
+  if (state && state.sinceSeq > 0) lines.push(`  %% counts only thoughts since the strategy switch at seq ${state.sinceSeq}`);
+  const first = strategy.stages[0].name;
+  const last = strategy.stages[strategy.stages.length - 1].name;
+  for (const stage of strategy.stages) {
+    const label = mermaidLabel(stage.name);
+    const id = stageNodeId(stage.name);
+    // Start and end as stadiums, decision points as hexagons: the shape tells the flow before any colour does.
+    if (stage.name === first || stage.name === last) lines.push(`  ${id}(["${label}"])`);
+    else if ((strategy.transitions[stage.name] ?? []).length > 1) lines.push(`  ${id}{{"${label}"}}`);
+    else lines.push(`  ${id}["${label}"]`);
+  }
+  const taken: number[] = [];
+  let index = 0;
+  for (const stage of strategy.stages) {
+    for (const target of strategy.transitions[stage.name] ?? []) {
+      const count = state?.edgeCounts[edgeKey(stage.name, target)] ?? 0;
+      const arrow = count > 0 ? `-->|"${mermaidLabel(`×${count}`)}"|` : '-->';
+      lines.push(`  ${stageNodeId(stage.name)} ${stageEdgeId(stage.name, target)}@${arrow} ${stageNodeId(target)}`);
+      if (count > 0) taken.push(index);
+      index++;
+    }
+  }
+  if (state) {
+    lines.push(...CLASS_DEFS.map((line) => `  ${line}`));
+    const byClass: Record<string, string[]> = { visited: [], current: [], unvisited: [] };
+    for (const stage of strategy.stages) {
+      const name = stage.name === state.current ? 'current' : (state.visits[stage.name] ?? 0) > 0 ? 'visited' : 'unvisited';
+      byClass[name].push(stageNodeId(stage.name));
+    }
+    for (const [name, ids] of Object.entries(byClass)) if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${name}`);
+    if (taken.length > 0) lines.push(`  linkStyle ${taken.join(',')} stroke-width:3px`);
+  }
+  return `${lines.join('\n')}\n`;
+}
