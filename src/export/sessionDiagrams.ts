@@ -3,6 +3,7 @@
 import type { SessionSnapshot } from '../engine/model';
 import { branchTreeSource } from '../engine/diagrams/branchTree';
 import { revisionChainSource } from '../engine/diagrams/revisionChain';
+import { stageGraphSource } from '../engine/diagrams/stageGraph';
 import type { DiagramSource, DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
 
 export type DiagramKey = 'stageGraph' | 'branchTree' | 'revisionChain';
@@ -14,7 +15,10 @@ export interface SessionDiagram {
 }
 
 export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindowOptions = {}): SessionDiagram[] {
+  const total = snapshot.thoughts.length;
   return [
+    // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
+    { key: 'stageGraph', title: 'Stage graph', source: { text: stageGraphSource(snapshot).trimEnd(), truncated: false, shown: total, total } },
     { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, window) },
     { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },
   ];

@@ -7,6 +7,7 @@ import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { branchTreeSource, EARLIER_NODE_ID } from '../../src/engine/diagrams/branchTree';
 import { revisionChainSource, revisionChains } from '../../src/engine/diagrams/revisionChain';
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../../src/engine/diagrams/diagramWindow';
+import { parseMermaid } from '../support/mermaidParse';
 
 export const INJECTION_CORPUS = [
   '"]); alert(1)//',
@@ -277,5 +278,34 @@ describe('revisionChainSource', () => {
     assert.ok(source.text.length <= MERMAID_MAX_TEXT_SIZE);
     assert.ok(edgesOf(source.text).length <= MERMAID_MAX_EDGES);
     assert.ok(edgesOf(source.text).length >= 50);
+  });
+});
+
+describe('Mermaid accepts the generated sources', () => {
+  const corpusSession = (): SessionSnapshot =>
+    snapshotOf(INJECTION_CORPUS.flatMap((text, index) => [
+      { thought: text, thoughtNumber: index * 3 + 1, stage: text },
+      { thought: text, thoughtNumber: index * 3 + 2, isRevision: true, revisesThought: index * 3 + 1, nextThoughtNeeded: false },
+      { thought: text, thoughtNumber: index * 3 + 3, branchId: text, branchFromThought: index * 3 + 1 },
+    ]));
+
+  it('parses the branch tree and revision chain of the injection corpus', async () => {
+    const snapshot = corpusSession();
+    await parseMermaid(branchTreeSource(snapshot).text);
+    await parseMermaid(branchTreeSource(snapshot, { maxThoughts: 10, direction: 'TB' }).text);
+    await parseMermaid(revisionChainSource(snapshot).text);
+    await parseMermaid(revisionChainSource(snapshot, { maxThoughts: 4 }).text);
+  });
+
+  it('parses the empty diagrams and the largest windowed ones', async () => {
+    await parseMermaid(branchTreeSource(snapshotOf([])).text);
+    await parseMermaid(revisionChainSource(snapshotOf([])).text);
+    const large = largeSession(1_000, (index) => `Thought ${index} 😀 <b>${'x'.repeat(300)}</b>`);
+    await parseMermaid(branchTreeSource(large).text);
+    await parseMermaid(revisionChainSource(large).text);
+  });
+
+  it('rejects what it should: the parse check is not a formality', async () => {
+    await assert.rejects(parseMermaid('flowchart LR\n  t0["unterminated]\n'));
   });
 });

@@ -8,6 +8,7 @@ import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { markdownInline, markdownText, sessionMarkdown } from '../../src/export/markdown';
 import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
 import { revisionChainSource } from '../../src/engine/diagrams/revisionChain';
+import { stageGraphSource } from '../../src/engine/diagrams/stageGraph';
 
 export const MARKDOWN_CORPUS = [
   '"]); alert(1)//',
@@ -86,8 +87,8 @@ describe('sessionMarkdown', () => {
       assert.ok(summary.includes(fact), `${fact} in ${summary}`);
     }
     const mermaidBlocks = [...document.querySelectorAll('pre > code.language-mermaid')].map((code) => code.textContent?.trimEnd());
-    assert.deepEqual(mermaidBlocks, [branchTreeSource(snapshot).text, revisionChainSource(snapshot).text]);
-    assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Branch tree', 'Revision chain', 'Thoughts']);
+    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot).trimEnd(), branchTreeSource(snapshot).text, revisionChainSource(snapshot).text]);
+    assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts']);
 
     const headings = [...document.querySelectorAll('h3')];
     assert.deepEqual(headings.map((h3) => h3.textContent), ['#1', '#2', '#3', '#3 (alt)', '#4'].map((text, index) => (index === 4 ? '#5' : text)));
@@ -106,7 +107,7 @@ describe('sessionMarkdown', () => {
       document.body.innerHTML.slice(0, 2000));
     assert.equal(document.querySelectorAll('h1').length, 1);
     assert.equal(document.querySelector('h1')?.textContent, '<script>alert(1)</script> # [x](javascript:alert(1))');
-    assert.equal(document.querySelectorAll('pre').length, 2, 'only the two mermaid blocks are code');
+    assert.equal(document.querySelectorAll('pre').length, 3, 'only the three mermaid blocks are code');
     const headings = [...document.querySelectorAll('h3')];
     assert.equal(headings.length, MARKDOWN_CORPUS.length);
     headings.forEach((heading, index) => {
