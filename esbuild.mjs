@@ -41,6 +41,8 @@ const contexts = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
+  // Inlined into every exported HTML file (src/export/html.ts), so always minified and without a source map.
+  { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false },
   // The in-editor suite: index.ts plus each *.test.ts as its own entry, so index.js can load them one by one.
   { ...common, entryPoints: inEditorSuiteEntries(), outdir: 'out/test/vscode', outbase: 'test/vscode/suite', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.

@@ -2,9 +2,9 @@
 // thought with its badges. Thought text is untrusted: it is escaped so that it always reads as plain text — no
 // heading, list, code fence, table, link, image, HTML or math can come out of it.
 import type { SessionSnapshot } from '../engine/model';
-import type { DiagramSource, DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
-import { sessionDiagrams } from './sessionDiagrams';
+import { sessionDiagrams, windowNote } from './sessionDiagrams';
 
 export interface MarkdownExportOptions {
   /** Window for the thought diagrams; by default as many recent thoughts as Mermaid's limits allow. */
@@ -38,12 +38,6 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
     if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
   });
   return `${out.join('\n').trimEnd()}\n`;
-}
-
-/** "Showing the most recent 200 of 1,000 thoughts." when a diagram was windowed. */
-export function windowNote(source: DiagramSource): string | undefined {
-  if (!source.truncated) return undefined;
-  return `Showing the most recent ${source.shown} of ${source.total} thoughts.`;
 }
 
 // Characters that start inline markup anywhere in CommonMark/GFM (emphasis, code, links, images via `[`, autolinks

@@ -23,3 +23,9 @@ export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindow
     { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },
   ];
 }
+
+/** "Showing the most recent 200 of 1000 thoughts." when a diagram was windowed. */
+export function windowNote(source: DiagramSource): string | undefined {
+  if (!source.truncated) return undefined;
+  return `Showing the most recent ${source.shown} of ${source.total} thoughts.`;
+}

@@ -1,0 +1,144 @@
+// HTML export: one self-contained offline file. Thoughts are plain escaped HTML, readable with scripts off. Diagrams
+// are either SVGs pre-rendered by the editor (sanitised, shown as images) or drawn on opening by the bundled Mermaid
+// renderer (dist/webview/export-render.js) inlined under a CSP that admits that one script by its hash and nothing
+// else: no other script, no handler, no javascript: URL and no network request can run from the file.
+import { createHash } from 'node:crypto';
+import type { SessionSnapshot } from '../engine/model';
+import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
+import { svgForImage } from './svgSanitize';
+
+export interface HtmlExportOptions {
+  /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
+  svgs?: Partial<Record<DiagramKey, string>>;
+  /** The text of dist/webview/export-render.js; needed unless every diagram has an SVG. */
+  rendererScript?: string;
+  diagramWindow?: DiagramWindowOptions;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export class HtmlExportError extends Error {}
+
+const PROGRESS_EVERY = 250;
+
+export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOptions = {}): string {
+  const diagrams = sessionDiagrams(snapshot, options.diagramWindow);
+  const needsRenderer = diagrams.some((diagram) => options.svgs?.[diagram.key] === undefined);
+  let script: string | undefined;
+  if (needsRenderer) {
+    if (options.rendererScript === undefined || options.rendererScript.trim() === '') {
+      throw new HtmlExportError('The HTML export needs the diagram renderer (dist/webview/export-render.js) or pre-rendered SVGs for every diagram; run the build first.');
+    }
+    script = inlineScript(options.rendererScript);
+  }
+  const csp = [
+    "default-src 'none'",
+    script === undefined ? "script-src 'none'" : `script-src '${sha256(script)}'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+
+  const title = sessionTitle(snapshot);
+  const out: string[] = [];
+  out.push(
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    // Our own text (no quotes or markup in it), written unescaped so the policy reads plainly in the file.
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="generator" content="Thought Explorer">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLES}</style>`,
+    '</head>',
+    '<body>',
+    '<header>',
+    `<h1>${escapeHtml(title)}</h1>`,
+    '<dl class="summary">',
+  );
+  for (const fact of summaryFacts(snapshot)) out.push(`<div><dt>${escapeHtml(fact.label)}</dt><dd>${escapeHtml(fact.value)}</dd></div>`);
+  out.push('</dl>', '</header>', '<main>', '<section class="diagrams">');
+
+  for (const diagram of diagrams) {
+    out.push(`<figure id="diagram-${diagram.key}" data-diagram="${diagram.key}">`, `<figcaption>${escapeHtml(diagram.title)}</figcaption>`);
+    const svg = options.svgs?.[diagram.key];
+    if (svg !== undefined) {
+      const image = Buffer.from(svgForImage(svg), 'utf8').toString('base64');
+      out.push(`<img class="diagram-img" alt="${escapeHtml(`${diagram.title} diagram`)}" src="data:image/svg+xml;base64,${image}">`);
+    } else {
+      out.push(`<pre class="mermaid-src">${escapeHtml(diagram.source.text)}</pre>`);
+    }
+    const note = windowNote(diagram.source);
+    if (note) out.push(`<p class="note">${escapeHtml(note)}</p>`);
+    out.push('</figure>');
+  }
+  out.push('</section>', '<section class="thoughts">', '<h2>Thoughts</h2>');
+
+  const total = snapshot.thoughts.length;
+  if (total === 0) out.push('<p class="note">No thoughts yet.</p>');
+  snapshot.thoughts.forEach((thought, index) => {
+    const classes = ['thought'];
+    if (thought.branchId !== undefined) classes.push('branch');
+    if (thought.isRevision || thought.revisesThought !== undefined) classes.push('revision');
+    if (!thought.nextThoughtNeeded) classes.push('final');
+    out.push(
+      `<article class="${classes.join(' ')}" id="t${thought.seq}">`,
+      `<h3>#${thought.thoughtNumber}${thought.branchId !== undefined ? ` <span class="line">${escapeHtml(thought.branchId)}</span>` : ''}</h3>`,
+      `<p class="badges">${thoughtBadges(thought).map((badge) => `<span class="badge">${escapeHtml(badge)}</span>`).join(' ')} <time>${isoDate(thought.timestamp)}</time></p>`,
+      `<div class="text">${escapeHtml(thought.thought)}</div>`,
+      '</article>',
+    );
+    if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
+  });
+  out.push('</section>', '</main>');
+  if (script !== undefined) out.push(`<script>${script}</script>`);
+  out.push('</body>', '</html>', '');
+  return out.join('\n');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]);
+}
+
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Checks that the bundle can sit inside <script>…</script> unchanged: a `</script` would end it early, and `<!--`
+ * together with `<script` would switch the HTML parser into a state where it ends elsewhere. esbuild already escapes
+ * these in string literals; if a future bundle has them anyway, fail loudly rather than write a broken file.
+ */
+function inlineScript(script: string): string {
+  if (/<\/script/i.test(script) || (script.includes('<!--') && /<script/i.test(script))) {
+    throw new HtmlExportError('The diagram renderer bundle contains "</script" or "<!--<script" and cannot be inlined.');
+  }
+  return script;
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+// Light and dark from the reader's system; wide diagrams scroll inside their figure instead of the page.
+const STYLES = `
+:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --card: #f6f8fa; --border: #d1d9e0; --accent: #0969da; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117; --card: #151b23; --border: #3d444d; --accent: #4493f8; } }
+body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+h1 { font-size: 1.6rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
+.summary { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: 0 0 1.5rem; }
+.summary div { display: flex; gap: .4rem; } .summary dt { color: var(--muted); } .summary dt::after { content: ":"; } .summary dd { margin: 0; overflow-wrap: anywhere; }
+figure { margin: 0 0 1.5rem; padding: 1rem; border: 1px solid var(--border); border-radius: 8px; overflow: auto; }
+figcaption { font-weight: 600; margin-bottom: .5rem; }
+.diagram-svg svg, .diagram-img { max-width: none; height: auto; }
+pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; color: var(--muted); margin: 0; }
+.note, .render-error { color: var(--muted); font-size: .85rem; margin: .5rem 0 0; }
+.thought { background: var(--card); border: 1px solid var(--border); border-left: 4px solid var(--accent); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
+.thought.revision { border-left-style: dashed; } .thought.branch { margin-left: 2rem; } .thought.final { border-left-width: 8px; }
+.thought h3 { margin: 0; font-size: 1rem; } .thought .line { font-weight: 400; color: var(--muted); }
+.badges { margin: .25rem 0 .5rem; font-size: .8rem; color: var(--muted); }
+.badge { display: inline-block; padding: 0 .45rem; border: 1px solid var(--border); border-radius: 1rem; margin-right: .25rem; }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; }
+`;

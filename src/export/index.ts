@@ -1,0 +1,89 @@
+// The export entry point used by the editor command, the tree's context menu and the CLI: one function for every
+// format. Async so that a large session's progress can reach a progress bar between chunks of work.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionSnapshot } from '../engine/model';
+import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import { toLosslessJson, toSeed001Json } from '../storage/seed001Format';
+import { sessionHtml, HtmlExportError } from './html';
+import { sessionMarkdown } from './markdown';
+import type { DiagramKey } from './sessionDiagrams';
+
+export const EXPORT_FORMATS = ['md', 'json', 'json-seed001', 'html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportProgress {
+  /** What is being done now. */
+  message: string;
+  /** 0–1. */
+  fraction: number;
+}
+
+export interface ExportOptions {
+  /** Pre-rendered diagram SVGs (HTML only), e.g. from the editor's webview. */
+  svgs?: Partial<Record<DiagramKey, string>>;
+  /** The renderer bundle's text (HTML only); by default read from `rendererPath`. */
+  rendererScript?: string;
+  /** Where dist/webview/export-render.js is; by default found next to the running bundle. */
+  rendererPath?: string;
+  diagramWindow?: DiagramWindowOptions;
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+/** File name extension for each format. */
+export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = { md: '.md', json: '.json', 'json-seed001': '.json', html: '.html' };
+
+export function isExportFormat(value: string): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
+}
+
+export async function exportSession(snapshot: SessionSnapshot, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  const report = options.onProgress ?? (() => {});
+  const total = snapshot.thoughts.length;
+  // Thoughts are written synchronously; a pause before the heavy part lets a progress UI show the start.
+  const onThoughts = (done: number): void => report({ message: `Writing thoughts (${done}/${total})`, fraction: total === 0 ? 1 : done / total });
+  report({ message: `Exporting ${total} thoughts as ${format}`, fraction: 0 });
+  await yieldToEventLoop();
+  let text: string;
+  switch (format) {
+    case 'md':
+      text = sessionMarkdown(snapshot, { diagramWindow: options.diagramWindow, onProgress: onThoughts });
+      break;
+    case 'json':
+      text = toLosslessJson(snapshot);
+      break;
+    case 'json-seed001':
+      text = toSeed001Json(snapshot);
+      break;
+    case 'html': {
+      const allDrawn = ['stageGraph', 'branchTree', 'revisionChain'].every((key) => options.svgs?.[key as DiagramKey] !== undefined);
+      const rendererScript = options.rendererScript ?? (allDrawn ? undefined : readRenderer(options.rendererPath));
+      text = sessionHtml(snapshot, { svgs: options.svgs, rendererScript, diagramWindow: options.diagramWindow, onProgress: onThoughts });
+      break;
+    }
+    default: {
+      const unknown: never = format;
+      throw new RangeError(`Unknown export format "${String(unknown)}"; expected one of ${EXPORT_FORMATS.join(', ')}.`);
+    }
+  }
+  report({ message: 'Done', fraction: 1 });
+  return text;
+}
+
+/** Candidate locations of the renderer bundle: beside the running bundle (dist/), or dist/ seen from src/export. */
+export function defaultRendererPaths(): string[] {
+  return [join(__dirname, 'webview', 'export-render.js'), join(__dirname, '..', '..', 'dist', 'webview', 'export-render.js')];
+}
+
+function readRenderer(path: string | undefined): string {
+  const candidates = path !== undefined ? [path] : defaultRendererPaths();
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (found === undefined) {
+    throw new HtmlExportError(`The diagram renderer for HTML export was not found (looked in ${candidates.join(', ')}); run "npm run build".`);
+  }
+  return readFileSync(found, 'utf8');
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,171 @@
+// Specification of exportSession (every format) and of the HTML export's structure in plain Node: the CSP admits
+// exactly the inlined renderer, thought text is escaped, and pre-rendered SVGs are sanitised and shown as images.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { JSDOM } from 'jsdom';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { SessionSnapshot } from '../../src/engine/model';
+import { parseSessionJson } from '../../src/storage/seed001Format';
+import { exportSession, isExportFormat, type ExportProgress } from '../../src/export/index';
+import { sessionHtml, HtmlExportError } from '../../src/export/html';
+import { sanitizeSvg, svgForImage, SvgRejectedError } from '../../src/export/svgSanitize';
+
+const INJECTIONS = [
+  '"]); alert(1)//',
+  '<img src=x onerror=alert(1)>',
+  '%%{init: {"securityLevel": "loose"}}%%',
+  'click A call alert()',
+  '</script><script>alert(1)</script>',
+  '<a href="javascript:alert(1)">javascript:alert(1)</a>',
+  '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
+  "' onmouseover='alert(1)",
+];
+
+function sampleSession(texts: readonly string[] = ['Plan it', 'Check it', 'Fix the plan', 'Other idea', 'Answer']): SessionSnapshot {
+  const engine = new ThinkingEngine({ log: () => {} });
+  const calls = texts.map((thought, index) => ({ thought, thoughtNumber: index + 1, totalThoughts: texts.length, nextThoughtNeeded: index < texts.length - 1 }));
+  if (calls.length >= 4) {
+    Object.assign(calls[2], { isRevision: true, revisesThought: 2 });
+    Object.assign(calls[3], { branchFromThought: 2, branchId: 'alt', thoughtNumber: 3 });
+  }
+  let id = '';
+  for (const call of calls) {
+    const outcome = engine.process('c', call);
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+    id = outcome.reply.sessionId;
+  }
+  const snapshot = engine.getSession(id);
+  assert.ok(snapshot);
+  return snapshot;
+}
+
+const FAKE_RENDERER = 'document.documentElement.dataset.rendered = "yes";';
+
+describe('exportSession', () => {
+  it('knows its formats', () => {
+    assert.ok(isExportFormat('md') && isExportFormat('json') && isExportFormat('json-seed001') && isExportFormat('html'));
+    assert.ok(!isExportFormat('pdf'));
+  });
+
+  it('exports lossless JSON that re-imports to the same session, and the seed-001 shape', async () => {
+    const snapshot = sampleSession();
+    const lossless = await exportSession(snapshot, 'json');
+    assert.deepEqual(parseSessionJson(lossless).snapshot, snapshot);
+    const seed = JSON.parse(await exportSession(snapshot, 'json-seed001')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    assert.equal(seed.id, snapshot.meta.id);
+    assert.equal(seed.thoughtHistory.length, 5);
+    assert.deepEqual(Object.keys(seed.branches), ['alt']);
+  });
+
+  it('exports Markdown and reports progress from start to done', async () => {
+    const snapshot = sampleSession(Array.from({ length: 600 }, (_, index) => `thought ${index}`));
+    const progress: ExportProgress[] = [];
+    const markdown = await exportSession(snapshot, 'md', { onProgress: (step) => progress.push(step) });
+    assert.match(markdown, /^# thought 0\n/);
+    assert.equal(progress[0].fraction, 0);
+    assert.equal(progress[progress.length - 1].fraction, 1);
+    assert.ok(progress.some((step) => step.message === 'Writing thoughts (250/600)'));
+    const fractions = progress.map((step) => step.fraction);
+    assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'progress never goes back');
+  });
+
+  it('exports HTML with the renderer read from the given path, and explains a missing renderer', async () => {
+    const snapshot = sampleSession();
+    await assert.rejects(exportSession(snapshot, 'html', { rendererPath: '/nonexistent/export-render.js' }), (error: unknown) => {
+      assert.ok(error instanceof HtmlExportError);
+      assert.match(error.message, /renderer for HTML export was not found \(looked in \/nonexistent\/export-render\.js\); run "npm run build"/);
+      return true;
+    });
+    const html = await exportSession(snapshot, 'html', { rendererScript: FAKE_RENDERER });
+    assert.ok(html.includes(`<script>${FAKE_RENDERER}</script>`));
+    // Every diagram pre-rendered: no script at all, and none is needed.
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+    const drawn = await exportSession(snapshot, 'html', { rendererPath: '/nonexistent', svgs: { stageGraph: svg, branchTree: svg, revisionChain: svg } });
+    assert.ok(!drawn.includes('<script'));
+    assert.match(drawn, /script-src 'none'/);
+  });
+});
+
+describe('sessionHtml', () => {
+  it('admits only the inlined renderer, by its hash, and nothing from the network', () => {
+    const html = sessionHtml(sampleSession(), { rendererScript: FAKE_RENDERER });
+    const document = new JSDOM(html).window.document;
+    const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '';
+    const hash = createHash('sha256').update(FAKE_RENDERER).digest('base64');
+    assert.equal(csp, `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`);
+    assert.equal(document.head.firstElementChild?.getAttribute('charset'), 'utf-8');
+    assert.equal(document.head.children[1], document.querySelector('meta[http-equiv]'), 'the CSP comes before anything it governs');
+    const scripts = document.querySelectorAll('script');
+    assert.equal(scripts.length, 1);
+    assert.equal(scripts[0].textContent, FAKE_RENDERER);
+  });
+
+  it('writes summary, one figure per diagram with its Mermaid source, and every thought with badges', () => {
+    const snapshot = sampleSession();
+    const document = new JSDOM(sessionHtml(snapshot, { rendererScript: FAKE_RENDERER })).window.document;
+    assert.equal(document.querySelector('h1')?.textContent, 'Plan it');
+    assert.deepEqual([...document.querySelectorAll('figure')].map((figure) => figure.getAttribute('data-diagram')), ['stageGraph', 'branchTree', 'revisionChain']);
+    const branchSource = document.querySelector('#diagram-branchTree pre.mermaid-src')?.textContent ?? '';
+    assert.match(branchSource, /^flowchart LR\n/);
+    assert.match(branchSource, /t1 -.->\|"alt"\| t3/);
+    const articles = [...document.querySelectorAll('article.thought')];
+    assert.deepEqual(articles.map((article) => article.id), ['t0', 't1', 't2', 't3', 't4']);
+    assert.match(articles[2].querySelector('.badges')?.textContent ?? '', /revision of #2/);
+    assert.match(articles[3].querySelector('.badges')?.textContent ?? '', /branch alt from #2/);
+    assert.match(articles[4].querySelector('.badges')?.textContent ?? '', /final/);
+    assert.ok(articles[3].classList.contains('branch') && articles[2].classList.contains('revision') && articles[4].classList.contains('final'));
+  });
+
+  it('keeps hostile thought text, titles and branch ids as text', () => {
+    const snapshot = sampleSession(INJECTIONS);
+    snapshot.meta.title = '</title><script>alert(1)</script>';
+    snapshot.thoughts[3] = { ...snapshot.thoughts[3], branchId: '<b onclick=alert(1)>x</b>', stage: '"><img src=x onerror=alert(1)>' };
+    const html = sessionHtml(snapshot, { rendererScript: FAKE_RENDERER });
+    const document = new JSDOM(html).window.document;
+    assert.equal(document.querySelectorAll('script').length, 1);
+    assert.equal(document.querySelectorAll('img, a, meta[http-equiv="refresh"], b, [onclick], [onerror], [onmouseover]').length, 0);
+    assert.equal(document.title, '</title><script>alert(1)</script>');
+    const texts = [...document.querySelectorAll('article .text')].map((element) => element.textContent);
+    assert.deepEqual(texts, INJECTIONS);
+    for (const pre of document.querySelectorAll('pre.mermaid-src')) assert.equal(pre.children.length, 0);
+  });
+
+  it('refuses a renderer that would break out of its script element', () => {
+    assert.throws(() => sessionHtml(sampleSession(), { rendererScript: 'x("</script>")' }), HtmlExportError);
+    assert.throws(() => sessionHtml(sampleSession(), {}), /needs the diagram renderer/);
+  });
+
+  it('shows pre-rendered SVGs as sanitised images', () => {
+    const hostile = [
+      '<svg id="d" xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script>',
+      '<foreignObject><div xmlns="http://www.w3.org/1999/xhtml"><img src=x onerror=alert(1)><br><iframe src="javascript:alert(1)"></iframe>a&nbsp;b</div></foreignObject>',
+      '<a href="javascript:alert(1)"><text>x</text></a><a xlink:href=" JaVaScRiPt:alert(1)">y</a><use href="#d"/>',
+      '<set attributeName="href" to="javascript:alert(1)"/><svg:script>alert(2)</svg:script></svg>',
+    ].join('');
+    const html = sessionHtml(sampleSession(), { rendererScript: FAKE_RENDERER, svgs: { branchTree: hostile } });
+    const document = new JSDOM(html).window.document;
+    const image = document.querySelector('#diagram-branchTree img.diagram-img');
+    assert.ok(image);
+    assert.equal(document.querySelector('#diagram-branchTree pre'), null);
+    const svg = Buffer.from((image.getAttribute('src') ?? '').replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
+    assert.doesNotMatch(svg, /script|onload|onerror|javascript|iframe/i);
+    assert.match(svg, /<use href="#d"\/>/);
+    assert.match(svg, /<br\/>/);
+    assert.match(svg, /a&#160;b/);
+  });
+});
+
+describe('sanitizeSvg', () => {
+  it('rejects what is not an SVG and keeps what is harmless', () => {
+    assert.throws(() => sanitizeSvg('<html><svg></svg></html>'), SvgRejectedError);
+    assert.throws(() => sanitizeSvg('not svg'), SvgRejectedError);
+    assert.equal(sanitizeSvg('<?xml version="1.0"?>\n<svg width="1"><g class="x"><path d="M0 0"/></g></svg>'), '<svg width="1"><g class="x"><path d="M0 0"/></g></svg>');
+    assert.match(svgForImage('<svg><rect/></svg>'), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"><rect\/><\/svg>$/);
+  });
+
+  it('does not let removals join into new active content', () => {
+    const clean = sanitizeSvg('<svg><scr<script>x</script>ipt>alert(1)</scr<script></script>ipt></svg>');
+    assert.doesNotMatch(clean, /<script/i);
+  });
+});

@@ -1,0 +1,43 @@
+// The script inlined into an exported HTML file: draws each diagram whose Mermaid source the exporter left in a
+// `<pre class="mermaid-src">` as SVG, with the bundled Mermaid in strict security mode. The file's CSP admits only
+// this script (by hash), so nothing else — and nothing from thought text — can run. Without scripts the sources
+// stay readable as text.
+import mermaid from 'mermaid';
+
+const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+
+mermaid.initialize({
+  startOnLoad: false,
+  securityLevel: 'strict',
+  theme: dark ? 'dark' : 'default',
+  // The exporter already keeps sources within these limits; stating them keeps both sides in step.
+  maxTextSize: 50_000,
+  maxEdges: 500,
+});
+
+async function renderAll(): Promise<void> {
+  const sources = Array.from(document.querySelectorAll<HTMLPreElement>('pre.mermaid-src'));
+  let index = 0;
+  for (const source of sources) {
+    const figure = source.closest('figure');
+    try {
+      const { svg } = await mermaid.render(`export-diagram-${index++}`, source.textContent ?? '');
+      const holder = document.createElement('div');
+      holder.className = 'diagram-svg';
+      holder.innerHTML = svg;
+      source.hidden = true;
+      source.after(holder);
+      figure?.setAttribute('data-rendered', 'true');
+    } catch (error) {
+      // Keep the source visible and say what failed; never leave an empty figure.
+      const note = document.createElement('p');
+      note.className = 'render-error';
+      note.textContent = `This diagram could not be drawn: ${error instanceof Error ? error.message : String(error)}`;
+      source.before(note);
+      figure?.setAttribute('data-rendered', 'error');
+    }
+  }
+  document.documentElement.setAttribute('data-diagrams', 'done');
+}
+
+void renderAll();
