@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
+import type { ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../../src/engine/model';
 import { stageGraphState } from '../../src/engine/diagrams/stageGraph';
 import { STRATEGIES, findStrategy, strategyNames } from '../../src/engine/strategies/catalog';
 import { strategyProblems } from '../../src/engine/strategies/graph';
@@ -122,6 +123,37 @@ function pathTo(name: string, target: string): string[] {
 }
 
 type Args = Record<string, unknown>;
+
+/** The smallest SessionStore: whole snapshots in a map, enough to make the engine drop and reload sessions. */
+class MemoryStore implements SessionStore {
+  readonly sessions = new Map<string, SessionSnapshot>();
+  createSession(meta: SessionMeta): void {
+    this.sessions.set(meta.id, { meta, thoughts: [], strategySwitches: [] });
+  }
+  appendThought(meta: SessionMeta, thought: ThoughtRecord): void {
+    const snapshot = this.sessions.get(meta.id);
+    assert.ok(snapshot);
+    this.sessions.set(meta.id, { ...snapshot, meta, thoughts: [...snapshot.thoughts, thought] });
+  }
+  updateMeta(meta: SessionMeta, strategySwitch?: StrategySwitch): void {
+    const snapshot = this.sessions.get(meta.id);
+    assert.ok(snapshot);
+    this.sessions.set(meta.id, { ...snapshot, meta, strategySwitches: strategySwitch ? [...snapshot.strategySwitches, strategySwitch] : snapshot.strategySwitches });
+  }
+  loadSession(id: string): SessionSnapshot | undefined {
+    const snapshot = this.sessions.get(id);
+    return snapshot && structuredClone(snapshot);
+  }
+  listSessions(): ListSessionsResult {
+    return { sessions: [...this.sessions.values()].map((snapshot) => snapshot.meta), total: this.sessions.size };
+  }
+  deleteSession(id: string): boolean {
+    return this.sessions.delete(id);
+  }
+  saveSession(snapshot: SessionSnapshot): void {
+    this.sessions.set(snapshot.meta.id, snapshot);
+  }
+}
 
 /** One engine session driven thought by thought; thought numbers count up by themselves. */
 class Driver {
@@ -402,6 +434,36 @@ describe('strategy switch', () => {
     const driver = Driver.at('linear', 'initial_thought_planning');
     assert.equal(driver.accept({ strategy: 'step_back' }).stage, 'problem_reception');
     assert.equal(driver.accept({}).stage, 'abstraction');
+  });
+
+  it('records nothing when the switching thought is refused', () => {
+    const driver = Driver.at('linear', 'thought_generation');
+    assert.match(driver.refuse({ strategy: 'react', stage: 'no_such_stage' }), /not a stage of strategy "react"/);
+    const snapshot = driver.engine.getSession(driver.sessionId);
+    assert.ok(snapshot);
+    assert.equal(snapshot.meta.strategy, 'linear');
+    assert.deepEqual(snapshot.strategySwitches, []);
+    assert.equal(driver.accept({}).stage, 'thought_evaluation');
+  });
+
+  it('survives leaving memory: a reloaded switched session continues in the new strategy', () => {
+    const store = new MemoryStore();
+    const engine = new ThinkingEngine({ log: () => {}, store, limits: { maxSessionsInMemory: 1 } });
+    const send = (connection: string, args: Args) => {
+      const outcome = engine.process(connection, { thought: 'x', totalThoughts: 5, nextThoughtNeeded: true, ...args });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      return outcome.reply;
+    };
+    const id = send('a', { thoughtNumber: 1, strategy: 'linear' }).sessionId;
+    send('a', { thoughtNumber: 2, stage: 'initial_thought_planning' });
+    send('a', { thoughtNumber: 3, strategy: 'chain_of_thought', stage: 'step_decomposition' });
+    send('a', { thoughtNumber: 4, stage: 'sequential_reasoning' });
+    send('b', { thoughtNumber: 1 }); // pushes the first session out of memory
+    const reloaded = send('c', { thoughtNumber: 5, sessionId: id });
+    assert.equal(reloaded.strategy, 'chain_of_thought');
+    assert.equal(reloaded.stage, 'solution_formulation', 'one thought in sequential_reasoning, so a thought without stage moves on');
+    assert.equal(reloaded.progress.thoughts, 3);
+    assert.equal(store.sessions.get(id)?.strategySwitches.length, 1);
   });
 
   it('refuses an unknown strategy and a switch after completion, saying what to do', () => {
