@@ -39,6 +39,17 @@ export function applyThought(meta: SessionMeta, thought: ThoughtRecord): Session
   return next;
 }
 
+/** applyThought without copying: for readers replaying a journal into a meta object nobody else holds yet. */
+export function applyThoughtInPlace(meta: SessionMeta, thought: ThoughtRecord): void {
+  meta.updatedAt = thought.timestamp;
+  meta.thoughtCount++;
+  if (thought.isRevision === true) meta.revisionCount++;
+  if (thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId)) meta.branchIds.push(thought.branchId);
+  meta.lastThoughtNumber = thought.thoughtNumber;
+  meta.totalThoughts = thought.totalThoughts;
+  if (thought.stage !== undefined) meta.stage = thought.stage;
+}
+
 /** The non-derived fields in which `actual` differs from `expected`; null marks a field that `actual` lacks. */
 export function metaPatch(expected: SessionMeta, actual: SessionMeta): MetaPatch | undefined {
   let patch: Record<string, unknown> | undefined;

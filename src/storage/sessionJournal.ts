@@ -18,7 +18,7 @@
 // line, so a new record is never glued onto the fragment.
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { applyPatch, applyThought, metaPatch, resetDerived, withDerivedFrom, type MetaPatch } from './metaDerivation';
+import { applyPatch, applyThought, applyThoughtInPlace, metaPatch, resetDerived, withDerivedFrom, type MetaPatch } from './metaDerivation';
 import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
 
 export const JOURNAL_VERSION = 1;
@@ -145,7 +145,9 @@ class JournalReplay {
     readonly thoughts: ThoughtRecord[] | undefined,
     readonly strategySwitches: StrategySwitch[] | undefined,
   ) {
-    this.meta = base;
+    // The replay updates its meta in place (a 5,000-thought journal would otherwise copy it 5,000 times), so it
+    // starts from its own copy of the base.
+    this.meta = base === undefined ? undefined : { ...base, branchIds: [...base.branchIds] };
   }
 
   /** Returns false when the rest of the journal is meaningless: its first record is not a valid session record. */
@@ -179,25 +181,27 @@ class JournalReplay {
       case 'thought': {
         const meta = this.requireMeta(where);
         const thought = readThoughtRecord(value.thought, `${where}.thought`);
-        let next = applyThought(meta, thought);
         if (value.meta !== undefined) {
           if (!isObject(value.meta)) throw new SessionFormatError(`${where}.meta`, 'expected an object');
-          next = readSessionMeta(applyPatch(next, value.meta as MetaPatch), `${where}.meta`);
-          next = withDerivedFrom(next, applyThought(meta, thought));
+          // Validate before changing anything, so an invalid line leaves the session as it was.
+          const derived = applyThought(meta, thought);
+          const patched = readSessionMeta(applyPatch(derived, value.meta as MetaPatch), `${where}.meta`);
+          this.meta = withDerivedFrom(patched, { ...derived, branchIds: [...derived.branchIds] });
+        } else {
+          applyThoughtInPlace(meta, thought);
         }
         if (this.thoughts) {
           // seq is the position in the session: keep it true even if a line was lost in the middle.
           if (thought.seq !== this.thoughts.length) thought.seq = this.thoughts.length;
           this.thoughts.push(thought);
         }
-        this.meta = next;
         return;
       }
       case 'meta': {
         const meta = this.requireMeta(where);
         const replacement = readSessionMeta(value.meta, `${where}.meta`);
         const strategySwitch = value.strategySwitch === undefined ? undefined : readStrategySwitch(value.strategySwitch, `${where}.strategySwitch`);
-        this.meta = withDerivedFrom({ ...replacement, id: meta.id }, meta);
+        this.meta = withDerivedFrom({ ...replacement, id: meta.id }, { ...meta, branchIds: [...meta.branchIds] });
         if (strategySwitch && this.strategySwitches) this.strategySwitches.push(strategySwitch);
         return;
       }
