@@ -333,6 +333,14 @@ export class ThinkingEngine {
     return this.currentByConnection.get(connectionId);
   }
 
+  /** Makes a saved or held session the connection's current one (thinking_sessions resume); undefined if unknown. */
+  resumeSession(connectionId: string, id: string): SessionSnapshot | undefined {
+    const session = this.lookup(id);
+    if (!session) return undefined;
+    this.currentByConnection.set(connectionId, id);
+    return { meta: session.meta, thoughts: session.thoughts, strategySwitches: session.strategySwitches };
+  }
+
   listSessions(query: ListSessionsQuery = {}): ListSessionsResult {
     if (this.store) return this.store.listSessions(query);
     const all = [...this.held.values()].map((session) => session.meta).filter((meta) => matchesQuery(meta, query));

@@ -1,0 +1,114 @@
+// `thought-explorer-mcp`: the standalone composition root. Wires the engine to the file store and serves MCP over
+// stdio (default) or Streamable HTTP (--http), or runs the export/import commands. Logs go to stderr only: over
+// stdio, stdout is the MCP protocol.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ThinkingEngine } from './engine/engine';
+import { USAGE, UsageError, parseCliArguments, type CliCommand, type CommonOptions } from './cliOptions';
+import { serveStdio } from './mcp/stdio';
+import { FileSessionStore } from './storage/fileSessionStore';
+import { defaultStoragePath } from './storage/storageLocation';
+
+const log = (message: string) => process.stderr.write(`[thought-explorer] ${message}\n`);
+
+function packageVersion(): string {
+  // dist/cli.js and src/cli.ts both sit one level below package.json.
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+    const version = typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown }).version : undefined;
+    return typeof version === 'string' ? version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function openStore(options: CommonOptions): FileSessionStore {
+  return new FileSessionStore(options.storagePath ?? defaultStoragePath(), { log: (message) => log(`store: ${message}`) });
+}
+
+async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: string): Promise<void> {
+  const store = openStore(command);
+  const engine = new ThinkingEngine({ store, limits: command.limits, log });
+  let stopping = false;
+  let stopServer: () => Promise<void> = async () => {};
+  const stop = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down (${reason})`);
+    try {
+      await stopServer();
+    } finally {
+      store.close();
+      process.exit(0);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  if (command.http) {
+    const token = randomBytes(32).toString('base64url');
+    // Loaded only here: the HTTP transport (and its dependencies) cost memory a stdio server does not need.
+    const { startHttpServer } = await import('./mcp/httpServer.js');
+    const http = await startHttpServer({ engine, port: command.http.port, token, log, version });
+    stopServer = http.close;
+    log(`Streamable HTTP MCP server on ${http.url}`);
+    log(`bearer token: ${token}`);
+    log(`sessions in ${store.directory}`);
+    return;
+  }
+  const stdio = await serveStdio({ engine, version });
+  stopServer = stdio.close;
+  log(`MCP server on stdio; sessions in ${store.directory}`);
+  void stdio.closed.then(() => stop('stdin closed'));
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCliArguments(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`thought-explorer-mcp: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const version = packageVersion();
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    case 'version':
+      process.stdout.write(`${version}\n`);
+      return 0;
+    case 'serve':
+      await serve(command, version);
+      return -1;
+    case 'export':
+    case 'import': {
+      const { runExport, runImport } = await import('./cliTransfer.js');
+      const store = openStore(command);
+      try {
+        return command.kind === 'export' ? await runExport(store, command) : runImport(store, command);
+      } catch (error) {
+        // Bad files and refused ids end here with their own message; no stack trace for a user's mistake.
+        process.stderr.write(`thought-explorer-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+        return 1;
+      } finally {
+        store.close();
+      }
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a server is running and exits on its own (signal or stdin close).
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    log(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

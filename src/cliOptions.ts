@@ -1,0 +1,133 @@
+// Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
+// a typed command or a clear usage error. Kept apart from cli.ts so it is testable without starting anything.
+import type { EngineLimits } from './engine/limits';
+import type { ExportFormat } from './export/index';
+
+/** The formats of src/export, listed here (type-checked against them) so parsing does not load the exporters. */
+const EXPORT_FORMATS = ['md', 'json', 'json-seed001', 'html'] as const satisfies readonly ExportFormat[];
+
+export interface CommonOptions {
+  storagePath?: string;
+  limits: Partial<EngineLimits>;
+}
+
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | ({ kind: 'serve'; http?: { port: number } } & CommonOptions)
+  | ({ kind: 'export'; sessionId: string; format: (typeof EXPORT_FORMATS)[number]; out?: string } & CommonOptions)
+  | ({ kind: 'import'; file: string } & CommonOptions);
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  thought-explorer-mcp [options]                 serve MCP over stdio (the default)
+  thought-explorer-mcp --http [port] [options]   serve Streamable HTTP on 127.0.0.1 (port 0 or none: a free port);
+                                                 prints the URL and a bearer token to stderr
+  thought-explorer-mcp export <sessionId> --format md|json|json-seed001|html [--out FILE] [options]
+  thought-explorer-mcp import <file> [options]   add a session from our JSON export or the seed-001 shape
+
+Options:
+  -s, --storage-path DIR        where sessions are saved (default: $THOUGHT_EXPLORER_STORAGE or ~/.thought-explorer/sessions)
+  --max-thought-length N        longest accepted thought, in characters
+  --max-thoughts N              most thoughts per session
+  --max-sessions-in-memory N    most sessions held in memory (the rest stay on disk)
+  -h, --help                    show this help
+  -v, --version                 show the version
+
+Logs go to stderr; stdout carries only the MCP protocol.`;
+
+const LIMIT_FLAGS: Record<string, keyof EngineLimits> = {
+  '--max-thought-length': 'maxThoughtLength',
+  '--max-thoughts': 'maxThoughtsPerSession',
+  '--max-sessions-in-memory': 'maxSessionsInMemory',
+};
+
+export function parseCliArguments(argv: readonly string[]): CliCommand {
+  const args = [...argv];
+  const positional: string[] = [];
+  const common: CommonOptions = { limits: {} };
+  let http: { port: number } | undefined;
+  let format: string | undefined;
+  let out: string | undefined;
+
+  const valueOf = (flag: string, inline: string | undefined): string => {
+    if (inline !== undefined) return inline;
+    const value = args.shift();
+    if (value === undefined || (value.startsWith('-') && value.length > 1)) throw new UsageError(`${flag} needs a value`);
+    return value;
+  };
+
+  while (args.length > 0) {
+    const raw = args.shift() as string;
+    const equals = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = equals > 0 ? raw.slice(0, equals) : raw;
+    const inline = equals > 0 ? raw.slice(equals + 1) : undefined;
+    switch (flag) {
+      case '-h':
+      case '--help':
+        return { kind: 'help' };
+      case '-v':
+      case '--version':
+        return { kind: 'version' };
+      case '--http': {
+        let portText = inline;
+        if (portText === undefined && args.length > 0 && /^\d+$/.test(args[0])) portText = args.shift();
+        http = { port: portText === undefined ? 0 : port(portText) };
+        break;
+      }
+      case '-s':
+      case '--storage-path':
+        common.storagePath = valueOf(flag, inline);
+        break;
+      case '--format':
+        format = valueOf(flag, inline);
+        break;
+      case '-o':
+      case '--out':
+        out = valueOf(flag, inline);
+        break;
+      default:
+        if (flag in LIMIT_FLAGS) {
+          common.limits[LIMIT_FLAGS[flag]] = positiveInteger(flag, valueOf(flag, inline));
+        } else if (flag.startsWith('-') && flag.length > 1) {
+          throw new UsageError(`Unknown option ${flag}`);
+        } else {
+          positional.push(raw);
+        }
+    }
+  }
+
+  const [command, ...rest] = positional;
+  if (command === undefined) {
+    if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
+    return { kind: 'serve', ...(http ? { http } : {}), ...common };
+  }
+  if (http) throw new UsageError('--http is for serving, not for the export and import commands');
+  if (command === 'export') {
+    if (rest.length !== 1) throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|json-seed001|html');
+    if (format === undefined) throw new UsageError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
+    if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);
+    }
+    return { kind: 'export', sessionId: rest[0], format: format as (typeof EXPORT_FORMATS)[number], ...(out !== undefined ? { out } : {}), ...common };
+  }
+  if (command === 'import') {
+    if (rest.length !== 1) throw new UsageError('import needs exactly one file: import <file>');
+    if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
+    return { kind: 'import', file: rest[0], ...common };
+  }
+  throw new UsageError(`Unknown command "${command}"; expected export or import (or no command to serve)`);
+}
+
+function port(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65535) throw new UsageError(`--http port must be 0-65535, got "${text}"`);
+  return value;
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || !Number.isSafeInteger(value)) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"`);
+  return value;
+}

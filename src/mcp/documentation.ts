@@ -1,0 +1,43 @@
+// The `thinking://documentation` resource: how an agent (or a person) uses this server's tools, in Markdown.
+import { strategyDocumentation } from '../engine/strategies/documentation';
+
+export function documentationMarkdown(): string {
+  return `# Thought Explorer: sequential thinking with saved, resumable sessions
+
+## sequentialthinking
+One call records one thought. Required: \`thought\`, \`thoughtNumber\` (1, 2, 3, ...), \`totalThoughts\` (your current
+estimate; change it whenever you learn more) and \`nextThoughtNeeded\` (false only when the answer is reached).
+Numbers and booleans may be sent as text ("3", "false"), and snake_case names (\`thought_number\`, ...) work too.
+
+- **Revise** an earlier thought: \`isRevision: true, revisesThought: <its number>\`.
+- **Branch** to explore an alternative: \`branchFromThought: <fork point>, branchId: "<short name>"\`. Continue the
+  branch by sending more thoughts with the same \`branchId\`. Branching never resets the session.
+- **Need more** after the planned end: \`needsMoreThoughts: true\` and raise \`totalThoughts\`.
+
+The reply has the reference server's fields (\`thoughtNumber\`, \`totalThoughts\`, \`nextThoughtNeeded\`, \`branches\`,
+\`thoughtHistoryLength\`) plus \`sessionId\`, \`strategy\`, \`stage\`, \`nextStages\`, \`guidance\` and \`warnings\`.
+
+## Sessions
+Each conversation (MCP connection) has its own current session; two clients never see each other's thoughts. The
+first thought starts a session, and so does \`thoughtNumber: 1\` after the current session ended. Every thought is saved
+before the reply, so a session survives a restart: send its \`sessionId\` to continue it.
+
+${strategyDocumentation()}
+## thinking_sessions
+- \`{"action": "list"}\`: newest first; \`offset\`/\`limit\` page; filter by \`strategy\`, \`status\`
+  (live, complete, abandoned) and \`text\`.
+- \`{"action": "get", "sessionId": "...", "detail": "summary" | "full"}\`.
+- \`{"action": "search", "query": "..."}\`: titles and thought text; continue with \`offset: nextOffset\`.
+- \`{"action": "resume", "sessionId": "..."}\`: makes the session your current one and returns the last thoughts,
+  stage, next stages, branches and the next \`thoughtNumber\`.
+
+## Resources
+- \`thinking://documentation\`: this page.
+- \`thinking://sessions/{id}\`: a session as JSON (meta, strategy switches, every thought).
+- \`thinking://sessions/{id}/markdown\`: the same session as Markdown with its stage graph, branch tree and revision
+  chain as Mermaid diagrams.
+
+## Prompt
+\`sequential-thinking\` (arguments \`problem\`, optional \`strategy\`) starts a session on a problem.
+`;
+}

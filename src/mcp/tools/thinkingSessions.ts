@@ -1,0 +1,284 @@
+// The `thinking_sessions` tool: find, read and resume saved thinking sessions (list, get, search, resume).
+// Arguments are parsed by hand with the same leniency as `sequentialthinking` ("20" for 20, snake_case names), and
+// every failure is an isError result whose text says what to send instead.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ThinkingEngine } from '../../engine/engine';
+import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
+import { nextStages } from '../../engine/stageFlow';
+import { findStrategy } from '../../engine/strategies/catalog';
+import { describeValue } from '../../engine/thoughtInput';
+import { errorResult, type ToolRegistry } from '../toolRegistry';
+
+export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
+
+const ACTIONS = ['list', 'get', 'search', 'resume'] as const;
+type Action = (typeof ACTIONS)[number];
+const STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
+
+/** Page sizes and the bound on search work: a search reads whole sessions, so it stops after this many. */
+export const SESSION_LIST_DEFAULT_LIMIT = 20;
+export const SESSION_LIST_MAX_LIMIT = 100;
+export const SEARCH_MAX_SESSIONS_SCANNED = 100;
+export const SEARCH_MAX_THOUGHTS_SCANNED = 50_000;
+const RESUME_DEFAULT_RECENT = 5;
+const SNIPPET_LENGTH = 160;
+
+const count = (description: string) => ({ anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }], description });
+
+export const THINKING_SESSIONS_TOOL: Tool = {
+  name: THINKING_SESSIONS_TOOL_NAME,
+  title: 'Thinking Sessions',
+  description: `Find, read and resume saved sequentialthinking sessions.
+
+- action "list": newest first, paged with offset/limit; filter by strategy, status (live, complete, abandoned) and text
+  (in title or purpose).
+- action "get": one session by sessionId; detail "summary" (default: meta and the last thoughts) or "full" (every thought).
+- action "search": sessions whose title, purpose or thought text contains query; returns matching thoughts with
+  snippets. Scans at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions per call; continue with the returned nextOffset.
+- action "resume": makes sessionId this conversation's current session and returns what you need to continue:
+  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      action: { type: 'string', enum: [...ACTIONS], description: 'What to do: list, get, search or resume.' },
+      sessionId: { type: 'string', description: 'The session to get or resume.' },
+      detail: { type: 'string', enum: ['summary', 'full'], description: 'For get: "summary" (default) or "full".' },
+      query: { type: 'string', description: 'For search: text to look for (case-insensitive).' },
+      text: { type: 'string', description: 'For list: only sessions whose title or purpose contains this text.' },
+      strategy: { type: 'string', description: 'For list: only sessions of this strategy.' },
+      status: { type: 'string', enum: [...STATUSES], description: 'For list: only sessions with this status.' },
+      offset: count('For list and search: how many to skip (default 0).'),
+      limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
+      recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
+    },
+    required: ['action'],
+  },
+  annotations: {
+    title: 'Thinking Sessions',
+    // Reads the store; resume only moves this connection's current-session pointer.
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
+class ArgumentProblem extends Error {}
+
+export function registerThinkingSessionsTool(tools: ToolRegistry, engine: ThinkingEngine, connectionId: string): void {
+  tools.add(THINKING_SESSIONS_TOOL, (args): CallToolResult => {
+    try {
+      return jsonResult(run(engine, connectionId, args));
+    } catch (error) {
+      if (error instanceof ArgumentProblem) return errorResult(error.message);
+      // The store refuses ids it cannot hold (path traversal and the like) by throwing; the message says why.
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+  });
+}
+
+function run(engine: ThinkingEngine, connectionId: string, args: Record<string, unknown>): unknown {
+  const action = args.action;
+  if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
+    throw new ArgumentProblem(`Invalid action: got ${describeValue(action)}; expected one of ${ACTIONS.join(', ')}.`);
+  }
+  switch (action as Action) {
+    case 'list':
+      return list(engine, args);
+    case 'get':
+      return get(engine, args);
+    case 'search':
+      return search(engine, args);
+    case 'resume':
+      return resume(engine, connectionId, args);
+  }
+}
+
+function list(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+  const offset = optionalCount(args, 'offset') ?? 0;
+  const limit = pageLimit(args);
+  const status = optionalString(args, 'status');
+  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+    throw new ArgumentProblem(`Invalid status: got ${describeValue(status)}; expected one of ${STATUSES.join(', ')}.`);
+  }
+  const result = engine.listSessions({
+    offset,
+    limit,
+    strategy: optionalString(args, 'strategy'),
+    status: status as SessionStatus | undefined,
+    text: optionalString(args, 'text'),
+  });
+  const nextOffset = offset + result.sessions.length;
+  return {
+    sessions: result.sessions.map(summarizeMeta),
+    total: result.total,
+    offset,
+    ...(nextOffset < result.total ? { nextOffset } : {}),
+  };
+}
+
+function get(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+  const snapshot = requireSession(engine, args);
+  const detail = optionalString(args, 'detail') ?? 'summary';
+  if (detail === 'full') return { meta: snapshot.meta, strategySwitches: snapshot.strategySwitches, thoughts: snapshot.thoughts };
+  if (detail !== 'summary') throw new ArgumentProblem(`Invalid detail: got ${describeValue(detail)}; expected "summary" or "full".`);
+  const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
+  return { ...summarizeMeta(snapshot.meta), branches: describeBranches(snapshot.thoughts), recentThoughts: snapshot.thoughts.slice(-recent).map(compactThought) };
+}
+
+function search(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+  const query = optionalString(args, 'query') ?? optionalString(args, 'text');
+  if (query === undefined || query.trim() === '') throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
+  const needle = query.toLowerCase();
+  const offset = optionalCount(args, 'offset') ?? 0;
+  const limit = pageLimit(args);
+  const page = engine.listSessions({ offset, limit: SEARCH_MAX_SESSIONS_SCANNED });
+  const matches: unknown[] = [];
+  let scannedSessions = 0;
+  let scannedThoughts = 0;
+  for (const meta of page.sessions) {
+    if (matches.length >= limit || scannedThoughts >= SEARCH_MAX_THOUGHTS_SCANNED) break;
+    scannedSessions++;
+    const inMeta = `${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle);
+    const snapshot = engine.getSession(meta.id);
+    const hits: { thoughtNumber: number; seq: number; snippet: string }[] = [];
+    for (const thought of snapshot?.thoughts ?? []) {
+      scannedThoughts++;
+      const at = thought.thought.toLowerCase().indexOf(needle);
+      if (at >= 0 && hits.length < 5) hits.push({ thoughtNumber: thought.thoughtNumber, seq: thought.seq, snippet: snippet(thought.thought, at, needle.length) });
+    }
+    if (inMeta || hits.length > 0) matches.push({ ...summarizeMeta(meta), matchingThoughts: hits });
+  }
+  const nextOffset = offset + scannedSessions;
+  return {
+    query,
+    matches,
+    scannedSessions,
+    ...(nextOffset < page.total ? { nextOffset, note: 'Not every session was searched; call search again with offset nextOffset.' } : {}),
+  };
+}
+
+function resume(engine: ThinkingEngine, connectionId: string, args: Record<string, unknown>): unknown {
+  const id = requireSessionId(args);
+  const snapshot = engine.resumeSession(connectionId, id);
+  if (!snapshot) throw new ArgumentProblem(unknownSession(id));
+  const { meta, thoughts } = snapshot;
+  const strategy = findStrategy(meta.strategy);
+  const upcoming = strategy && meta.status === 'live' ? [...nextStages(strategy, meta.stage)] : [];
+  const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
+  const nextThoughtNumber = meta.lastThoughtNumber + 1;
+  return {
+    sessionId: meta.id,
+    title: meta.title ?? meta.purpose,
+    status: meta.status,
+    strategy: meta.strategy,
+    stage: meta.stage,
+    nextStages: upcoming,
+    thoughtCount: meta.thoughtCount,
+    totalThoughts: meta.totalThoughts,
+    nextThoughtNumber,
+    branches: describeBranches(thoughts),
+    recentThoughts: thoughts.slice(-recent).map(compactThought),
+    guidance:
+      meta.status === 'live'
+        ? `This is now your current session. Continue with sequentialthinking thoughtNumber ${nextThoughtNumber}` +
+          (upcoming.length > 0 ? `, stage "${meta.stage}" or one of ${upcoming.join(', ')}.` : '.')
+        : `This session is ${meta.status}. Send sessionId "${meta.id}" with thoughtNumber ${nextThoughtNumber} to add to it, or thoughtNumber 1 without sessionId to start a new one.`,
+  };
+}
+
+function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
+  return {
+    sessionId: meta.id,
+    title: meta.title ?? meta.purpose,
+    strategy: meta.strategy,
+    stage: meta.stage,
+    status: meta.status,
+    thoughtCount: meta.thoughtCount,
+    revisionCount: meta.revisionCount,
+    branches: meta.branchIds,
+    createdAt: new Date(meta.createdAt).toISOString(),
+    updatedAt: new Date(meta.updatedAt).toISOString(),
+  };
+}
+
+function compactThought(thought: ThoughtRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { thoughtNumber: thought.thoughtNumber, thought: thought.thought };
+  if (thought.stage !== undefined) out.stage = thought.stage;
+  if (thought.isRevision) out.revisesThought = thought.revisesThought;
+  if (thought.branchId !== undefined) {
+    out.branchId = thought.branchId;
+    out.branchFromThought = thought.branchFromThought;
+  }
+  return out;
+}
+
+/** Each branch with its fork point and how far it got, in order of first appearance. */
+function describeBranches(thoughts: readonly ThoughtRecord[]): { branchId: string; fromThought: number | undefined; thoughts: number; lastThoughtNumber: number }[] {
+  const branches = new Map<string, { branchId: string; fromThought: number | undefined; thoughts: number; lastThoughtNumber: number }>();
+  for (const thought of thoughts) {
+    if (thought.branchId === undefined) continue;
+    const branch = branches.get(thought.branchId);
+    if (branch) {
+      branch.thoughts++;
+      branch.lastThoughtNumber = thought.thoughtNumber;
+    } else {
+      branches.set(thought.branchId, { branchId: thought.branchId, fromThought: thought.branchFromThought, thoughts: 1, lastThoughtNumber: thought.thoughtNumber });
+    }
+  }
+  return [...branches.values()];
+}
+
+function snippet(text: string, at: number, length: number): string {
+  const start = Math.max(0, at - Math.floor((SNIPPET_LENGTH - length) / 2));
+  const flat = text.slice(start, start + SNIPPET_LENGTH).replace(/\s+/g, ' ');
+  return `${start > 0 ? '…' : ''}${flat}${start + SNIPPET_LENGTH < text.length ? '…' : ''}`;
+}
+
+function requireSessionId(args: Record<string, unknown>): string {
+  const id = optionalString(args, 'sessionId');
+  if (id === undefined || id === '') throw new ArgumentProblem('Invalid sessionId: this action needs sessionId (find one with action "list" or "search").');
+  return id;
+}
+
+function requireSession(engine: ThinkingEngine, args: Record<string, unknown>): SessionSnapshot {
+  const id = requireSessionId(args);
+  const snapshot = engine.getSession(id);
+  if (!snapshot) throw new ArgumentProblem(unknownSession(id));
+  return snapshot;
+}
+
+function unknownSession(id: string): string {
+  return `Invalid sessionId: no session ${describeValue(id)} exists. Use thinking_sessions with action "list" or "search" to find one.`;
+}
+
+const SNAKE_CASE: Record<string, string> = { sessionId: 'session_id' };
+
+function optionalString(args: Record<string, unknown>, field: string): string | undefined {
+  const value = args[field] ?? (SNAKE_CASE[field] !== undefined ? args[SNAKE_CASE[field]] : undefined);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new ArgumentProblem(`Invalid ${field}: got ${describeValue(value)}; expected text.`);
+  return value;
+}
+
+function optionalCount(args: Record<string, unknown>, field: string): number | undefined {
+  const value = args[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0) {
+    throw new ArgumentProblem(`Invalid ${field}: got ${describeValue(value)}; expected a whole number of 0 or more.`);
+  }
+  return number;
+}
+
+function pageLimit(args: Record<string, unknown>): number {
+  const limit = optionalCount(args, 'limit') ?? SESSION_LIST_DEFAULT_LIMIT;
+  if (limit < 1 || limit > SESSION_LIST_MAX_LIMIT) {
+    throw new ArgumentProblem(`Invalid limit: got ${limit}; expected 1 to ${SESSION_LIST_MAX_LIMIT}.`);
+  }
+  return limit;
+}
+
+function jsonResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
