@@ -7,6 +7,7 @@
 //   it or one of its next stages (seed 000's ReAct walk-through opens at initial_reasoning).
 // - A thought that switches strategy may enter the new strategy at any of its stages: the agent has already done
 //   work, and forcing it back through problem_reception would waste thoughts. Without a stage it starts at the first.
+//   The same holds when the session's recorded stage is not a stage of its strategy (imported data).
 // - Without a stage, the thought's own fields decide where they can (finishing, revising, branching); otherwise it
 //   moves on when there is exactly one way forward and stays put at a decision point, where the reply lists the
 //   choices. Nothing ever leaves a session unable to move: every refusal names what to send instead.
@@ -58,12 +59,16 @@ export function isTerminalStage(strategy: StrategyDefinition, stage: string | un
 /** Where a thought goes, or why it cannot go where it asked. */
 export function decideStage(strategy: StrategyDefinition, request: StageRequest): StageDecision {
   const first = strategy.stages[0].name;
-  const { current, requested } = request;
+  const { requested } = request;
+  // A stage the strategy does not know (an imported or hand-edited session) must not strand the session: re-enter
+  // the flow as after a switch.
+  const current = findStage(strategy, request.current) ? request.current : undefined;
+  const reentering = request.switching === true || (request.current !== undefined && current === undefined);
 
   if (current === undefined) {
     if (requested === undefined) return { ok: true, stage: first, choice: 'start' };
     if (!findStage(strategy, requested)) return { ok: false, message: unknownStageMessage(strategy, requested, undefined) };
-    if (request.switching) return { ok: true, stage: requested, choice: 'named' };
+    if (reentering) return { ok: true, stage: requested, choice: 'named' };
     const opening = [first, ...(strategy.transitions[first] ?? [])];
     if (opening.includes(requested)) return { ok: true, stage: requested, choice: 'named' };
     return {

@@ -279,6 +279,15 @@ describe('stage flow: every pair of stages in every strategy', () => {
     assert.match(error, /"initial_reasoning"/);
   });
 
+  it('lets a session whose recorded stage is unknown to its strategy (imported data) re-enter the flow', () => {
+    const driver = Driver.at('react', 'action_planning');
+    const snapshot = driver.engine.getSession(driver.sessionId);
+    assert.ok(snapshot);
+    driver.engine.importSession({ ...snapshot, meta: { ...snapshot.meta, stage: 'legacy_stage' } });
+    assert.equal(driver.accept({ stage: 'observation_reception' }).stage, 'observation_reception');
+    assert.equal(driver.accept({}).stage, 'reasoning_update');
+  });
+
   it('refuses anything but final_response once there, and says how to start over', () => {
     const driver = Driver.at('chain_of_thought', 'final_response');
     const error = driver.refuse({ stage: 'problem_reception' });
