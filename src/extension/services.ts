@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ThinkingEngine } from '../engine/engine';
 import type { EngineEvent } from '../engine/events';
 import type { SessionStore } from '../engine/model';
+import type { RenderedSvgs } from '../shared/protocol';
 import { engineSettingsChanged, readSettings, resolveStoragePath, SETTINGS_SECTION, type ExtensionSettings, type SettingsSource } from './settings';
 
 /** The store as the extension uses it: the engine's interface plus where a session's file is, and a way to close. */
@@ -20,6 +21,8 @@ export type StoreOpener = (directory: string, log: (message: string) => void) =>
 /** What the explorer webview hands back so "Open in Explorer" can show a session in it. */
 export interface ExplorerHandle {
   showSession(sessionId: string): void | Thenable<void>;
+  /** The three diagrams as SVG, rendered by an open explorer (for HTML export); `{}` when it cannot. */
+  renderedSvgs?(sessionId?: string): Promise<RenderedSvgs>;
 }
 
 export interface ServicesOptions {
@@ -111,6 +114,11 @@ export class ExtensionServices implements vscode.Disposable {
     if (this.selected === sessionId) return;
     this.selected = sessionId;
     this.selectEmitter.fire(sessionId);
+  }
+
+  /** The explorer, once its registration handed itself over. */
+  get explorerHandle(): ExplorerHandle | undefined {
+    return this.explorer;
   }
 
   /** Called by the explorer webview's registration so "Open in Explorer" can reach it. */

@@ -60,6 +60,8 @@ export interface SessionsTreeOptions {
   idleMs?: number;
   /** Engine events arriving within this window are drawn in one update. */
   coalesceMs?: number;
+  /** Called once, when the tree is first drawn (the moment the store is first needed). */
+  onFirstRender?: () => void;
 }
 
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode>, vscode.Disposable {
@@ -83,6 +85,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly idleTimer: ReturnType<typeof setInterval>;
   private lastError: string | undefined;
+  private onFirstRender: (() => void) | undefined;
 
   constructor(
     private readonly services: ExtensionServices,
@@ -91,6 +94,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     this.now = options.now ?? Date.now;
     this.idleMs = options.idleMs ?? IDLE_AS_ABANDONED_MS;
     this.coalesceMs = options.coalesceMs ?? 50;
+    this.onFirstRender = options.onFirstRender;
     this.disposables.push(
       services.onEngineEvent((event) => this.onEngineEvent(event)),
       services.onDidResetEngine(() => this.refresh()),
@@ -188,6 +192,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
 
   private rootChildren(): SessionsTreeNode[] {
     this.rootShown = true;
+    const first = this.onFirstRender;
+    this.onFirstRender = undefined;
+    first?.();
     this.parents.clear();
     let sessions: SessionMeta[];
     try {
@@ -383,8 +390,12 @@ function statusIcon(status: SessionMeta['status']): vscode.ThemeIcon {
 }
 
 /** Creates the Sessions tree view and keeps its message, selection and filter state in step. */
-export function registerSessionsTree(context: vscode.ExtensionContext, services: ExtensionServices): { provider: SessionsTreeProvider; view: vscode.TreeView<SessionsTreeNode> } {
-  const provider = new SessionsTreeProvider(services);
+export function registerSessionsTree(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+  options: SessionsTreeOptions = {},
+): { provider: SessionsTreeProvider; view: vscode.TreeView<SessionsTreeNode> } {
+  const provider = new SessionsTreeProvider(services, options);
   const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const updateMessage = () => {
     view.message = provider.error ?? (provider.filter !== undefined ? `Filtered by “${provider.filter}”` : undefined);

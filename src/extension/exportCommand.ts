@@ -1,0 +1,120 @@
+// "Export Session…": pick a session (or take the tree's), a format (Markdown, JSON, JSON in the seed-001 shape, HTML)
+// and a file; write it with a progress notification for big sessions. HTML uses the explorer's pre-rendered SVGs
+// when an explorer is open, else the export embeds the renderer that draws them on opening.
+import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { EXPORT_EXTENSIONS, exportSession, isExportFormat, type ExportFormat, type ExportOptions } from '../export/index';
+import { resolveSessionArgument } from './sessionPicker';
+import type { ExtensionServices } from './services';
+import { sessionTitle } from './sessionTreeModel';
+
+interface FormatItem extends vscode.QuickPickItem {
+  format: ExportFormat;
+}
+
+export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
+  { format: 'md', label: '$(markdown) Markdown', description: '.md', detail: 'Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges' },
+  { format: 'json', label: '$(json) JSON', description: '.json', detail: 'Lossless: everything the store holds; re-importable' },
+  { format: 'json-seed001', label: '$(json) JSON (seed-001 shape)', description: '.json', detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies' },
+  { format: 'html', label: '$(globe) HTML', description: '.html', detail: 'One self-contained offline page: thoughts readable without scripts, diagrams as SVG' },
+];
+
+/** Sessions with more thoughts than this get a progress notification (small ones finish before it would show). */
+const PROGRESS_THRESHOLD = 200;
+
+/** A file name from a title: letters, digits, dashes; never empty, never a path. */
+export function exportFileName(title: string, sessionId: string, format: ExportFormat): string {
+  const stem = title
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .toLowerCase();
+  const suffix = format === 'json-seed001' ? '.seed001' : '';
+  return `${stem === '' ? sessionId.replace(/[^A-Za-z0-9_-]/g, '-') : stem}${suffix}${EXPORT_EXTENSIONS[format]}`;
+}
+
+export function registerExportCommand(context: vscode.ExtensionContext, services: ExtensionServices): void {
+  context.subscriptions.push(
+    // Arguments (all optional): a session id or tree node, a format, a target path — the last two let tests and
+    // other commands export without dialogs.
+    vscode.commands.registerCommand('thoughtExplorer.exportSession', async (argument?: unknown, formatArgument?: unknown, targetArgument?: unknown) => {
+      try {
+        return await runExport(services, argument, formatArgument, targetArgument);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        services.log.error(`Export failed: ${message}`);
+        void vscode.window.showErrorMessage(`Thought Explorer: export failed: ${message}`);
+        return undefined;
+      }
+    }),
+  );
+}
+
+async function runExport(services: ExtensionServices, argument: unknown, formatArgument: unknown, targetArgument: unknown): Promise<string | undefined> {
+  const sessionId = await resolveSessionArgument(services, argument, 'Export which session?');
+  if (sessionId === undefined) return undefined;
+  const snapshot = services.engine.getSession(sessionId);
+  if (!snapshot) throw new Error(`Session ${sessionId} does not exist (any more).`);
+
+  let format: ExportFormat;
+  if (formatArgument !== undefined) {
+    if (typeof formatArgument !== 'string' || !isExportFormat(formatArgument)) {
+      throw new Error(`Unknown export format ${JSON.stringify(formatArgument)}; expected one of ${EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', ')}.`);
+    }
+    format = formatArgument;
+  } else {
+    const picked = await vscode.window.showQuickPick(EXPORT_FORMAT_ITEMS, { title: `Export “${sessionTitle(snapshot.meta)}”`, placeHolder: 'Format', matchOnDetail: true });
+    if (!picked) return undefined;
+    format = picked.format;
+  }
+
+  let target: string;
+  if (typeof targetArgument === 'string' && targetArgument !== '') {
+    target = targetArgument;
+  } else {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
+    const uri = await vscode.window.showSaveDialog({
+      title: 'Export session',
+      defaultUri: vscode.Uri.file(join(folder, exportFileName(sessionTitle(snapshot.meta), sessionId, format))),
+      filters: { [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [EXPORT_EXTENSIONS[format].slice(1)] },
+    });
+    if (!uri) return undefined;
+    target = uri.fsPath;
+  }
+
+  const produce = async (report: (message: string, increment: number) => void): Promise<string> => {
+    const options: ExportOptions = {};
+    if (format === 'html') {
+      report('Rendering diagrams', 0);
+      const svgs = await services.explorerHandle?.renderedSvgs?.(sessionId);
+      if (svgs && Object.keys(svgs).length > 0) options.svgs = svgs;
+    }
+    let done = 0;
+    options.onProgress = (progress) => {
+      const increment = Math.max(0, progress.fraction * 100 - done);
+      done += increment;
+      report(progress.message, increment);
+    };
+    return exportSession(snapshot, format, options);
+  };
+
+  const started = performance.now();
+  const text =
+    snapshot.thoughts.length > PROGRESS_THRESHOLD || format === 'html'
+      ? await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Exporting “${sessionTitle(snapshot.meta)}”` },
+          (progress) => produce((message, increment) => progress.report({ message, increment })),
+        )
+      : await produce(() => undefined);
+  await writeFile(target, text, 'utf8');
+  services.log.info(`Exported session ${sessionId} as ${format} to ${target} (${text.length} characters, ${(performance.now() - started).toFixed(0)} ms).`);
+  if (typeof targetArgument !== 'string') {
+    void vscode.window.showInformationMessage(`Exported to ${target}`, 'Open').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
+    });
+  }
+  return target;
+}

@@ -1,0 +1,68 @@
+// The extension's composition root: activate() only wires the registerX modules to the shared services. Nothing heavy
+// happens here: the store opens when the Sessions tree is first drawn, and the MCP SDK and HTTP server load only when
+// VS Code resolves the MCP server definition. The returned object is a small API for the in-editor tests.
+import * as vscode from 'vscode';
+import type { ThinkingEngine } from '../engine/engine';
+import { FileSessionStore } from '../storage/fileSessionStore';
+import { defaultStoragePath } from '../storage/storageLocation';
+import { registerCommands } from './commands';
+import { registerExportCommand } from './exportCommand';
+import { registerExplorer } from './explorer/registerExplorer';
+import { registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
+import { createServices, type ExtensionServices, type OpenedStore } from './services';
+import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree';
+import { registerStatusBar } from './statusBar';
+import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
+
+/** What activate() returns: used by the in-editor tests, harmless to anyone else. */
+export interface ThoughtExplorerApi {
+  /** Milliseconds activate() took (measured with performance.now()). */
+  readonly activationMs: number;
+  readonly services: ExtensionServices;
+  readonly sessionsTree: SessionsTreeProvider;
+  readonly storeWatcher: StoreWatcher;
+  /** The engine the views and the MCP server share (builds it on first use). */
+  engine(): ThinkingEngine;
+  /** The running MCP server's URL, or undefined before VS Code started it. */
+  mcpServerUrl(): string | undefined;
+  mcpStatus(): McpServerStatus;
+}
+
+let mcpHost: McpServerHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Thought Explorer', { log: true });
+  context.subscriptions.push(log);
+  const openStore = (directory: string, storeLog: (message: string) => void): OpenedStore => new FileSessionStore(directory, { log: storeLog });
+  const services = createServices(context, log, openStore, defaultStoragePath);
+
+  const storeWatcher = registerStoreWatcher(context, services);
+  const { provider: sessionsTree, view: sessionsView } = registerSessionsTree(context, services, { onFirstRender: () => storeWatcher.start() });
+  mcpHost = registerMcpProvider(context, services);
+  registerStatusBar(context, services);
+  registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
+  registerExportCommand(context, services);
+  // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
+  registerExplorer(context, services);
+
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);
+  const host = mcpHost;
+  return {
+    activationMs,
+    services,
+    sessionsTree,
+    storeWatcher,
+    engine: () => services.engine,
+    mcpServerUrl: () => host.url,
+    mcpStatus: () => host.status(),
+  };
+}
+
+/** Closes the MCP server before the extension host goes away (context disposables also stop it, without waiting). */
+export async function deactivate(): Promise<void> {
+  const host = mcpHost;
+  mcpHost = undefined;
+  await host?.stop('the extension is deactivating');
+}

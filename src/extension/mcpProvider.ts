@@ -1,0 +1,256 @@
+// Registers Thought Explorer as an MCP server definition provider: VS Code (Copilot agent mode) finds the
+// `sequentialthinking` tool with no settings.json editing. The Streamable HTTP server runs inside the extension host on
+// the engine the views read, started only when VS Code resolves the definition (so the MCP SDK is loaded only then),
+// on 127.0.0.1 at a free port, behind a crypto-random bearer secret. It closes with the extension.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
+import type { ExtensionServices } from './services';
+
+export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
+export const MCP_SERVER_LABEL = 'Thought Explorer';
+/** Where the production build puts the HTTP server and the MCP SDK: a bundle of its own, so activation never parses it. */
+export const MCP_SERVER_BUNDLE = join('dist', 'mcpServer.js');
+
+export interface HttpServerModule {
+  startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer>;
+}
+
+export type HttpServerLoader = () => Promise<HttpServerModule>;
+
+/** Loads the separately built server bundle at run time (a plain `require` of a computed path: esbuild leaves it). */
+export function bundledServerLoader(extensionPath: string): HttpServerLoader {
+  return async () => {
+    const path = join(extensionPath, MCP_SERVER_BUNDLE);
+    const loaded: unknown = require(path);
+    if (typeof loaded !== 'object' || loaded === null || typeof (loaded as Partial<HttpServerModule>).startHttpServer !== 'function') {
+      throw new Error(`${path} does not export startHttpServer; rebuild the extension (npm run build).`);
+    }
+    return loaded as HttpServerModule;
+  };
+}
+
+export interface McpServerStatus {
+  enabled: boolean;
+  running: boolean;
+  url?: string;
+  startedAt?: number;
+  /** MCP sessions (clients) that initialized since the server started, and how many are open now. */
+  clientsInitialized: number;
+  clientsOpen: number;
+  /** JSON-RPC methods received since the server started, by name (`initialize`, `tools/list`, `tools/call`, …). */
+  requests: Record<string, number>;
+  lastError?: string;
+}
+
+interface Running {
+  server: RunningHttpServer;
+  token: string;
+  startedAt: number;
+}
+
+/**
+ * Owns the in-process HTTP server: starts it once on demand (concurrent callers share the start), stops it when the
+ * engine is replaced or the extension deactivates, and counts what clients asked for (status command, tests).
+ */
+export class McpServerHost implements vscode.Disposable {
+  private running: Running | undefined;
+  private starting: Promise<Running> | undefined;
+  /** Bumped on every stop, so a start that finishes after a stop closes what it started instead of keeping it. */
+  private generation = 0;
+  private requests: Record<string, number> = {};
+  private initialized = 0;
+  private lastError: string | undefined;
+
+  constructor(
+    private readonly services: ExtensionServices,
+    private readonly load: HttpServerLoader,
+  ) {}
+
+  get url(): string | undefined {
+    return this.running?.server.url;
+  }
+
+  /** The header VS Code must send, once the server runs. */
+  get authorizationHeader(): string | undefined {
+    return this.running ? `Bearer ${this.running.token}` : undefined;
+  }
+
+  async start(): Promise<{ url: string; authorization: string }> {
+    const running = this.running ?? (await (this.starting ??= this.launch()));
+    return { url: running.server.url, authorization: `Bearer ${running.token}` };
+  }
+
+  async stop(reason: string): Promise<void> {
+    this.generation += 1;
+    this.starting = undefined;
+    const running = this.running;
+    this.running = undefined;
+    if (!running) return;
+    this.services.log.info(`MCP server at ${running.server.url} stopping: ${reason}.`);
+    try {
+      await running.server.close();
+    } catch (error) {
+      this.services.log.warn(`MCP server did not close cleanly: ${describe(error)}`);
+    }
+  }
+
+  status(): McpServerStatus {
+    const status: McpServerStatus = {
+      enabled: this.services.settings.mcpServerEnabled,
+      running: this.running !== undefined,
+      clientsInitialized: this.initialized,
+      clientsOpen: this.running?.server.openSessions?.() ?? 0,
+      requests: { ...this.requests },
+    };
+    if (this.running) {
+      status.url = this.running.server.url;
+      status.startedAt = this.running.startedAt;
+    }
+    if (this.lastError !== undefined) status.lastError = this.lastError;
+    return status;
+  }
+
+  dispose(): void {
+    void this.stop('the extension is deactivating');
+  }
+
+  private async launch(): Promise<Running> {
+    const generation = this.generation;
+    const started = performance.now();
+    try {
+      const module = await this.load();
+      const engine = this.services.engine;
+      // 32 bytes from the OS CSPRNG: the only thing between other local processes and the tool.
+      const token = randomBytes(32).toString('base64url');
+      // A thought's JSON may take up to 6 bytes per character (\uXXXX escapes) plus the envelope.
+      const maxBodyBytes = Math.max(1024 * 1024, engine.limits.maxThoughtLength * 6 + 64 * 1024);
+      this.requests = {};
+      this.initialized = 0;
+      const server = await module.startHttpServer({
+        engine,
+        port: 0,
+        token,
+        maxBodyBytes,
+        name: 'thought-explorer',
+        version: this.services.extensionVersion,
+        log: (message) => this.services.log.warn(`[mcp] ${message}`),
+        onMessage: (method) => this.count(method),
+      });
+      if (generation !== this.generation) {
+        await server.close();
+        throw new Error('The MCP server was stopped while it was starting.');
+      }
+      const running = { server, token, startedAt: Date.now() };
+      this.running = running;
+      this.starting = undefined;
+      this.lastError = undefined;
+      this.services.log.info(`MCP server listening at ${server.url} (started in ${(performance.now() - started).toFixed(0)} ms).`);
+      return running;
+    } catch (error) {
+      if (generation === this.generation) this.starting = undefined;
+      this.lastError = describe(error);
+      this.services.log.error(`MCP server could not start: ${this.lastError}`);
+      throw error;
+    }
+  }
+
+  private count(method: string): void {
+    this.requests[method] = (this.requests[method] ?? 0) + 1;
+    if (method === 'initialize') this.initialized += 1;
+    this.services.log.trace(`[mcp] ${method}`);
+  }
+}
+
+type McpApi = Pick<typeof vscode.lm, 'registerMcpServerDefinitionProvider'>;
+
+/** The provider API, where this VS Code has it (1.101+); feature-detected so older editors still activate. */
+export function mcpProviderApi(): McpApi | undefined {
+  const lm = (vscode as { lm?: Partial<McpApi> }).lm;
+  const register = lm?.registerMcpServerDefinitionProvider;
+  const definitionClass = (vscode as { McpHttpServerDefinition?: unknown }).McpHttpServerDefinition;
+  if (typeof register !== 'function' || typeof definitionClass !== 'function') return undefined;
+  return { registerMcpServerDefinitionProvider: register.bind(lm) };
+}
+
+export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeMcpServerDefinitions = this.changeEmitter.event;
+
+  constructor(
+    private readonly services: ExtensionServices,
+    private readonly host: McpServerHost,
+  ) {}
+
+  provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
+    if (!this.services.settings.mcpServerEnabled) return [];
+    // Before the server runs there is no port yet: the URI is a placeholder that resolve replaces.
+    const url = this.host.url ?? 'http://127.0.0.1/mcp';
+    const authorization = this.host.authorizationHeader;
+    return [
+      new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(url), authorization ? { Authorization: authorization } : {}, this.services.extensionVersion),
+    ];
+  }
+
+  async resolveMcpServerDefinition(definition: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition | undefined> {
+    if (!this.services.settings.mcpServerEnabled) return undefined;
+    const { url, authorization } = await this.host.start();
+    definition.uri = vscode.Uri.parse(url);
+    definition.headers = { ...definition.headers, Authorization: authorization };
+    return definition;
+  }
+
+  /** Tells VS Code to ask again (a setting changed what is served). */
+  changed(): void {
+    this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+  }
+}
+
+const STDIO_HINT_KEY = 'thoughtExplorer.stdioHintShown';
+
+/** Registers the provider (or, on editors without the API, says once how to use the stdio CLI instead). */
+export function registerMcpProvider(context: vscode.ExtensionContext, services: ExtensionServices, load: HttpServerLoader = bundledServerLoader(services.extensionPath)): McpServerHost {
+  const host = new McpServerHost(services, load);
+  context.subscriptions.push(host);
+  const api = mcpProviderApi();
+  if (!api) {
+    const message =
+      'This VS Code has no MCP server provider API (it needs 1.101 or later), so Thought Explorer cannot offer its MCP server to the agent by itself. ' +
+      'Run "Thought Explorer: Copy MCP Configuration for Other Clients" and add the stdio server to your MCP configuration instead.';
+    services.log.warn(message);
+    if (!context.globalState.get<boolean>(STDIO_HINT_KEY)) {
+      void context.globalState.update(STDIO_HINT_KEY, true);
+      void vscode.window.showInformationMessage(message, 'Copy MCP Configuration').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('thoughtExplorer.copyMcpConfiguration');
+      });
+    }
+    return host;
+  }
+  const provider = new ThoughtExplorerMcpProvider(services, host);
+  let enabled = services.settings.mcpServerEnabled;
+  context.subscriptions.push(
+    provider,
+    api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    services.onDidResetEngine(() => {
+      // The running server holds the old engine: stop it; VS Code resolves (and so restarts) on its next use.
+      void host.stop('settings changed the engine').then(() => provider.changed());
+    }),
+    services.onDidChangeSettings((settings) => {
+      if (settings.mcpServerEnabled === enabled) return;
+      enabled = settings.mcpServerEnabled;
+      services.log.info(`MCP server ${enabled ? 'enabled' : 'disabled'} by thoughtExplorer.mcpServer.enabled.`);
+      if (enabled) provider.changed();
+      else void host.stop('disabled in settings').then(() => provider.changed());
+    }),
+  );
+  return host;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

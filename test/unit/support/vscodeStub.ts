@@ -1,0 +1,313 @@
+// A small stand-in for the `vscode` module, enough for the extension's providers to run in plain Node tests. It keeps
+// what the code under test registered or showed in `stub`, so tests can look at it and drive it. Only the pieces the
+// extension uses exist; anything else is missing on purpose, so a new dependency on the API shows up as a failure.
+
+type Listener<T> = (value: T) => unknown;
+
+export class Disposable {
+  constructor(private readonly callOnDispose: () => unknown) {}
+  static from(...items: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => items.forEach((item) => item.dispose()));
+  }
+  dispose(): void {
+    this.callOnDispose();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>): Disposable => {
+    this.listeners.add(listener);
+    return new Disposable(() => this.listeners.delete(listener));
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+export class ThemeIcon {
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+
+export class MarkdownString {
+  isTrusted = false;
+  supportHtml = false;
+  supportThemeIcons = false;
+  constructor(public value = '') {}
+}
+
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: string | MarkdownString;
+  iconPath?: ThemeIcon;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(
+    public label: string,
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+  ) {}
+  static parse(value: string): Uri {
+    const url = new URL(value);
+    return new Uri(url.protocol.replace(/:$/, ''), url.host, url.pathname);
+  }
+  static file(path: string): Uri {
+    return new Uri('file', '', path);
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, base.authority, [base.path.replace(/\/$/, ''), ...segments].join('/'));
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return this.scheme === 'file' ? `file://${this.path}` : `${this.scheme}://${this.authority}${this.path}`;
+  }
+}
+
+export class McpHttpServerDefinition {
+  constructor(
+    readonly label: string,
+    public uri: Uri,
+    public headers: Record<string, string> = {},
+    public version?: string,
+  ) {}
+}
+
+export interface StubStatusBarItem {
+  id: string;
+  text: string;
+  tooltip?: string;
+  name?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  visible: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+export interface StubLogChannel {
+  name: string;
+  lines: string[];
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  appendLine(message: string): void;
+  show(): void;
+  dispose(): void;
+}
+
+export interface McpProviderRegistration {
+  id: string;
+  provider: {
+    onDidChangeMcpServerDefinitions?: (listener: () => void) => Disposable;
+    provideMcpServerDefinitions(token?: unknown): unknown;
+    resolveMcpServerDefinition?(definition: unknown, token?: unknown): unknown;
+  };
+}
+
+/** Everything the code under test registered or showed. `resetStub()` empties it between tests. */
+export const stub = {
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  executed: [] as { command: string; args: unknown[] }[],
+  statusBarItems: [] as StubStatusBarItem[],
+  logChannels: [] as StubLogChannel[],
+  messages: [] as { kind: 'info' | 'warning' | 'error'; message: string }[],
+  /** Answers the next modal/choice messages pop, in order (undefined = dismissed). */
+  messageAnswers: [] as (string | undefined)[],
+  inputBoxAnswers: [] as (string | undefined)[],
+  clipboard: '',
+  configuration: new Map<string, unknown>(),
+  configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+  mcpProviders: [] as McpProviderRegistration[],
+  /** Set to false to simulate a VS Code without the MCP provider API (before 1.101). */
+  mcpApiAvailable: true,
+  treeViews: [] as { id: string; message?: string; options: unknown }[],
+  globalState: new Map<string, unknown>(),
+};
+
+export function resetStub(): void {
+  stub.commands.clear();
+  stub.executed.length = 0;
+  stub.statusBarItems.length = 0;
+  stub.logChannels.length = 0;
+  stub.messages.length = 0;
+  stub.messageAnswers.length = 0;
+  stub.inputBoxAnswers.length = 0;
+  stub.clipboard = '';
+  stub.configuration.clear();
+  stub.mcpProviders.length = 0;
+  stub.mcpApiAvailable = true;
+  stub.treeViews.length = 0;
+  stub.globalState.clear();
+}
+
+/** Changes a `thoughtExplorer.*` setting and tells listeners, as VS Code does. */
+export function setConfiguration(key: string, value: unknown): void {
+  if (value === undefined) stub.configuration.delete(key);
+  else stub.configuration.set(key, value);
+  stub.configurationListeners.fire({ affectsConfiguration: (section: string) => `thoughtExplorer.${key}`.startsWith(section) });
+}
+
+function logChannel(name: string): StubLogChannel {
+  const lines: string[] = [];
+  const channel: StubLogChannel = {
+    name,
+    lines,
+    trace: (message) => lines.push(`trace ${message}`),
+    debug: (message) => lines.push(`debug ${message}`),
+    info: (message) => lines.push(`info ${message}`),
+    warn: (message) => lines.push(`warn ${message}`),
+    error: (message) => lines.push(`error ${message}`),
+    appendLine: (message) => lines.push(message),
+    show: () => undefined,
+    dispose: () => undefined,
+  };
+  stub.logChannels.push(channel);
+  return channel;
+}
+
+function message(kind: 'info' | 'warning' | 'error') {
+  return (text: string, ..._items: unknown[]): Promise<string | undefined> => {
+    stub.messages.push({ kind, message: text });
+    return Promise.resolve(stub.messageAnswers.shift());
+  };
+}
+
+export const window = {
+  createOutputChannel: (name: string) => logChannel(name),
+  createStatusBarItem: (id: string): StubStatusBarItem => {
+    const item: StubStatusBarItem = {
+      id,
+      text: '',
+      visible: false,
+      show() {
+        item.visible = true;
+      },
+      hide() {
+        item.visible = false;
+      },
+      dispose() {
+        item.visible = false;
+      },
+    };
+    stub.statusBarItems.push(item);
+    return item;
+  },
+  createTreeView: (id: string, options: unknown) => {
+    const view = {
+      id,
+      options,
+      message: undefined as string | undefined,
+      onDidChangeSelection: new EventEmitter<unknown>().event,
+      reveal: () => Promise.resolve(),
+      dispose: () => undefined,
+    };
+    stub.treeViews.push(view);
+    return view;
+  },
+  showInformationMessage: message('info'),
+  showWarningMessage: message('warning'),
+  showErrorMessage: message('error'),
+  showInputBox: () => Promise.resolve(stub.inputBoxAnswers.shift()),
+};
+
+export const commands = {
+  registerCommand: (id: string, handler: (...args: unknown[]) => unknown): Disposable => {
+    if (stub.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    stub.commands.set(id, handler);
+    return new Disposable(() => stub.commands.delete(id));
+  },
+  executeCommand: (command: string, ...args: unknown[]): Promise<unknown> => {
+    stub.executed.push({ command, args });
+    const handler = stub.commands.get(command);
+    return Promise.resolve(handler ? handler(...args) : undefined);
+  },
+};
+
+export const workspace = {
+  getConfiguration: (section: string) => ({
+    get: <T>(key: string): T | undefined => (section === 'thoughtExplorer' ? (stub.configuration.get(key) as T | undefined) : undefined),
+  }),
+  onDidChangeConfiguration: stub.configurationListeners.event,
+  workspaceFolders: undefined as { uri: Uri }[] | undefined,
+};
+
+export const env = {
+  clipboard: {
+    writeText: (text: string) => {
+      stub.clipboard = text;
+      return Promise.resolve();
+    },
+  },
+};
+
+export const lm = new Proxy(
+  {},
+  {
+    get(_target, property) {
+      if (property === 'registerMcpServerDefinitionProvider' && stub.mcpApiAvailable) {
+        return (id: string, provider: McpProviderRegistration['provider']) => {
+          stub.mcpProviders.push({ id, provider });
+          return new Disposable(() => {
+            const index = stub.mcpProviders.findIndex((registration) => registration.id === id);
+            if (index !== -1) stub.mcpProviders.splice(index, 1);
+          });
+        };
+      }
+      return undefined;
+    },
+  },
+);
+
+/** A minimal ExtensionContext: subscriptions, paths, globalState and the extension's manifest. */
+export function extensionContext(extensionPath: string, version = '0.1.0') {
+  const subscriptions: { dispose(): unknown }[] = [];
+  return {
+    subscriptions,
+    extensionPath,
+    extensionUri: Uri.file(extensionPath),
+    extension: { packageJSON: { version } },
+    globalState: {
+      get: <T>(key: string): T | undefined => stub.globalState.get(key) as T | undefined,
+      update: (key: string, value: unknown) => {
+        stub.globalState.set(key, value);
+        return Promise.resolve();
+      },
+    },
+    disposeAll(): void {
+      for (const disposable of subscriptions.splice(0).reverse()) disposable.dispose();
+    },
+  };
+}
