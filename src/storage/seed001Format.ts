@@ -191,6 +191,8 @@ function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSes
 
   const history = requireArray(file.thoughtHistory, 'thoughtHistory');
   const thoughts: ThoughtRecord[] = history.map((value, index) => readSeedThought(value, `thoughtHistory[${index}]`, index, createdAt));
+  // The history's own last thought says whether the thinking finished; branch-only thoughts added below do not.
+  const finished = thoughts.length > 0 && !thoughts[thoughts.length - 1].nextThoughtNeeded;
 
   // Branch thoughts are normally in thoughtHistory too; any that are only under `branches` are added after it.
   if (file.branches !== undefined && file.branches !== null) {
@@ -230,7 +232,7 @@ function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSes
   };
   for (const thought of thoughts) meta = applyThought(meta, thought);
   // A saved session is not live anywhere: it either finished or was left.
-  meta.status = thoughts[thoughts.length - 1].nextThoughtNeeded ? 'abandoned' : 'complete';
+  meta.status = finished ? 'complete' : 'abandoned';
   warnings.push(...referenceWarnings(thoughts));
   return { snapshot: { meta, thoughts, strategySwitches: [] }, format: 'seed-001', warnings };
 }
