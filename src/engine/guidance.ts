@@ -46,6 +46,8 @@ export function buildGuidance({ strategy, meta, thought, nextStages, choice }: G
   } else {
     sentence = `Send stage "${current}" with nextThoughtNeeded false to finish.`;
   }
+  const repeats = findStage(strategy, current)?.repeats;
+  if (repeats !== undefined && nextStages.length > 0) sentence += ` Or send stage "${current}" again for ${repeats}.`;
   const nudge = stageNudge(strategy, meta, thought);
   return nudge ? `${sentence} ${nudge}` : sentence;
 }

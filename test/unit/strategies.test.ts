@@ -574,6 +574,13 @@ describe('replies that steer', () => {
     assert.equal(reply.reply.progress.stagesToFinal, 5);
   });
 
+  it('offers to stay in a stage that usually takes several thoughts', () => {
+    const reply = Driver.at('chain_of_thought', 'step_decomposition').accept({ stage: 'sequential_reasoning' });
+    assert.match(reply.guidance, /^Next stage "solution_formulation" .* Or send stage "sequential_reasoning" again for the next step\.$/);
+    const path = Driver.at('self_consistency', 'multiple_path_sampling').accept({ stage: 'reasoning_path_execution', branchId: 'p1', branchFromThought: 2 });
+    assert.match(path.guidance, /Or send stage "reasoning_path_execution" again for the next path \(its own branchId\)\./);
+  });
+
   it('stops the revise nudge once the session has a revision', () => {
     const driver = Driver.at('react', 'evaluation_checkpoint');
     driver.accept({ isRevision: true, revisesThought: 2 });

@@ -16,6 +16,7 @@ const stages: StageDefinition[] = [
     purpose: 'follow one path to its answer',
     write: 'The reasoning of one path; send branchFromThought and that path\'s branchId.',
     expects: 'branch',
+    repeats: 'the next path (its own branchId)',
   },
   { name: 'answer_collection', purpose: 'list the answers the paths reached', write: 'Each path\'s answer side by side.' },
   {

@@ -13,7 +13,7 @@ const stages: StageDefinition[] = [
     write: 'The principles instantiated with this problem\'s details.',
     nudge: { kind: 'revise', text: 'If a principle turns out not to fit, revise that thought (isRevision, revisesThought).' },
   },
-  { name: 'step_by_step_solution', purpose: 'solve it step by step', write: 'The worked solution, one step per thought if needed.' },
+  { name: 'step_by_step_solution', purpose: 'solve it step by step', write: 'One step of the worked solution.', repeats: 'the next step' },
   { name: 'solution_verification', purpose: 'check the solution', write: 'A check of the solution against the principles and the problem.' },
   finalResponseStage,
 ];

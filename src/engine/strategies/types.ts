@@ -25,6 +25,8 @@ export interface StageDefinition {
   write: string;
   expects?: StageExpectation;
   nudge?: StageNudge;
+  /** Set when the stage usually takes several thoughts: what the next one would be ("the next step"). */
+  repeats?: string;
 }
 
 export interface StrategyTraits {
