@@ -121,6 +121,10 @@ export class FileSessionStore implements SessionStore {
     return { meta: result.meta, thoughts: result.thoughts ?? [], strategySwitches: result.strategySwitches ?? [] };
   }
 
+  /**
+   * Newest updated first, filtered and paged; reconciles the index with the directory first, so sessions written by
+   * another process appear. The metas are the index's own objects (no copies, for speed): treat them as read-only.
+   */
   listSessions(query: ListSessionsQuery = {}): ListSessionsResult {
     return this.index.list(query);
   }

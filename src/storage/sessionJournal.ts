@@ -141,6 +141,8 @@ class JournalReplay {
 
   constructor(
     private readonly path: string,
+    /** How a line is named in reports: its number in the file, or its place among lines appended since a read. */
+    private readonly lineLabel: (lineNumber: number) => string,
     base: SessionMeta | undefined,
     readonly thoughts: ThoughtRecord[] | undefined,
     readonly strategySwitches: StrategySwitch[] | undefined,
@@ -157,21 +159,21 @@ class JournalReplay {
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.problems.push(`${this.path}:${lineNumber}: ${isLast ? 'torn last line (incomplete write) ignored' : 'corrupt line skipped (not JSON)'}`);
+      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'torn last line (incomplete write) ignored' : 'corrupt line skipped (not JSON)'}`);
       return this.meta !== undefined;
     }
     try {
       this.apply(parsed, lineNumber);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.problems.push(`${this.path}:${lineNumber}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`);
+      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`);
     }
     return this.meta !== undefined;
   }
 
   private apply(value: unknown, lineNumber: number): void {
     if (!isObject(value)) throw new SessionFormatError('record', 'expected an object');
-    const where = `line ${lineNumber}`;
+    const where = `line ${this.lineLabel(lineNumber)}`;
     switch (value.type) {
       case 'session': {
         if (this.meta !== undefined) throw new SessionFormatError(`${where}.type`, 'a second "session" record');
@@ -267,7 +269,7 @@ function replayLines(replay: JournalReplay, text: string, firstLineNumber: numbe
 /** Reads a whole journal. Throws UnreadableJournalError when it holds no session, and fs errors as they come. */
 export function readJournal(path: string, withThoughts: boolean): JournalReadResult {
   const raw = readFrom(path, 0);
-  const replay = new JournalReplay(path, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
+  const replay = new JournalReplay(path, String, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
   replayLines(replay, raw.buffer.toString('utf8'), 1);
   if (replay.meta === undefined) {
     throw new UnreadableJournalError(`${path}: not a session journal (no valid "session" record on its first line)`);
@@ -296,8 +298,8 @@ export function readJournalTail(path: string, meta: SessionMeta, consumed: numbe
   // our recorded position is not a line boundary of this file any more.
   if (consumed > 0 && raw.buffer[0] !== 0x0a) return undefined;
   const tail = consumed === 0 ? raw.buffer : raw.buffer.subarray(1);
-  const replay = new JournalReplay(path, meta, undefined, undefined);
-  replayLines(replay, tail.toString('utf8'), Number.NaN);
+  const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
+  replayLines(replay, tail.toString('utf8'), 1);
   if (replay.meta === undefined) return undefined;
   return {
     meta: replay.meta,
@@ -305,7 +307,7 @@ export function readJournalTail(path: string, meta: SessionMeta, consumed: numbe
     mtimeMs: raw.mtimeMs,
     size: raw.size,
     consumed: consumed + completeLinesLength(tail),
-    problems: replay.problems.map((problem) => problem.replace(/:NaN:/, ': (appended line)')),
+    problems: replay.problems,
   };
 }
 
