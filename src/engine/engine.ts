@@ -428,8 +428,6 @@ function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
     strategySwitches: snapshot.strategySwitches,
     thoughtNumbers: new Set(thoughts.map((thought) => thought.thoughtNumber)),
     thoughtsInStage,
-  // Only thoughts since the last strategy switch count: an old strategy may have a stage of the same name.
-  const switchedAt = snapshot.strategySwitches[snapshot.strategySwitches.length - 1]?.atSeq ?? 0;
   };
 }
 
