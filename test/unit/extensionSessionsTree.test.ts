@@ -1,0 +1,195 @@
+// The Sessions tree provider over the real engine and store: groups, live updates from engine events, branch nesting,
+// filtering, and sessions written by another process (the stdio CLI) appearing through the store watcher.
+import './support/vscodeLoader';
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { ThinkingEngine } from '../../src/engine/engine';
+import { SessionsTreeProvider, type SessionsTreeNode } from '../../src/extension/sessionsTree';
+import { StoreWatcher } from '../../src/extension/storeWatcher';
+import { FileSessionStore } from '../../src/storage/fileSessionStore';
+import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
+import { MarkdownString, resetStub, setConfiguration, ThemeIcon, type TreeItem } from './support/vscodeStub';
+
+let fixture: ServicesFixture;
+let tree: SessionsTreeProvider;
+let changes: (SessionsTreeNode | undefined)[];
+
+beforeEach(() => {
+  resetStub();
+  fixture = servicesFixture();
+  tree = new SessionsTreeProvider(fixture.services, { coalesceMs: 5 });
+  changes = [];
+  tree.onDidChangeTreeData((node) => changes.push(node));
+});
+
+afterEach(() => {
+  tree.dispose();
+  fixture.cleanup();
+});
+
+function item(node: SessionsTreeNode): TreeItem {
+  return tree.getTreeItem(node) as unknown as TreeItem;
+}
+
+function labels(nodes: SessionsTreeNode[]): string[] {
+  return nodes.map((node) => item(node).label);
+}
+
+/** The tree as text, every node expanded: `label — description` indented by depth. */
+function render(nodes: SessionsTreeNode[] = tree.getChildren(), depth = 0): string[] {
+  return nodes.flatMap((node) => {
+    const shown = item(node);
+    return [`${'  '.repeat(depth)}${shown.label}${shown.description ? ` — ${shown.description}` : ''}`, ...render(tree.getChildren(node), depth + 1)];
+  });
+}
+
+describe('Sessions tree', () => {
+  test('is empty (so the welcome content shows) until a session exists', () => {
+    assert.deepEqual(tree.getChildren(), []);
+  });
+
+  test('shows a live session with its thoughts, a revision and a branch nested under its fork point', async () => {
+    const engine = fixture.services.engine;
+    tree.getChildren();
+    assert.equal(engine.process('c1', thought(1, 4, 'Restate the problem', { strategy: 'linear' })).ok, true);
+    assert.equal(engine.process('c1', thought(2, 4, 'Plan the approach')).ok, true);
+    assert.equal(engine.process('c1', thought(3, 4, 'Better plan', { isRevision: true, revisesThought: 2 })).ok, true);
+    assert.equal(engine.process('c1', thought(4, 5, 'Try the other way', { branchFromThought: 2, branchId: 'alt' })).ok, true);
+    await eventually(() => changes.length > 0, 2000, 'a tree change');
+
+    const roots = tree.getChildren();
+    assert.deepEqual(labels(roots), ['Live']);
+    const [session] = tree.getChildren(roots[0]);
+    const sessionItem = item(session);
+    assert.equal(sessionItem.label, 'Restate the problem');
+    assert.equal(sessionItem.description, 'linear · 4 thoughts · 1 branch · 1 revision');
+    assert.equal(sessionItem.contextValue, 'session.live');
+    assert.equal((sessionItem.iconPath as ThemeIcon).id, 'pulse');
+    assert.ok(sessionItem.tooltip instanceof MarkdownString);
+    assert.equal(sessionItem.tooltip.isTrusted, false);
+    assert.equal(sessionItem.tooltip.supportHtml, false);
+
+    const text = render().slice(2);
+    assert.equal(text.length, 5, text.join('\n'));
+    assert.match(text[0], /^    1\. Restate the problem — problem_reception$/);
+    assert.match(text[1], /^    2\. Plan the approach/);
+    assert.match(text[2], /^      ⎇ alt — from #2 · 1 thought$/);
+    assert.match(text[3], /^        4\. Try the other way/);
+    assert.match(text[4], /^    3\. Better plan — .*revises #2/);
+    assert.equal(tree.getParent(session), roots[0]);
+  });
+
+  test('a thought for a session already shown refreshes that session node only (same object), coalesced', async () => {
+    const engine = fixture.services.engine;
+    engine.process('c1', thought(1, 5, 'First'));
+    tree.getChildren();
+    const [session] = tree.getChildren(tree.getChildren()[0]);
+    changes.length = 0;
+    engine.process('c1', thought(2, 5, 'Second'));
+    engine.process('c1', thought(3, 5, 'Third'));
+    await eventually(() => changes.length > 0, 2000, 'a tree change');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.deepEqual(changes, [session]);
+    assert.equal(item(session).description, 'linear · 3 thoughts');
+    assert.equal(tree.getChildren(session).length, 3);
+  });
+
+  test('a session that completes moves from Live to Saved, under Today', async () => {
+    const engine = fixture.services.engine;
+    engine.process('c1', thought(1, 2, 'Only two steps'));
+    tree.getChildren();
+    changes.length = 0;
+    engine.process('c1', thought(2, 2, 'Done'));
+    await eventually(() => changes.includes(undefined), 2000, 'a full refresh');
+    const roots = tree.getChildren();
+    assert.deepEqual(labels(roots), ['Live', 'Saved']);
+    assert.equal(item(roots[0]).description, 'no session in progress');
+    const [today] = tree.getChildren(roots[1]);
+    assert.equal(item(today).label, 'Today');
+    const [session] = tree.getChildren(today);
+    assert.equal(item(session).contextValue, 'session.complete');
+    assert.equal((item(session).iconPath as ThemeIcon).id, 'pass');
+  });
+
+  test('filter keeps matching sessions only; clearing it shows all again', async () => {
+    const engine = fixture.services.engine;
+    engine.process('a', thought(1, 3, 'Design the cache'));
+    engine.process('b', thought(1, 3, 'Plan the trip'));
+    assert.equal(tree.getChildren(tree.getChildren()[0]).length, 2);
+    tree.setFilter('trip');
+    await eventually(() => changes.length > 0, 2000, 'a refresh');
+    assert.deepEqual(labels(tree.getChildren(tree.getChildren()[0])), ['Plan the trip']);
+    tree.setFilter('');
+    assert.equal(tree.filter, undefined);
+    assert.equal(tree.getChildren(tree.getChildren()[0]).length, 2);
+  });
+
+  test('rename and delete show up', async () => {
+    const engine = fixture.services.engine;
+    const reply = engine.process('a', thought(1, 3, 'Original'));
+    assert.ok(reply.ok);
+    tree.getChildren();
+    engine.renameSession(reply.reply.sessionId, 'Renamed');
+    await eventually(() => item(tree.getChildren(tree.getChildren()[0])[0]).label === 'Renamed', 2000, 'the new name');
+    engine.deleteSession(reply.reply.sessionId);
+    await eventually(() => changes.includes(undefined), 2000, 'a full refresh');
+    assert.deepEqual(tree.getChildren(), []);
+  });
+
+  test('a session written by another process (the stdio CLI) appears through the store watcher', async () => {
+    const watcher = new StoreWatcher(fixture.services, { debounceMs: 20 });
+    try {
+      tree.getChildren();
+      watcher.start();
+      // Another engine over its own store on the same folder: what the CLI does.
+      const otherStore = new FileSessionStore(fixture.services.storageDirectory, { indexFlushDelayMs: 1 });
+      const other = new ThinkingEngine({ store: otherStore });
+      try {
+        const reply = other.process('cli', thought(1, 3, 'Thought from the CLI'));
+        assert.ok(reply.ok);
+        await eventually(() => labels(tree.getChildren(tree.getChildren()[0] ?? { kind: 'group', group: 'live', count: 0 })).includes('Thought from the CLI'), 3000, 'the CLI session in the tree');
+        const before = watcher.externalChanges;
+        other.process('cli', thought(2, 3, 'Second from the CLI'));
+        await eventually(() => watcher.externalChanges > before, 3000, 'the second change noticed');
+        const [session] = tree.getChildren(tree.getChildren()[0]);
+        await eventually(() => tree.getChildren(session).length === 2, 3000, 'the second CLI thought in the tree');
+      } finally {
+        otherStore.close();
+      }
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  test('writes by this extension’s own engine do not count as external changes', async () => {
+    const watcher = new StoreWatcher(fixture.services, { debounceMs: 10 });
+    try {
+      tree.getChildren();
+      watcher.start();
+      fixture.services.engine.process('c1', thought(1, 3, 'Mine'));
+      fixture.services.engine.process('c1', thought(2, 3, 'Still mine'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(watcher.externalChanges, 0);
+      // index.json and other non-journal names are ignored outright.
+      watcher.onChange('index.json');
+      watcher.onChange('.index.json.tmp');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(watcher.externalChanges, 0);
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  test('a storage path change rebuilds the engine on the new folder and redraws the tree', async () => {
+    fixture.services.engine.process('c1', thought(1, 3, 'In the first store'));
+    assert.equal(tree.getChildren().length, 1);
+    const resets: number[] = [];
+    fixture.services.onDidResetEngine(() => resets.push(1));
+    setConfiguration('storagePath', `${fixture.directory}-other`);
+    fixture.services.reloadSettings();
+    assert.equal(resets.length, 1);
+    await eventually(() => changes.includes(undefined), 2000, 'a full refresh');
+    assert.deepEqual(tree.getChildren(), []);
+    assert.equal(fixture.services.storageDirectory, `${fixture.directory}-other`);
+  });
+});
