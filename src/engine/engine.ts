@@ -236,7 +236,7 @@ export class ThinkingEngine {
         strategy: strategy.name,
         stage,
         nextStages: upcoming,
-        guidance: buildGuidance({ strategy, meta: nextMeta, thought, nextStages: upcoming, choice: decision.choice }),
+        guidance: buildGuidance({ strategy, meta: nextMeta, thought, nextStages: upcoming, choice: decision.choice, thoughtsInStage: session.thoughtsInStage }),
         warnings,
         progress: buildProgress(strategy, stage, session.thoughts.length - switchedAt),
       },

@@ -24,15 +24,20 @@ export interface GuidanceContext {
   /** Valid next stages after this thought (empty once the session is complete). */
   nextStages: readonly string[];
   choice: StageChoice;
+  /** Thoughts in the current stage, this one included. */
+  thoughtsInStage: number;
 }
 
-export function buildGuidance({ strategy, meta, thought, nextStages, choice }: GuidanceContext): string {
+export function buildGuidance({ strategy, meta, thought, nextStages, choice, thoughtsInStage }: GuidanceContext): string {
   if (meta.status === 'complete') return 'Session complete. Start a new one with thoughtNumber 1.';
   const current = thought.stage ?? strategy.stages[0].name;
   let sentence: string;
   if (nextStages.length === 1) {
     const next = findStage(strategy, nextStages[0]);
     sentence = next ? `Next stage "${next.name}" (${next.purpose}): ${next.write}` : `Next stage "${nextStages[0]}".`;
+  } else if (nextStages.length > 1 && choice === 'stayed' && thoughtsInStage > 2) {
+    // An agent that ignores stages hears the full list twice, then a short reminder: it pays for every repeat.
+    sentence = `Still in "${current}" (no stage sent); to move on, send stage "${closestToFinal(strategy, nextStages)}" or another of nextStages.`;
   } else if (nextStages.length > 1) {
     const closest = closestToFinal(strategy, nextStages);
     const options = nextStages.map((name) => {

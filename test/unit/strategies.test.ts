@@ -581,6 +581,14 @@ describe('replies that steer', () => {
     assert.match(path.guidance, /Or send stage "reasoning_path_execution" again for the next path \(its own branchId\)\./);
   });
 
+  it('shortens the reminder when an agent keeps sending no stage at a decision point', () => {
+    const driver = Driver.at('scratchpad', 'continuation_decision');
+    assert.match(driver.accept({}).guidance, /^No stage sent, so this stayed in "continuation_decision"; choose the next stage: /);
+    const third = driver.accept({});
+    assert.equal(third.stage, 'continuation_decision');
+    assert.match(third.guidance, /^Still in "continuation_decision" \(no stage sent\); to move on, send stage "result_extraction" or another of nextStages\./);
+  });
+
   it('stops the revise nudge once the session has a revision', () => {
     const driver = Driver.at('react', 'evaluation_checkpoint');
     driver.accept({ isRevision: true, revisesThought: 2 });
