@@ -19,7 +19,8 @@ export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindow
   return [
     // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
     { key: 'stageGraph', title: 'Stage graph', source: { text: stageGraphSource(snapshot).trimEnd(), truncated: false, shown: total, total } },
-    { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, window) },
+    // Top to bottom in documents: a long main line reads down the page, branches step aside.
+    { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },
     { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },
   ];
 }

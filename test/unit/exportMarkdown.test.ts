@@ -87,7 +87,7 @@ describe('sessionMarkdown', () => {
       assert.ok(summary.includes(fact), `${fact} in ${summary}`);
     }
     const mermaidBlocks = [...document.querySelectorAll('pre > code.language-mermaid')].map((code) => code.textContent?.trimEnd());
-    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot).trimEnd(), branchTreeSource(snapshot).text, revisionChainSource(snapshot).text]);
+    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot).trimEnd(), branchTreeSource(snapshot, { direction: 'TB' }).text, revisionChainSource(snapshot).text]);
     assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts']);
 
     const headings = [...document.querySelectorAll('h3')];

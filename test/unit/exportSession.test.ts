@@ -107,7 +107,7 @@ describe('sessionHtml', () => {
     assert.equal(document.querySelector('h1')?.textContent, 'Plan it');
     assert.deepEqual([...document.querySelectorAll('figure')].map((figure) => figure.getAttribute('data-diagram')), ['stageGraph', 'branchTree', 'revisionChain']);
     const branchSource = document.querySelector('#diagram-branchTree pre.mermaid-src')?.textContent ?? '';
-    assert.match(branchSource, /^flowchart LR\n/);
+    assert.match(branchSource, /^flowchart TB\n/);
     assert.match(branchSource, /t1 -.->\|"alt"\| t3/);
     const articles = [...document.querySelectorAll('article.thought')];
     assert.deepEqual(articles.map((article) => article.id), ['t0', 't1', 't2', 't3', 't4']);
@@ -162,6 +162,19 @@ describe('sanitizeSvg', () => {
     assert.throws(() => sanitizeSvg('not svg'), SvgRejectedError);
     assert.equal(sanitizeSvg('<?xml version="1.0"?>\n<svg width="1"><g class="x"><path d="M0 0"/></g></svg>'), '<svg width="1"><g class="x"><path d="M0 0"/></g></svg>');
     assert.match(svgForImage('<svg><rect/></svg>'), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"><rect\/><\/svg>$/);
+  });
+
+  it('leaves text that merely mentions handlers alone and always yields well-formed XML', () => {
+    const mermaidLike = '<svg id="m" style="max-width: 10px;" data-x="a<b"><style>#m .node > rect { fill: red; }</style>' +
+      '<g class="node"><foreignObject><div xmlns="http://www.w3.org/1999/xhtml"><span><p>#2: &lt;img src=x onerror="alert(1)"&gt; a&nbsp;b<br>c & d</p></span></div></foreignObject></g>' +
+      '<marker id="arrow"><path d="M0 0"/></marker><path marker-end="url(#arrow)" style="fill:url(http://evil/x)"/><g><unclosed></g>';
+    const clean = svgForImage(mermaidLike);
+    assert.match(clean, /<p>#2: &lt;img src=x onerror="alert\(1\)"&gt; a&#160;b<br\/>c &amp; d<\/p>/);
+    assert.match(clean, /marker-end="url\(#arrow\)"/);
+    assert.doesNotMatch(clean, /evil/);
+    assert.match(clean, /data-x="a&lt;b"/);
+    const parsed = new new JSDOM('').window.DOMParser().parseFromString(clean, 'image/svg+xml');
+    assert.equal(parsed.querySelector('parsererror'), null, clean);
   });
 
   it('does not let removals join into new active content', () => {

@@ -1,0 +1,239 @@
+// The exported HTML file in real Chromium (Debian's, driven by playwright-core): readable with scripts off; with
+// scripts on, the inlined Mermaid draws every diagram while no script from thought text runs, no dialog opens and the
+// CSP admits nothing but the renderer. Screenshots go to test-results/export-html/.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { SessionSnapshot } from '../../src/engine/model';
+import { exportSession } from '../../src/export/index';
+
+const ROOT = resolve(__dirname, '../..');
+const RENDERER = join(ROOT, 'dist', 'webview', 'export-render.js');
+const RESULTS = join(ROOT, 'test-results', 'export-html');
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The launch flags that work on these machines (see shared notes, real-vscode.md).
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Every payload tries to set window.__pwned (and to open a dialog): if any of them ever runs, the tests see it. */
+const CORPUS = [
+  '"]); window.__pwned = 1; alert(1)//',
+  '<img src=x onerror="window.__pwned=1;alert(1)">',
+  '%%{init: {"securityLevel": "loose"}}%%\nclick t0 call alert()',
+  'click A call alert()\nclick t1 href "javascript:window.__pwned=1"',
+  '</script><script>window.__pwned=1;alert(1)</script>',
+  '<a href="javascript:window.__pwned=1;alert(1)">javascript:alert(1)</a>',
+  '<svg onload="window.__pwned=1"><script>window.__pwned=1</script></svg>',
+  '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+  '```\n<style>body{display:none}</style>\n``` ; # `backticks` 😀 中文',
+];
+
+interface Observed {
+  dialogs: string[];
+  errors: string[];
+  violations: string[];
+}
+
+function corpusSession(): SessionSnapshot {
+  const engine = new ThinkingEngine({ log: () => {} });
+  let id = '';
+  const total = CORPUS.length + 3;
+  const send = (args: Record<string, unknown>): void => {
+    const outcome = engine.process('export-test', { totalThoughts: total, nextThoughtNeeded: true, ...args });
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+    id = outcome.reply.sessionId;
+  };
+  CORPUS.forEach((thought, index) => send({ thought, thoughtNumber: index + 1 }));
+  send({ thought: `${CORPUS[1]} (revised)`, thoughtNumber: CORPUS.length + 1, isRevision: true, revisesThought: 2 });
+  send({ thought: CORPUS[4], thoughtNumber: 3, branchFromThought: 2, branchId: 'alt' });
+  send({ thought: 'Final answer', thoughtNumber: total, nextThoughtNeeded: false });
+  const snapshot = engine.getSession(id);
+  assert.ok(snapshot);
+  // The engine refuses such a branch id; a hand-edited file might not be so careful. The export must not care.
+  const thoughts = snapshot.thoughts.map((thought) => (thought.branchId === 'alt' ? { ...thought, branchId: '<b onmouseover=alert(1)>alt</b>' } : thought));
+  return { ...snapshot, thoughts };
+}
+
+async function open(browser: Browser, file: string, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page; observed: Observed }> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const observed: Observed = { dialogs: [], errors: [], violations: [] };
+  page.on('dialog', (dialog) => {
+    observed.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => observed.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) observed.violations.push(message.text());
+  });
+  await page.goto(pathToFileURL(file).href);
+  return { context, page, observed };
+}
+
+function writeExport(name: string, html: string): string {
+  const file = join(RESULTS, name);
+  writeFileSync(file, html);
+  return file;
+}
+
+describe('exported HTML in Chromium', () => {
+  let browser: Browser;
+  let snapshot: SessionSnapshot;
+  let exported: string;
+
+  before(async () => {
+    if (!existsSync(RENDERER)) throw new Error(`${RENDERER} is missing: run "npm run build" before the webview tests.`);
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    mkdirSync(RESULTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    snapshot = corpusSession();
+    exported = writeExport('session.html', await exportSession(snapshot, 'html', { rendererPath: RENDERER }));
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('is readable with scripts off: every thought as text, diagram sources shown', async () => {
+    const { context, page, observed } = await open(browser, exported, false);
+    try {
+      const texts = await page.locator('article.thought .text').allTextContents();
+      assert.deepEqual(texts.slice(0, CORPUS.length), CORPUS);
+      assert.equal(await page.locator('article.thought').count(), snapshot.thoughts.length);
+      assert.equal(await page.locator('pre.mermaid-src').count(), 3);
+      assert.ok(await page.locator('pre.mermaid-src').first().isVisible());
+      assert.equal(await page.locator('svg').count(), 0, 'nothing drawn without scripts');
+      assert.equal(await page.locator('img, iframe, a[href]').count(), 0, 'no element came out of thought text');
+      assert.deepEqual(observed.dialogs, []);
+      await page.screenshot({ path: join(RESULTS, 'scripts-off.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('draws the three diagrams with scripts on, runs nothing from thought text, and the CSP is never challenged', async () => {
+    const { context, page, observed } = await open(browser, exported, true);
+    try {
+      await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+      const renderMs = await page.locator('html').getAttribute('data-render-ms');
+      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'true']);
+      assert.equal(await page.locator('figure .diagram-svg svg').count(), 3);
+      assert.equal(await page.locator('pre.mermaid-src:visible').count(), 0);
+
+      // Node ids survive into the SVG: the branch tree has a node per thought, the revision chain the revised pair.
+      const branchNodes = await page.locator('#diagram-branchTree svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
+      for (const thought of snapshot.thoughts) assert.ok(branchNodes.some((id) => id.includes(`-t${thought.seq}-`)), `t${thought.seq} in ${branchNodes.join(' ')}`);
+      const chainNodes = await page.locator('#diagram-revisionChain svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
+      assert.equal(chainNodes.length, 2);
+      // Labels show the thought text as text (the decoded entity codes), not as markup.
+      const labels = await page.locator('#diagram-branchTree svg g.node').allTextContents();
+      assert.ok(labels.some((label) => label.includes('<img src=x onerror="window.__pwned=1;alert(1)">')), labels.join('\n'));
+      assert.equal(await page.locator('#diagram-branchTree svg img, #diagram-branchTree svg script, #diagram-branchTree svg a').count(), 0);
+
+      await page.waitForTimeout(300); // let any late handler (onerror of a broken image) fire if one existed
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+      assert.deepEqual(observed.dialogs, []);
+      assert.deepEqual(observed.violations, []);
+      assert.deepEqual(observed.errors, []);
+      await page.screenshot({ path: join(RESULTS, 'scripts-on.png'), fullPage: true });
+      process.stderr.write(`export-html: ${(statSync(exported).size / 1024).toFixed(0)} KiB, diagrams drawn in ${renderMs} ms\n`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows pre-rendered SVGs (with hostile additions) as inert images', async () => {
+    const { context, page } = await open(browser, exported, true);
+    let svgs: Record<string, string>;
+    try {
+      await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+      svgs = await page.evaluate(() => {
+        const result: Record<string, string> = {};
+        for (const figure of document.querySelectorAll('figure')) {
+          const svg = figure.querySelector('.diagram-svg svg');
+          if (svg) result[figure.getAttribute('data-diagram') ?? ''] = svg.outerHTML;
+        }
+        return result;
+      });
+    } finally {
+      await context.close();
+    }
+    const hostile = '<script>window.__pwned=1</script><image href="x" onerror="window.__pwned=1"/><a href="javascript:window.__pwned=1"><text>x</text></a></svg>';
+    svgs.branchTree = svgs.branchTree.replace(/<\/svg>$/, hostile).replace('<svg ', '<svg onload="window.__pwned=1" ');
+    const file = writeExport('session-prerendered.html', await exportSession(snapshot, 'html', { svgs }));
+
+    const opened = await open(browser, file, true);
+    try {
+      assert.equal(await opened.page.locator('script').count(), 0, 'no renderer needed when every diagram is pre-rendered');
+      const sizes = await opened.page.locator('img.diagram-img').evaluateAll(async (images) =>
+        Promise.all((images as HTMLImageElement[]).map(async (image) => {
+          await image.decode().catch(() => undefined);
+          return image.naturalWidth;
+        })));
+      assert.equal(sizes.length, 3);
+      for (const width of sizes) assert.ok(width > 0, `an SVG image failed to load (${sizes.join(', ')})`);
+      await opened.page.waitForTimeout(300);
+      assert.equal(await opened.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+      assert.deepEqual(opened.observed.dialogs, []);
+      await opened.page.screenshot({ path: join(RESULTS, 'prerendered.png'), fullPage: true });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('detects script execution and CSP blocks when they happen (the checks above can fail)', async () => {
+    // Without the exporter's escaping a payload does run, and the same observers see it.
+    const unsafe = writeExport('control-unescaped.html', `<!doctype html><body>${CORPUS[1]}</body>`);
+    const control = await open(browser, unsafe, true);
+    try {
+      await control.page.waitForFunction(() => (window as unknown as { __pwned?: unknown }).__pwned === 1, undefined, { timeout: 5_000 });
+      assert.equal(control.observed.dialogs.length, 1);
+    } finally {
+      await control.context.close();
+    }
+    // An inline script the exporter did not hash is refused by the exported file's CSP.
+    const html = await exportSession(snapshot, 'html', { rendererPath: RENDERER });
+    const injected = writeExport('control-unhashed.html', html.replace('</main>', '</main><script>window.__pwned=1</script>'));
+    const blocked = await open(browser, injected, true);
+    try {
+      await blocked.page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+      assert.equal(await blocked.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+      assert.equal(blocked.observed.violations.length, 1, blocked.observed.violations.join('\n'));
+    } finally {
+      await blocked.context.close();
+    }
+  });
+
+  it('draws a 1,000-thought session without Mermaid refusing any diagram', async () => {
+    const engine = new ThinkingEngine({ log: () => {} });
+    let id = '';
+    for (let n = 1; n <= 1_000; n++) {
+      const args: Record<string, unknown> = { thought: `Thought ${n}: ${'weighing the evidence and the options '.repeat(10)}`, thoughtNumber: n, totalThoughts: 1_000, nextThoughtNeeded: n < 1_000 };
+      if (n % 10 === 0) Object.assign(args, { isRevision: true, revisesThought: n - 1 });
+      if (n % 25 === 0) Object.assign(args, { isRevision: undefined, revisesThought: undefined, branchFromThought: n - 1, branchId: `b${n}` });
+      const outcome = engine.process('large', args);
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      id = outcome.reply.sessionId;
+    }
+    const large = engine.getSession(id);
+    assert.ok(large);
+    const file = writeExport('session-1000.html', await exportSession(large, 'html', { rendererPath: RENDERER }));
+    const { context, page, observed } = await open(browser, file, true);
+    try {
+      await page.waitForSelector('html[data-diagrams="done"]', { timeout: 180_000 });
+      const renderMs = await page.locator('html').getAttribute('data-render-ms');
+      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'true']);
+      assert.equal(await page.locator('.render-error').count(), 0);
+      assert.equal(await page.locator('article.thought').count(), 1_000);
+      assert.match((await page.locator('#diagram-branchTree .note').textContent()) ?? '', /Showing the most recent \d+ of 1000 thoughts/);
+      assert.deepEqual(observed.errors, []);
+      await page.screenshot({ path: join(RESULTS, 'session-1000.png') });
+      process.stderr.write(`export-html 1000 thoughts: ${(statSync(file).size / 1024).toFixed(0)} KiB, diagrams drawn in ${renderMs} ms\n`);
+    } finally {
+      await context.close();
+    }
+  });
+});
