@@ -1,0 +1,56 @@
+// Command-line parsing of thought-explorer-mcp: every command and flag, and a clear UsageError for anything else.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { UsageError, parseCliArguments } from '../../src/cliOptions';
+
+describe('parseCliArguments', () => {
+  it('serves stdio by default and HTTP with --http, with or without a port', () => {
+    assert.deepEqual(parseCliArguments([]), { kind: 'serve', limits: {} });
+    assert.deepEqual(parseCliArguments(['--http']), { kind: 'serve', http: { port: 0 }, limits: {} });
+    assert.deepEqual(parseCliArguments(['--http', '8123']), { kind: 'serve', http: { port: 8123 }, limits: {} });
+    assert.deepEqual(parseCliArguments(['--http=0', '-s', '/tmp/x']), { kind: 'serve', http: { port: 0 }, storagePath: '/tmp/x', limits: {} });
+  });
+
+  it('reads the storage path and the limits', () => {
+    assert.deepEqual(parseCliArguments(['--storage-path', 'dir', '--max-thought-length', '500', '--max-thoughts=20', '--max-sessions-in-memory', '3']), {
+      kind: 'serve',
+      storagePath: 'dir',
+      limits: { maxThoughtLength: 500, maxThoughtsPerSession: 20, maxSessionsInMemory: 3 },
+    });
+  });
+
+  it('parses export and import', () => {
+    assert.deepEqual(parseCliArguments(['export', 'abc', '--format', 'html', '--out', 'f.html', '-s', 'd']), {
+      kind: 'export',
+      sessionId: 'abc',
+      format: 'html',
+      out: 'f.html',
+      storagePath: 'd',
+      limits: {},
+    });
+    assert.deepEqual(parseCliArguments(['import', 'file.json']), { kind: 'import', file: 'file.json', limits: {} });
+  });
+
+  it('answers help and version first', () => {
+    assert.deepEqual(parseCliArguments(['--help', '--bogus']), { kind: 'help' });
+    assert.deepEqual(parseCliArguments(['-v']), { kind: 'version' });
+  });
+
+  it('refuses what it does not understand, saying what is wrong', () => {
+    const cases: [string[], RegExp][] = [
+      [['--bogus'], /Unknown option --bogus/],
+      [['--http', '70000'], /port must be 0-65535/],
+      [['--max-thoughts', '0'], /--max-thoughts must be a whole number of at least 1/],
+      [['--max-thoughts', 'many'], /--max-thoughts must be a whole number/],
+      [['--storage-path'], /--storage-path needs a value/],
+      [['export', 'abc'], /export needs --format/],
+      [['export', '--format', 'md'], /exactly one session id/],
+      [['export', 'abc', '--format', 'pdf'], /Unknown export format "pdf"/],
+      [['import'], /exactly one file/],
+      [['frobnicate'], /Unknown command "frobnicate"/],
+      [['export', 'abc', '--format', 'md', '--http'], /--http is for serving/],
+      [['--format', 'md'], /belong to the export command/],
+    ];
+    for (const [argv, expected] of cases) assert.throws(() => parseCliArguments(argv), (error: unknown) => error instanceof UsageError && expected.test(error.message), argv.join(' '));
+  });
+});

@@ -1,0 +1,310 @@
+// The MCP server through a real SDK Client over the in-memory transport: what a client sees of the tools (schemas,
+// annotations), the tool behaviour (lenient input, helpful errors, isolation), thinking_sessions, resources and the
+// prompt.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ThinkingEngine } from '../../src/engine/engine';
+import { FileSessionStore } from '../../src/storage/fileSessionStore';
+import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
+
+const quiet = () => {};
+const REFERENCE_FIELDS = ['thought', 'thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'isRevision', 'revisesThought', 'branchFromThought', 'branchId', 'needsMoreThoughts'];
+
+describe('tools/list', () => {
+  let connected: ConnectedClient;
+  let tools: Tool[];
+  before(async () => {
+    connected = await connectInMemory(new ThinkingEngine({ log: quiet }));
+    tools = (await connected.client.listTools()).tools;
+  });
+  after(() => connected.close());
+
+  it('lists sequentialthinking and thinking_sessions', () => {
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['sequentialthinking', 'thinking_sessions']);
+  });
+
+  it('describes every input field of sequentialthinking: the reference fields plus sessionId, strategy and stage', () => {
+    const tool = tools.find((candidate) => candidate.name === 'sequentialthinking') as Tool;
+    const properties = tool.inputSchema.properties as Record<string, { description?: string }>;
+    for (const field of [...REFERENCE_FIELDS, 'sessionId', 'strategy', 'stage']) {
+      assert.ok(properties[field], `${field} is advertised`);
+      assert.ok((properties[field].description ?? '').length > 10, `${field} has a description`);
+    }
+    assert.match(tool.description ?? '', /revis/i);
+    assert.match(tool.description ?? '', /branchFromThought/);
+    assert.match(tool.description ?? '', /sessionId/);
+  });
+
+  it('carries the annotations and a title', () => {
+    const tool = tools.find((candidate) => candidate.name === 'sequentialthinking') as Tool;
+    assert.equal(tool.title, 'Sequential Thinking');
+    assert.deepEqual(
+      { ...tool.annotations, title: undefined },
+      { title: undefined, readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+    );
+  });
+
+  it('has an outputSchema whose required fields start with the reference five', () => {
+    const tool = tools.find((candidate) => candidate.name === 'sequentialthinking') as Tool;
+    const required = tool.outputSchema?.required ?? [];
+    assert.deepEqual(required.slice(0, 5), ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']);
+    for (const field of ['sessionId', 'strategy', 'stage', 'nextStages', 'guidance', 'warnings']) assert.ok(required.includes(field), field);
+  });
+
+  it('advertises an input schema that accepts what the engine accepts (strings for numbers and booleans, snake_case)', () => {
+    const tool = tools.find((candidate) => candidate.name === 'sequentialthinking') as Tool;
+    const validate = new Ajv({ strict: false }).compile(tool.inputSchema);
+    const accepted = [
+      { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true },
+      { thought: 'a', thoughtNumber: '2', totalThoughts: '3', nextThoughtNeeded: 'true', isRevision: 'true', revisesThought: '1' },
+      { thought: 'a', thought_number: 3, total_thoughts: 3, next_thought_needed: false, branch_from_thought: 1, branch_id: 'b' },
+    ];
+    const engine = new ThinkingEngine({ log: quiet });
+    for (const args of accepted) {
+      assert.ok(validate(args), `${JSON.stringify(args)}: ${JSON.stringify(validate.errors)}`);
+      const outcome = engine.process('c', args);
+      assert.ok(outcome.ok, `the engine accepts ${JSON.stringify(args)} too: ${outcome.ok ? '' : outcome.error}`);
+    }
+    assert.ok(!validate({ thoughtNumber: 1 }), 'thought is still required');
+  });
+});
+
+describe('sequentialthinking', () => {
+  let engine: ThinkingEngine;
+  let first: ConnectedClient;
+  let second: ConnectedClient;
+  before(async () => {
+    engine = new ThinkingEngine({ log: quiet });
+    first = await connectInMemory(engine);
+    second = await connectInMemory(engine);
+  });
+  after(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it('answers with text JSON and the same structuredContent', async () => {
+    const result = await think(first.client, { thought: 'Restate the problem.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+    assert.equal(result.isError, undefined);
+    const reply = jsonOf(result);
+    assert.deepEqual(result.structuredContent, reply);
+    assert.equal(reply.thoughtNumber, 1);
+    assert.equal(reply.thoughtHistoryLength, 1);
+    assert.equal(reply.strategy, 'linear');
+    assert.equal(typeof reply.sessionId, 'string');
+    assert.ok(!textOf(result).includes('\n'), 'compact JSON');
+  });
+
+  it('accepts numbers and booleans as strings and snake_case names', async () => {
+    const result = await think(first.client, { thought: 'Plan.', thought_number: '2', total_thoughts: '3', next_thought_needed: 'true' });
+    const reply = jsonOf(result);
+    assert.equal(reply.thoughtNumber, 2);
+    assert.equal(reply.thoughtHistoryLength, 2);
+    assert.equal(reply.nextThoughtNeeded, true);
+  });
+
+  it('keeps two clients apart: each has its own session', async () => {
+    const other = jsonOf(await think(second.client, { thought: 'Another problem.', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }));
+    assert.equal(other.thoughtHistoryLength, 1);
+    const mine = jsonOf(await think(first.client, { thought: 'Continue.', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true }));
+    assert.equal(mine.thoughtHistoryLength, 3);
+    assert.notEqual(mine.sessionId, other.sessionId);
+  });
+
+  it('reports validation errors as isError results that name the field, the value and what is valid', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }, /thought.*non-empty string/],
+      [{ thought: 'x', thoughtNumber: 'three', totalThoughts: 3, nextThoughtNeeded: true }, /thoughtNumber.*"three".*whole number/],
+      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: 'maybe' }, /nextThoughtNeeded.*"maybe".*true or false/],
+      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 99 }, /revisesThought.*99.*existing thought/],
+      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, branchId: 'alt' }, /branchFromThought/],
+      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, revisesThought: 1 }, /isRevision/],
+      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, sessionId: 'no-such-session' }, /sessionId.*no-such-session/],
+      [{ thought: 'x', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true, strategy: 'astrology' }, /strategy.*astrology.*linear/],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await think(first.client, args);
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.match(textOf(result), expected);
+    }
+    // Nothing was recorded by the refused calls.
+    const next = jsonOf(await think(first.client, { thought: 'Still here.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }));
+    assert.equal(next.thoughtHistoryLength, 4);
+  });
+
+  it('refuses an unknown tool with a JSON-RPC error that lists the tools', async () => {
+    await assert.rejects(first.client.callTool({ name: 'nope', arguments: {} }), /Unknown tool "nope".*sequentialthinking/);
+  });
+});
+
+describe('thinking_sessions', () => {
+  let engine: ThinkingEngine;
+  let store: FileSessionStore;
+  let writer: ConnectedClient;
+  let reader: ConnectedClient;
+  const ids: string[] = [];
+
+  before(async () => {
+    store = new FileSessionStore(tempDir(), { log: quiet });
+    engine = new ThinkingEngine({ store, log: quiet });
+    writer = await connectInMemory(engine);
+    reader = await connectInMemory(engine);
+    // Three sessions: a complete one about caching, a live one with a branch, a live one about queues.
+    const one = jsonOf(await think(writer.client, { thought: 'Why is the cache slow?', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+    ids.push(String(one.sessionId));
+    await think(writer.client, { thought: 'Sketch the pipeline.', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true });
+    await think(writer.client, { thought: 'The parser dominates.', thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true });
+    const two = jsonOf(await think(writer.client, { thought: 'Try a zebra-striped layout.', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'alt' }));
+    ids.push(String(two.sessionId));
+    const three = jsonOf(await think(reader.client, { thought: 'Queues back up at noon.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }));
+    ids.push(String(three.sessionId));
+  });
+  after(async () => {
+    await writer.close();
+    await reader.close();
+    store.close();
+  });
+
+  it('lists sessions newest first, filters and pages', async () => {
+    const all = jsonOf<{ sessions: { sessionId: string; status: string }[]; total: number }>(await sessions(reader.client, { action: 'list' }));
+    assert.equal(all.total, 3);
+    assert.deepEqual(new Set(all.sessions.map((session) => session.sessionId)), new Set(ids));
+    const complete = jsonOf<{ sessions: { sessionId: string }[]; total: number }>(await sessions(reader.client, { action: 'list', status: 'complete' }));
+    assert.deepEqual(complete.sessions.map((session) => session.sessionId), [ids[0]]);
+    const text = jsonOf<{ sessions: { sessionId: string }[] }>(await sessions(reader.client, { action: 'list', text: 'queues' }));
+    assert.deepEqual(text.sessions.map((session) => session.sessionId), [ids[2]]);
+    const page = jsonOf<{ sessions: unknown[]; nextOffset?: number }>(await sessions(reader.client, { action: 'list', limit: '2' }));
+    assert.equal(page.sessions.length, 2);
+    assert.equal(page.nextOffset, 2);
+    const rest = jsonOf<{ sessions: unknown[]; nextOffset?: number }>(await sessions(reader.client, { action: 'list', limit: 2, offset: 2 }));
+    assert.equal(rest.sessions.length, 1);
+    assert.equal(rest.nextOffset, undefined);
+  });
+
+  it('gets a session as a summary or in full', async () => {
+    const summary = jsonOf<{ sessionId: string; thoughtCount: number; branches: { branchId: string; fromThought: number }[]; recentThoughts: unknown[] }>(
+      await sessions(reader.client, { action: 'get', sessionId: ids[1] }),
+    );
+    assert.equal(summary.thoughtCount, 3);
+    assert.deepEqual(summary.branches.map((branch) => [branch.branchId, branch.fromThought]), [['alt', 2]]);
+    const full = jsonOf<{ thoughts: { thought: string }[] }>(await sessions(reader.client, { action: 'get', sessionId: ids[1], detail: 'full' }));
+    assert.deepEqual(full.thoughts.map((thought) => thought.thought), ['Sketch the pipeline.', 'The parser dominates.', 'Try a zebra-striped layout.']);
+  });
+
+  it('searches thought text, not only titles', async () => {
+    const found = jsonOf<{ matches: { sessionId: string; matchingThoughts: { thoughtNumber: number; snippet: string }[] }[] }>(
+      await sessions(reader.client, { action: 'search', query: 'ZEBRA' }),
+    );
+    assert.equal(found.matches.length, 1);
+    assert.equal(found.matches[0].sessionId, ids[1]);
+    assert.equal(found.matches[0].matchingThoughts[0].thoughtNumber, 3);
+    assert.match(found.matches[0].matchingThoughts[0].snippet, /zebra/);
+  });
+
+  it('resumes a session: returns what is needed to continue and makes it the current one', async () => {
+    const resumed = jsonOf<{ sessionId: string; stage: string; nextStages: string[]; nextThoughtNumber: number; totalThoughts: number; recentThoughts: unknown[]; branches: unknown[] }>(
+      await sessions(reader.client, { action: 'resume', sessionId: ids[1], recent: 2 }),
+    );
+    assert.equal(resumed.sessionId, ids[1]);
+    assert.equal(resumed.nextThoughtNumber, 4);
+    assert.equal(resumed.totalThoughts, 4);
+    assert.equal(resumed.recentThoughts.length, 2);
+    assert.equal(resumed.branches.length, 1);
+    assert.equal(typeof resumed.stage, 'string');
+    assert.ok(Array.isArray(resumed.nextStages));
+    // The reader's next thought, without sessionId, lands in the resumed session.
+    const next = jsonOf(await think(reader.client, { thought: 'Back on the pipeline.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }));
+    assert.equal(next.sessionId, ids[1]);
+    assert.equal(next.thoughtHistoryLength, 4);
+  });
+
+  it('answers bad requests with isError results that say what to send', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{}, /action.*list, get, search, resume/],
+      [{ action: 'explode' }, /action.*"explode"/],
+      [{ action: 'get' }, /sessionId/],
+      [{ action: 'get', sessionId: 'missing' }, /no session "missing"/],
+      [{ action: 'resume', sessionId: '../../etc/passwd' }, /session id/i],
+      [{ action: 'list', limit: 0 }, /limit/],
+      [{ action: 'list', status: 'sleeping' }, /status.*live, complete, abandoned/],
+      [{ action: 'search' }, /query/],
+      [{ action: 'get', sessionId: ids[0], detail: 'everything' }, /detail/],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await sessions(reader.client, args);
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.match(textOf(result), expected);
+    }
+  });
+});
+
+describe('resources and the prompt', () => {
+  let connected: ConnectedClient;
+  let sessionId: string;
+  before(async () => {
+    connected = await connectInMemory(new ThinkingEngine({ log: quiet }));
+    await think(connected.client, { thought: 'First <b>idea</b>.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+    await think(connected.client, { thought: 'Second idea.', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true });
+    await think(connected.client, { thought: 'Revised first idea.', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true, isRevision: true, revisesThought: 1 });
+    const last = jsonOf(await think(connected.client, { thought: 'An alternative.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false, branchFromThought: 2, branchId: 'alt' }));
+    sessionId = String(last.sessionId);
+  });
+  after(() => connected.close());
+
+  it('reads thinking://documentation as Markdown that explains both tools', async () => {
+    const { contents } = await connected.client.readResource({ uri: 'thinking://documentation' });
+    const content = contents[0] as { mimeType?: string; text?: string };
+    assert.equal(content.mimeType, 'text/markdown');
+    assert.match(content.text ?? '', /sequentialthinking/);
+    assert.match(content.text ?? '', /thinking_sessions/);
+    assert.match(content.text ?? '', /thinking:\/\/sessions\/\{id\}\/markdown/);
+  });
+
+  it('lists the session templates and the sessions under them', async () => {
+    const { resourceTemplates } = await connected.client.listResourceTemplates();
+    const templates = resourceTemplates.map((template) => template.uriTemplate);
+    assert.ok(templates.includes('thinking://sessions/{id}'));
+    assert.ok(templates.includes('thinking://sessions/{id}/markdown'));
+    const { resources } = await connected.client.listResources();
+    const uris = resources.map((resource) => resource.uri);
+    assert.ok(uris.includes(`thinking://sessions/${sessionId}`));
+    assert.ok(uris.includes(`thinking://sessions/${sessionId}/markdown`));
+  });
+
+  it('reads a session as JSON and as Markdown with the three Mermaid diagrams', async () => {
+    const json = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}` })).contents[0] as { mimeType?: string; text?: string };
+    assert.equal(json.mimeType, 'application/json');
+    const snapshot = JSON.parse(json.text ?? '') as { meta: { id: string }; thoughts: unknown[] };
+    assert.equal(snapshot.meta.id, sessionId);
+    assert.equal(snapshot.thoughts.length, 4);
+    const markdown = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}/markdown` })).contents[0] as { mimeType?: string; text?: string };
+    assert.equal(markdown.mimeType, 'text/markdown');
+    assert.equal((markdown.text ?? '').match(/```mermaid/g)?.length, 3);
+    assert.ok(!(markdown.text ?? '').includes('<b>idea</b>'), 'thought text is escaped');
+    await assert.rejects(connected.client.readResource({ uri: 'thinking://sessions/missing' }), /No session "missing"/);
+  });
+
+  it('completes session ids in the template', async () => {
+    const result = await connected.client.complete({ ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' }, argument: { name: 'id', value: sessionId.slice(0, 6) } });
+    assert.ok(result.completion.values.includes(sessionId));
+    const none = await connected.client.complete({ ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' }, argument: { name: 'id', value: 'zzz-no-such' } });
+    assert.deepEqual(none.completion.values, []);
+  });
+
+  it('offers the sequential-thinking prompt with problem and an optional strategy', async () => {
+    const { prompts } = await connected.client.listPrompts();
+    const prompt = prompts.find((candidate) => candidate.name === 'sequential-thinking');
+    assert.ok(prompt);
+    assert.deepEqual(prompt.arguments?.map((argument) => [argument.name, argument.required ?? false]), [['problem', true], ['strategy', false]]);
+    const plain = await connected.client.getPrompt({ name: 'sequential-thinking', arguments: { problem: 'Why is the build slow?' } });
+    const text = (plain.messages[0].content as { text: string }).text;
+    assert.match(text, /Why is the build slow\?/);
+    assert.match(text, /"linear"/);
+    assert.match(text, /problem_reception/);
+    await assert.rejects(connected.client.getPrompt({ name: 'sequential-thinking', arguments: { problem: 'x', strategy: 'astrology' } }), /Unknown strategy "astrology"/);
+    const completion = await connected.client.complete({ ref: { type: 'ref/prompt', name: 'sequential-thinking' }, argument: { name: 'strategy', value: 'li' } });
+    assert.deepEqual(completion.completion.values, ['linear']);
+  });
+});

@@ -1,0 +1,228 @@
+// The built CLI (dist/cli.js) over stdio, driven by the SDK Client as MCP clients run it: drop-in equality with the
+// reference server's five fields, restart and resume on one storage directory, the wire format's edge cases, and
+// the export command.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
+
+const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
+
+/** A sequence with plain thoughts, an exceeded estimate, string input, a revision and two branches. */
+const SEQUENCE: Record<string, unknown>[] = [
+  { thought: 'Restate the problem.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true },
+  { thought: 'Plan the approach.', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true },
+  { thought: 'First step.', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true },
+  { thought: 'Beyond the estimate.', thoughtNumber: '4', totalThoughts: '3', nextThoughtNeeded: 'true', needsMoreThoughts: true },
+  { thought: 'Step 2 was wrong.', thoughtNumber: 5, totalThoughts: 6, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 },
+  { thought: 'Alternative A.', thoughtNumber: 6, totalThoughts: 7, nextThoughtNeeded: true, branchFromThought: 3, branchId: 'alt-a' },
+  { thought: 'Alternative B.', thoughtNumber: 7, totalThoughts: 8, nextThoughtNeeded: true, branchFromThought: 3, branchId: 'alt-b' },
+  { thought: 'More of A.', thoughtNumber: 8, totalThoughts: 8, nextThoughtNeeded: true, branchFromThought: 3, branchId: 'alt-a' },
+  { thought: 'Conclusion.', thoughtNumber: 9, totalThoughts: 9, nextThoughtNeeded: false },
+];
+
+before(() => ensureBuiltCli());
+
+describe('the CLI over stdio', () => {
+  it("answers the reference server's five fields exactly as the reference does, call by call", async () => {
+    const ours = await connectCli(tempDir());
+    const reference = await connectReference();
+    try {
+      for (const args of SEQUENCE) {
+        const mine = await think(ours.client, args);
+        const theirs = await think(reference.client, args);
+        assert.equal(mine.isError, undefined, textOf(mine));
+        assert.equal(theirs.isError, undefined, textOf(theirs));
+        const pick = (value: Record<string, unknown>) => Object.fromEntries(REFERENCE_FIELDS.map((field) => [field, value[field]]));
+        assert.deepEqual(pick(mine.structuredContent ?? {}), pick(theirs.structuredContent ?? {}), JSON.stringify(args));
+        assert.deepEqual(pick(jsonOf(mine)), pick(JSON.parse(textOf(theirs)) as Record<string, unknown>), JSON.stringify(args));
+      }
+    } finally {
+      await ours.close();
+      await reference.close();
+    }
+  });
+
+  it('lists both tools and reports a validation error as an isError result', async () => {
+    const ours = await connectCli(tempDir());
+    try {
+      const { tools } = await ours.client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['sequentialthinking', 'thinking_sessions']);
+      const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);
+    } finally {
+      await ours.close();
+    }
+  });
+
+  it('keeps sessions across a restart: a second process resumes by sessionId', async () => {
+    const storage = tempDir();
+    const first = await connectCli(storage);
+    let sessionId: string;
+    try {
+      for (const args of SEQUENCE.slice(0, 3)) await think(first.client, args);
+      const listed = jsonOf<{ sessions: { sessionId: string }[] }>(await sessions(first.client, { action: 'list' }));
+      assert.equal(listed.sessions.length, 1);
+      sessionId = listed.sessions[0].sessionId;
+    } finally {
+      await first.close();
+    }
+    const second = await connectCli(storage);
+    try {
+      const resumed = jsonOf<{ sessionId: string; nextThoughtNumber: number; recentThoughts: { thought: string }[] }>(await sessions(second.client, { action: 'resume', sessionId }));
+      assert.equal(resumed.sessionId, sessionId);
+      assert.equal(resumed.nextThoughtNumber, 4);
+      assert.equal(resumed.recentThoughts.at(-1)?.thought, 'First step.');
+      const next = jsonOf(await think(second.client, { thought: 'After the restart.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }));
+      assert.equal(next.sessionId, sessionId);
+      assert.equal(next.thoughtHistoryLength, 4);
+    } finally {
+      await second.close();
+    }
+    const third = await connectCli(storage);
+    try {
+      // An explicit sessionId continues the saved session without resume.
+      const next = jsonOf(await think(third.client, { thought: 'Third process.', thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: false, sessionId }));
+      assert.equal(next.thoughtHistoryLength, 5);
+    } finally {
+      await third.close();
+    }
+  });
+});
+
+describe('the stdio wire format', () => {
+  let child: ReturnType<typeof spawn>;
+  const lines: string[] = [];
+  let waiters: (() => void)[] = [];
+
+  before(() => {
+    child = spawn(process.execPath, [CLI, '--storage-path', tempDir()], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      let newline = buffered.indexOf('\n');
+      while (newline !== -1) {
+        lines.push(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        newline = buffered.indexOf('\n');
+      }
+      const current = waiters;
+      waiters = [];
+      for (const wake of current) wake();
+    });
+  });
+  after(() => {
+    child.kill();
+  });
+
+  async function nextLine(): Promise<Record<string, unknown>> {
+    while (lines.length === 0) await new Promise<void>((resolve) => waiters.push(resolve));
+    return JSON.parse(lines.shift() as string) as Record<string, unknown>;
+  }
+
+  it('answers a line that is not JSON with a parse error and keeps serving', async () => {
+    child.stdin?.write('this is not json\n');
+    const error = await nextLine();
+    assert.equal((error.error as { code: number }).code, -32700);
+    assert.equal(error.id, null);
+    child.stdin?.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    assert.deepEqual(await nextLine(), { result: {}, jsonrpc: '2.0', id: 1 });
+  });
+
+  it('answers a message without the JSON-RPC envelope with an invalid request error', async () => {
+    child.stdin?.write('{"id":2,"method":"ping"}\n');
+    const error = await nextLine();
+    assert.equal((error.error as { code: number }).code, -32600);
+    assert.equal(error.id, 2);
+  });
+
+  it('reassembles messages split across chunks, accepts CRLF and several messages in one chunk', async () => {
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'sequentialthinking', arguments: { thought: 'héllo — ünïcode', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true } } });
+    const bytes = Buffer.from(`${call}\r\n`, 'utf8');
+    // Split inside a multi-byte character.
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    child.stdin?.write(bytes.subarray(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin?.write(Buffer.concat([bytes.subarray(cut), Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping"}\n')]));
+    const reply = await nextLine();
+    assert.equal(reply.id, 3);
+    const result = reply.result as { structuredContent: { thoughtNumber: number } };
+    assert.equal(result.structuredContent.thoughtNumber, 1);
+    assert.equal((await nextLine()).id, 4);
+  });
+
+  it('answers an unknown tool with a JSON-RPC error on the direct path', async () => {
+    child.stdin?.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}}\n');
+    const error = await nextLine();
+    assert.equal(error.id, 5);
+    assert.equal((error.error as { code: number }).code, -32602);
+  });
+});
+
+describe('the CLI commands', () => {
+  const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('prints help and the version', () => {
+    const help = run(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /--storage-path/);
+    assert.match(help.stdout, /export <sessionId>/);
+    const version = run(['--version']);
+    assert.equal(version.status, 0);
+    assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  });
+
+  it('refuses unknown options and formats with exit code 2 and the usage', () => {
+    const unknown = run(['--frobnicate']);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /Unknown option --frobnicate/);
+    const format = run(['export', 'x', '--format', 'pdf']);
+    assert.equal(format.status, 2);
+    assert.match(format.stderr, /Unknown export format "pdf"/);
+  });
+
+  it('exports a saved session as Markdown and JSON, and says so clearly when the session does not exist', async () => {
+    const storage = tempDir();
+    const client = await connectCli(storage);
+    let sessionId: string;
+    try {
+      sessionId = String(jsonOf(await think(client.client, { thought: 'Exported <script>x</script> thought.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false })).sessionId);
+    } finally {
+      await client.close();
+    }
+    const markdown = run(['export', sessionId, '--format', 'md', '--storage-path', storage]);
+    assert.equal(markdown.status, 0, markdown.stderr);
+    assert.match(markdown.stdout, /```mermaid/);
+    const out = join(tempDir(), 'session.json');
+    const json = run(['export', sessionId, '--format', 'json', '--out', out, '-s', storage]);
+    assert.equal(json.status, 0, json.stderr);
+    assert.match(readFileSync(out, 'utf8'), /Exported <script>x<\/script> thought\./);
+    const imported = tempDir();
+    const importRun = run(['import', out, '-s', imported]);
+    assert.equal(importRun.status, 0, importRun.stderr);
+    assert.equal(run(['export', sessionId, '--format', 'json', '-s', imported]).status, 0);
+    const missing = run(['export', 'no-such-session', '--format', 'md', '-s', storage]);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /no session "no-such-session"/);
+    const traversal = run(['export', '../outside', '--format', 'md', '-s', storage]);
+    assert.equal(traversal.status, 1);
+    assert.match(traversal.stderr, /path separators/);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, '--storage-path', tempDir()], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await new Promise<void>((resolve) => {
+      const check = () => (stderr.includes('MCP server on stdio') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 0);
+    assert.match(stderr, /shutting down \(SIGTERM\)/);
+  });
+});
