@@ -3,7 +3,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { marked } from 'marked';
 import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { markdownInline, markdownText, sessionMarkdown } from '../../src/export/markdown';
 import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
@@ -45,7 +44,9 @@ function snapshotOf(texts: readonly string[], extra: Partial<ThoughtRecord>[] = 
   };
 }
 
-function render(markdown: string): Document {
+/** Renders with marked (ESM only, hence the dynamic import from this CommonJS test) into a DOM to inspect. */
+async function render(markdown: string): Promise<Document> {
+  const { marked } = await import('marked');
   return new JSDOM(marked.parse(markdown, { async: false, gfm: true })).window.document;
 }
 
@@ -75,12 +76,12 @@ function thoughtTextAfter(heading: Element): { text: string; badges: string } {
 }
 
 describe('sessionMarkdown', () => {
-  it('writes the summary, the diagrams as mermaid blocks and every thought with its badges', () => {
+  it('writes the summary, the diagrams as mermaid blocks and every thought with its badges', async () => {
     const snapshot = snapshotOf(['Plan the migration', 'Check the schema', 'Schema is fine after all', 'Try the other order', 'Done'], [
       {}, {}, { isRevision: true, revisesThought: 2 }, { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 }, {},
     ]);
     const markdown = sessionMarkdown(snapshot);
-    const document = render(markdown);
+    const document = await render(markdown);
     assert.equal(document.querySelector('h1')?.textContent, 'Plan the migration');
     const summary = document.querySelector('ul')?.textContent ?? '';
     for (const fact of ['Strategy: linear', 'Status: complete', 'Thoughts: 5 (1 revision, 1 branch)', 'Branches: alt', 'Started: 2026-11-22T02:00:00.000Z']) {
@@ -99,10 +100,10 @@ describe('sessionMarkdown', () => {
     assert.equal(thoughtTextAfter(headings[1]).text, 'Check the schema');
   });
 
-  it('keeps every hostile thought as plain text that reads back exactly', () => {
+  it('keeps every hostile thought as plain text that reads back exactly', async () => {
     const snapshot = snapshotOf(MARKDOWN_CORPUS, MARKDOWN_CORPUS.map((text) => ({ stage: text.slice(0, 30), branchId: undefined })));
     snapshot.meta.title = '<script>alert(1)</script> # [x](javascript:alert(1))';
-    const document = render(sessionMarkdown(snapshot));
+    const document = await render(sessionMarkdown(snapshot));
     assert.equal(document.querySelectorAll('script, img, a, table, blockquote, ol, h4, h5, h6, hr, del, strong:not(li strong), em:not(p > em:first-child)').length, 0,
       document.body.innerHTML.slice(0, 2000));
     assert.equal(document.querySelectorAll('h1').length, 1);
