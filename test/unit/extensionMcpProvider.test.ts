@@ -4,11 +4,13 @@ import './support/vscodeLoader';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
+import * as httpServerModule from '../../src/mcp/httpServer';
 import { registerMcpProvider, type HttpServerLoader, type McpServerHost } from '../../src/extension/mcpProvider';
 import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
 import { extensionContext, McpHttpServerDefinition, resetStub, setConfiguration, stub } from './support/vscodeStub';
 
-const loadServer: HttpServerLoader = () => import('../../src/mcp/httpServer');
+// Static import (the loader's laziness is what these tests count, not Node's module loading).
+const loadServer: HttpServerLoader = async () => httpServerModule;
 
 let fixture: ServicesFixture;
 let context: ReturnType<typeof extensionContext>;

@@ -154,6 +154,7 @@ export const stub = {
   /** Set to false to simulate a VS Code without the MCP provider API (before 1.101). */
   mcpApiAvailable: true,
   treeViews: [] as { id: string; message?: string; options: unknown }[],
+  webviewViewProviders: [] as string[],
   globalState: new Map<string, unknown>(),
 };
 
@@ -170,6 +171,7 @@ export function resetStub(): void {
   stub.mcpProviders.length = 0;
   stub.mcpApiAvailable = true;
   stub.treeViews.length = 0;
+  stub.webviewViewProviders.length = 0;
   stub.globalState.clear();
 }
 
@@ -236,6 +238,10 @@ export const window = {
     };
     stub.treeViews.push(view);
     return view;
+  },
+  registerWebviewViewProvider: (id: string, _provider: unknown) => {
+    stub.webviewViewProviders.push(id);
+    return new Disposable(() => undefined);
   },
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),

@@ -1,0 +1,157 @@
+// Activation under the vscode stub: fast, lazy (no store opened, no MCP SDK loaded), and consistent with the
+// manifest (every contributed command has a handler, every view a provider, every menu entry a command).
+import './support/vscodeLoader';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type * as vscode from 'vscode';
+import { strategyNames } from '../../src/engine/strategies/catalog';
+import { activate, deactivate, type ThoughtExplorerApi } from '../../src/extension/extension';
+import { MCP_PROVIDER_ID } from '../../src/extension/mcpProvider';
+import { SETTINGS_SECTION } from '../../src/extension/settings';
+import { extensionContext, resetStub, stub } from './support/vscodeStub';
+
+interface Manifest {
+  activationEvents: string[];
+  main: string;
+  contributes: {
+    commands: { command: string; title: string; category: string; icon: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+    views: Record<string, { id: string; type?: string }[]>;
+    viewsContainers: { activitybar: { id: string; icon: string }[] };
+    viewsWelcome: { view: string; contents: string }[];
+    mcpServerDefinitionProviders: { id: string; label: string }[];
+    configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
+  };
+}
+
+const root = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+
+let folder: string;
+let context: ReturnType<typeof extensionContext>;
+let api: ThoughtExplorerApi;
+
+beforeEach(() => {
+  resetStub();
+  folder = mkdtempSync(join(tmpdir(), 'te-activate-'));
+  stub.configuration.set('storagePath', join(folder, 'not-yet-created'));
+  context = extensionContext(root);
+  api = activate(context as unknown as vscode.ExtensionContext);
+});
+
+afterEach(async () => {
+  await deactivate();
+  context.disposeAll();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('activation', () => {
+  test('is fast and lazy: no store opened, no MCP SDK or server loaded', () => {
+    assert.ok(api.activationMs < 50, `activate() took ${api.activationMs.toFixed(1)} ms`);
+    assert.equal(existsSync(join(folder, 'not-yet-created')), false, 'the store is opened on first use, not at activation');
+    assert.equal(api.services.isEngineBuilt, false);
+    const loaded = Object.keys(require.cache);
+    assert.equal(loaded.some((path) => path.includes('@modelcontextprotocol')), false, 'the MCP SDK is not loaded');
+    assert.equal(loaded.some((path) => path.endsWith('httpServer.ts') || path.endsWith('mcpServer.js')), false);
+    assert.equal(api.mcpServerUrl(), undefined);
+  });
+
+  test('registers the MCP provider, the Sessions tree and the explorer view', () => {
+    assert.deepEqual(stub.mcpProviders.map((registration) => registration.id), [MCP_PROVIDER_ID]);
+    assert.deepEqual(stub.treeViews.map((view) => view.id), ['thoughtExplorer.sessions']);
+    assert.deepEqual(stub.webviewViewProviders, ['thoughtExplorer.explorer']);
+    assert.equal(stub.logChannels[0]?.name, 'Thought Explorer');
+    assert.ok(stub.logChannels[0].lines.some((line) => /Activated in \d+\.\d ms/.test(line)));
+  });
+
+  test('the first tree render opens the store (and starts watching it)', () => {
+    assert.deepEqual(api.sessionsTree.getChildren(), []);
+    assert.equal(existsSync(join(folder, 'not-yet-created')), true);
+    assert.equal(api.services.isEngineBuilt, true);
+  });
+
+  test('"Copy MCP Configuration" puts the stdio entry for the bundled CLI and this store on the clipboard', async () => {
+    const handler = stub.commands.get('thoughtExplorer.copyMcpConfiguration');
+    assert.ok(handler);
+    await handler();
+    assert.deepEqual(JSON.parse(stub.clipboard), {
+      mcpServers: { 'thought-explorer': { command: 'node', args: [join(root, 'dist', 'cli.js'), '--storage-path', join(folder, 'not-yet-created')] } },
+    });
+  });
+
+  test('"Delete Session" asks first and deletes only on confirmation', async () => {
+    const reply = api.engine().process('c', { thought: 'to delete', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+    assert.ok(reply.ok);
+    const remove = stub.commands.get('thoughtExplorer.deleteSession');
+    assert.ok(remove);
+    stub.messageAnswers.push(undefined);
+    await remove({ sessionId: reply.reply.sessionId });
+    assert.ok(api.engine().getSession(reply.reply.sessionId), 'kept when the dialog is dismissed');
+    stub.messageAnswers.push('Delete');
+    await remove(reply.reply.sessionId);
+    assert.equal(api.engine().getSession(reply.reply.sessionId), undefined);
+  });
+
+  test('"Rename Session" renames; "Show MCP Server Status" reports a server not started yet', async () => {
+    const reply = api.engine().process('c', { thought: 'old name', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+    assert.ok(reply.ok);
+    stub.inputBoxAnswers.push('New name');
+    await stub.commands.get('thoughtExplorer.renameSession')?.({ sessionId: reply.reply.sessionId });
+    assert.equal(api.engine().getSession(reply.reply.sessionId)?.meta.title, 'New name');
+    const status = (await stub.commands.get('thoughtExplorer.showMcpStatus')?.()) as { running: boolean; enabled: boolean };
+    assert.equal(status.running, false);
+    assert.equal(status.enabled, true);
+    assert.match(stub.messages.at(-1)?.message ?? '', /not started yet/);
+  });
+});
+
+describe('manifest', () => {
+  test('activation events are implicit; main is the built bundle', () => {
+    assert.deepEqual(manifest.activationEvents, []);
+    assert.equal(manifest.main, './dist/extension.js');
+  });
+
+  test('every contributed command has a handler after activation, with the category and a codicon', () => {
+    const missing = manifest.contributes.commands.map((command) => command.command).filter((id) => !stub.commands.has(id));
+    assert.deepEqual(missing, []);
+    for (const command of manifest.contributes.commands) {
+      assert.equal(command.category, 'Thought Explorer', command.command);
+      assert.match(command.icon, /^\$\([a-z-]+\)$/, command.command);
+    }
+  });
+
+  test('every menu entry names a contributed command', () => {
+    const ids = new Set(manifest.contributes.commands.map((command) => command.command));
+    for (const [menu, entries] of Object.entries(manifest.contributes.menus)) {
+      for (const entry of entries) assert.ok(ids.has(entry.command), `${menu}: ${entry.command}`);
+    }
+  });
+
+  test('views, welcome content, icon and MCP provider id match the code', () => {
+    const views = manifest.contributes.views.thoughtExplorer;
+    assert.deepEqual(views.map((view) => view.id), ['thoughtExplorer.sessions', 'thoughtExplorer.explorer']);
+    assert.equal(views[1].type, 'webview');
+    assert.ok(existsSync(join(root, manifest.contributes.viewsContainers.activitybar[0].icon)));
+    assert.equal(manifest.contributes.viewsWelcome[0].view, 'thoughtExplorer.sessions');
+    assert.match(manifest.contributes.viewsWelcome[0].contents, /sequentialthinking/);
+    assert.match(manifest.contributes.viewsWelcome[0].contents, /command:thoughtExplorer\.copyMcpConfiguration/);
+    assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders, [{ id: MCP_PROVIDER_ID, label: 'Thought Explorer' }]);
+  });
+
+  test('settings: the ones the code reads, with the strategy enum from the catalog', () => {
+    const properties = manifest.contributes.configuration.properties;
+    assert.deepEqual(Object.keys(properties).sort(), [
+      'defaultStrategy',
+      'followLiveSession',
+      'limits.maxSessionsInMemory',
+      'limits.maxThoughtLength',
+      'limits.maxThoughtsPerSession',
+      'mcpServer.enabled',
+      'storagePath',
+    ].map((key) => `${SETTINGS_SECTION}.${key}`).sort());
+    assert.deepEqual(properties['thoughtExplorer.defaultStrategy'].enum, strategyNames());
+  });
+});
