@@ -39,6 +39,9 @@ const common = {
 
 const contexts = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
+  // so activation never parses it (~1 MB).
+  { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
   // Inlined into every exported HTML file (src/export/html.ts), so always minified and without a source map.
