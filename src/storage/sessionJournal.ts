@@ -292,12 +292,14 @@ export function readJournal(path: string, withThoughts: boolean): JournalReadRes
  * replaced or truncated): then the caller reads it whole.
  */
 export function readJournalTail(path: string, meta: SessionMeta, consumed: number, ino: number): JournalReadResult | undefined {
-  const raw = readFrom(path, consumed === 0 ? 0 : consumed - 1);
+  // Nothing complete was read before (not even the session record's line end): read the whole journal instead.
+  if (consumed <= 0) return undefined;
+  const raw = readFrom(path, consumed - 1);
   if (raw.ino !== ino || raw.size < consumed) return undefined;
   // The byte before `consumed` must end a line; compact JSON lines never hold a raw newline, so anything else means
   // our recorded position is not a line boundary of this file any more.
-  if (consumed > 0 && raw.buffer[0] !== 0x0a) return undefined;
-  const tail = consumed === 0 ? raw.buffer : raw.buffer.subarray(1);
+  if (raw.buffer[0] !== 0x0a) return undefined;
+  const tail = raw.buffer.subarray(1);
   const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
   replayLines(replay, tail.toString('utf8'), 1);
   if (replay.meta === undefined) return undefined;

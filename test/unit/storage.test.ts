@@ -445,6 +445,33 @@ describe('the index', () => {
     third.close();
   });
 
+  it('reads only what another process appended, and copes when that process crashed mid-line', () => {
+    const dir = freshDirectory();
+    const { log, lines } = collectingLog();
+    const viewer = new FileSessionStore(dir, { log });
+    const first = new FileSessionStore(dir, { log: () => {} });
+    const writer = new SessionWriter(first, 'crashy');
+    writer.add();
+    assert.equal(viewer.listSessions().sessions[0].thoughtCount, 1);
+    first.close();
+    // The writing process dies in the middle of a record.
+    appendFileSync(first.sessionFilePath('crashy'), '{"type":"thought","thou');
+    assert.equal(viewer.listSessions().sessions[0].thoughtCount, 1);
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], /crashy\.jsonl:appended line 1: torn last line \(incomplete write\) ignored/);
+    // Restarted, it continues the session by id: its record starts on a fresh line.
+    const restarted = new FileSessionStore(dir, { log: () => {} });
+    const loaded = restarted.loadSession('crashy')!;
+    const record: ThoughtRecord = { seq: 1, thought: 'after restart', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 7_000 };
+    restarted.appendThought(applyThought(loaded.meta, record), record);
+    const listed = viewer.listSessions().sessions[0];
+    assert.equal(listed.thoughtCount, 2);
+    assert.equal(listed.updatedAt, 7_000);
+    assert.deepEqual(viewer.loadSession('crashy')?.thoughts.map((thought) => thought.thought), ['Thought 1 of crashy', 'after restart']);
+    restarted.close();
+    viewer.close();
+  });
+
   it('lists 10,000 sessions correctly: totals, filters, newest first, pages that cover everything once', () => {
     const dir = freshDirectory();
     const store = new FileSessionStore(dir, { log: (message) => assert.fail(message) });
