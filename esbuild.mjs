@@ -46,6 +46,9 @@ const contexts = [
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
   // Inlined into every exported HTML file (src/export/html.ts), so always minified and without a source map.
   { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false },
+  // The webview's styles and the codicon font, copied beside the bundle (the only folder the webview may load from).
+  { ...common, entryPoints: ['media/explorer.css'], outfile: 'dist/webview/explorer.css' },
+  { ...common, entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/webview/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]' },
   // The in-editor suite: index.ts plus each *.test.ts as its own entry, so index.js can load them one by one.
   { ...common, entryPoints: inEditorSuiteEntries(), outdir: 'out/test/vscode', outbase: 'test/vscode/suite', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.

@@ -1,0 +1,268 @@
+// One explorer webview (the sidebar view, an editor panel or a replay panel) connected to the engine: answers the
+// webview's messages, sends a full snapshot on `ready`, then forwards the engine's events as deltas, and decides
+// which session is shown (the live one, or the one a person picked).
+import * as vscode from 'vscode';
+import type { EngineEvent } from '../../engine/events';
+import {
+  assertNever,
+  isWebviewMessage,
+  type DiagramKind,
+  type ExplorerMode,
+  type HostMessage,
+  type RenderedSvgs,
+  type SessionView,
+  type WebviewMessage,
+} from '../../shared/protocol';
+import type { ExtensionServices } from '../services';
+import { explorerHtml, type ExplorerSurface } from './explorerHtml';
+import { strategyView, toSessionView } from './sessionView';
+
+/** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
+export type ExplorerServices = Pick<
+  ExtensionServices,
+  'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'onDidChangeSettings' | 'settings' | 'log' | 'extensionUri'
+>;
+
+/** Where the webview bundle lives; also the only folder the webview may load from. */
+export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [webviewRoot(extensionUri)] };
+}
+
+const SVG_REQUEST_TIMEOUT_MS = 120_000;
+
+interface PendingSvgRequest {
+  resolve: (svgs: RenderedSvgs) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface ExplorerConnectionOptions {
+  surface: ExplorerSurface;
+  mode: ExplorerMode;
+  sessionId?: string;
+  onOpenInPanel: (sessionId: string | undefined) => void;
+  onSelectThought?: (sessionId: string, seq: number) => void;
+}
+
+export class ExplorerConnection implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private mode: ExplorerMode;
+  private sessionId: string | undefined;
+  private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
+  private requestCounter = 0;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly services: ExplorerServices,
+    private readonly options: ExplorerConnectionOptions,
+  ) {
+    this.mode = options.mode;
+    this.sessionId = options.sessionId;
+    webview.options = webviewOptions(services.extensionUri);
+    const root = webviewRoot(services.extensionUri);
+    webview.html = explorerHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'explorer.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'explorer.css')).toString(),
+      codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
+      surface: options.surface,
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      services.onEngineEvent((event) => this.onEngineEvent(event)),
+      services.onDidResetEngine(() => this.sendSnapshot()),
+    );
+  }
+
+  get shownSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The webview was hidden and its document destroyed: nothing may be posted until it says `ready` again. */
+  markHidden(): void {
+    this.ready = false;
+  }
+
+  /** Shows `sessionId` (pinned), or goes back to following the live session when undefined. */
+  show(sessionId: string | undefined, mode: ExplorerMode = sessionId === undefined ? 'live' : 'pinned'): void {
+    this.sessionId = sessionId;
+    this.mode = mode;
+    this.sendSnapshot();
+  }
+
+  post(message: HostMessage): void {
+    if (!this.ready) return;
+    void this.webview.postMessage(message).then(undefined, (error: unknown) => this.services.log.warn(`Explorer message not delivered: ${String(error)}`));
+  }
+
+  /** Full SVGs of the diagrams of `sessionId` (or of the shown session), rendered by this webview's Mermaid. */
+  requestSvgs(sessionId?: string): Promise<RenderedSvgs> {
+    if (!this.ready) return Promise.resolve({});
+    const requestId = `svg-${++this.requestCounter}`;
+    let session: SessionView | undefined;
+    if (sessionId !== undefined && sessionId !== this.sessionId) {
+      session = this.sessionView(sessionId) ?? undefined;
+      if (!session) return Promise.resolve({});
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingSvgs.delete(requestId);
+        this.services.log.warn('The explorer did not render the diagrams for export in time; exporting without pre-rendered SVGs.');
+        resolve({});
+      }, SVG_REQUEST_TIMEOUT_MS);
+      this.pendingSvgs.set(requestId, { resolve, timer });
+      this.post({ type: 'requestSvg', requestId, session });
+    });
+  }
+
+  dispose(): void {
+    for (const pending of this.pendingSvgs.values()) {
+      clearTimeout(pending.timer);
+      pending.resolve({});
+    }
+    this.pendingSvgs.clear();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private receive(raw: unknown): void {
+    if (!isWebviewMessage(raw)) {
+      this.services.log.warn(`Explorer sent a message this version does not understand: ${describe(raw)}`);
+      return;
+    }
+    this.handle(raw);
+  }
+
+  private handle(message: WebviewMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.sendSnapshot();
+        return;
+      case 'selectThought':
+        this.options.onSelectThought?.(message.sessionId, message.seq);
+        return;
+      case 'requestFullSession':
+        if (message.sessionId === this.sessionId) this.sendSnapshot();
+        return;
+      case 'openInPanel':
+        this.options.onOpenInPanel(message.sessionId ?? this.sessionId);
+        return;
+      case 'exportSvg':
+        void saveSvg(message.diagram, message.svg, message.sessionId ?? this.sessionId, this.services);
+        return;
+      case 'renderFailed':
+        this.services.log.warn(`Explorer could not draw the ${message.diagram}: ${message.message}`);
+        return;
+      case 'svgRendered': {
+        const pending = this.pendingSvgs.get(message.requestId);
+        if (!pending) return;
+        this.pendingSvgs.delete(message.requestId);
+        clearTimeout(pending.timer);
+        for (const error of message.errors) this.services.log.warn(`Export rendering: ${error}`);
+        pending.resolve(message.svgs);
+        return;
+      }
+      default:
+        assertNever(message, 'webview message');
+    }
+  }
+
+  private onEngineEvent(event: EngineEvent): void {
+    if (!this.ready) return;
+    const follow = this.mode === 'live' && this.services.settings.followLiveSession;
+    switch (event.type) {
+      case 'sessionStarted':
+        // A new session while following: switch to it (its first thought is already in the snapshot).
+        if (follow && event.meta.id !== this.sessionId) {
+          this.sessionId = event.meta.id;
+          this.sendSnapshot();
+        }
+        return;
+      case 'thoughtAdded':
+        if (event.meta.id === this.sessionId) {
+          this.post({ type: 'thoughtAdded', sessionId: event.meta.id, meta: event.meta, thought: event.thought });
+        } else if (follow) {
+          this.sessionId = event.meta.id;
+          this.sendSnapshot();
+        }
+        return;
+      case 'stageChanged':
+        // The thoughtAdded that caused it carries the new stage already.
+        return;
+      case 'sessionEnded':
+      case 'sessionUpdated':
+        if (event.meta.id === this.sessionId) this.post({ type: 'sessionUpdated', meta: event.meta, strategy: strategyView(event.meta.strategy) });
+        return;
+      case 'sessionDeleted':
+        if (event.sessionId === this.sessionId) {
+          this.sessionId = undefined;
+          this.sendSnapshot();
+        }
+        return;
+      default:
+        assertNever(event, 'engine event');
+    }
+  }
+
+  private sendSnapshot(): void {
+    if (!this.ready) return;
+    let session: SessionView | null = null;
+    try {
+      if (this.sessionId === undefined && this.mode === 'live') this.sessionId = this.latestSessionId();
+      session = this.sessionId === undefined ? null : this.sessionView(this.sessionId);
+    } catch (error) {
+      this.services.log.error(`Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.post({ type: 'snapshot', mode: this.mode, session });
+  }
+
+  /** The live session updated last, else the session updated last; undefined when there are none. */
+  private latestSessionId(): string | undefined {
+    const engine = this.services.engine;
+    const live = engine.listSessions({ status: 'live', limit: 1 }).sessions[0];
+    return (live ?? engine.listSessions({ limit: 1 }).sessions[0])?.id;
+  }
+
+  private sessionView(sessionId: string): SessionView | null {
+    const snapshot = this.services.engine.getSession(sessionId);
+    return snapshot ? toSessionView(snapshot) : null;
+  }
+}
+
+async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | undefined, services: ExplorerServices): Promise<void> {
+  try {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${sessionId ?? 'session'}-${diagram}.svg`.replace(/[^A-Za-z0-9._-]/g, '_');
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export SVG of the diagram in view',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: { 'SVG image': ['svg'] },
+    });
+    if (!target) return;
+    const text = svg.startsWith('<?xml') ? svg : `<?xml version="1.0" encoding="UTF-8"?>\n${svg}`;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    services.log.info(`Exported the ${diagram} to ${target.fsPath}`);
+    void vscode.window.showInformationMessage(`Saved ${target.fsPath.split(/[\\/]/).pop() ?? 'the SVG'}.`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    services.log.error(`SVG export failed: ${message}`);
+    void vscode.window.showErrorMessage(`Could not save the SVG: ${message}`);
+  }
+}
+
+function describe(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text.slice(0, 200);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,199 @@
+// Host side of the explorer: the sidebar webview view (`thoughtExplorer.explorer`), editor panels with the same UI,
+// the replay panel (command `thoughtExplorer.replaySession`), and the functions other parts of the extension call
+// (show a session, open the panel, pre-rendered SVGs for exports).
+import * as vscode from 'vscode';
+import type { RenderedSvgs } from '../../shared/protocol';
+import type { ExplorerHandle, ExtensionServices } from '../services';
+import { ExplorerConnection, webviewOptions, type ExplorerServices } from './explorerConnection';
+
+export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
+export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
+const PANEL_VIEW_TYPE = 'thoughtExplorer.explorerPanel';
+const REPLAY_VIEW_TYPE = 'thoughtExplorer.replayPanel';
+
+export interface ExplorerApi extends ExplorerHandle {
+  /** Shows a session in the sidebar view (and in the explorer panel when one is open). */
+  showSession(sessionId: string): Promise<void>;
+  /** Opens (or reveals) the explorer editor panel; with a session id, pinned to that session. */
+  openPanel(sessionId?: string): void;
+  /** Opens a replay panel for a session; without an id, asks which. */
+  replay(sessionId?: string): Promise<void>;
+  /** Full SVGs of the three diagrams, rendered by an open explorer; `{}` when none is open or rendering fails. */
+  renderedSvgs(sessionId?: string): Promise<RenderedSvgs>;
+  /** Fires when a thought is selected in any explorer. */
+  readonly onDidSelectThought: vscode.Event<{ sessionId: string; seq: number }>;
+}
+
+/** Registers the view provider and the replay command; returns the explorer's API. */
+export function registerExplorer(
+  context: vscode.ExtensionContext,
+  services: ExplorerServices & Pick<ExtensionServices, 'setExplorer' | 'selectedSessionId' | 'onDidSelectSession'>,
+): ExplorerApi {
+  const explorer = new Explorer(services);
+  context.subscriptions.push(
+    explorer,
+    vscode.window.registerWebviewViewProvider(EXPLORER_VIEW_ID, explorer, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.commands.registerCommand(REPLAY_COMMAND, (argument?: unknown) => explorer.replay(sessionIdFrom(argument))),
+    services.onDidSelectSession((sessionId) => {
+      if (sessionId !== undefined) explorer.showPicked(sessionId);
+    }),
+  );
+  services.setExplorer(explorer);
+  context.subscriptions.push({ dispose: () => services.setExplorer(undefined) });
+  return explorer;
+}
+
+class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Disposable {
+  private view: { webviewView: vscode.WebviewView; connection: ExplorerConnection } | undefined;
+  private panel: { panel: vscode.WebviewPanel; connection: ExplorerConnection } | undefined;
+  private readonly replays = new Set<ExplorerConnection>();
+  private readonly selectEmitter = new vscode.EventEmitter<{ sessionId: string; seq: number }>();
+  readonly onDidSelectThought = this.selectEmitter.event;
+
+  constructor(private readonly services: ExplorerServices & Pick<ExtensionServices, 'selectedSessionId'>) {}
+
+  resolveWebviewView(webviewView: vscode.WebviewView): void {
+    this.view?.connection.dispose();
+    const picked = this.services.selectedSessionId;
+    const connection = new ExplorerConnection(webviewView.webview, this.services, {
+      surface: 'view',
+      mode: picked === undefined ? 'live' : 'pinned',
+      sessionId: picked,
+      onOpenInPanel: (sessionId) => this.openPanel(sessionId),
+      onSelectThought: (sessionId, seq) => this.selectEmitter.fire({ sessionId, seq }),
+    });
+    const view = { webviewView, connection };
+    this.view = view;
+    webviewView.onDidChangeVisibility(() => {
+      // Hidden webviews lose their document; the new one says `ready` and gets a fresh snapshot.
+      if (!webviewView.visible) connection.markHidden();
+    });
+    webviewView.onDidDispose(() => {
+      connection.dispose();
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  /** A session picked in the Sessions tree: pin the sidebar view to it. */
+  showPicked(sessionId: string): void {
+    if (this.view && this.view.connection.shownSessionId !== sessionId) this.view.connection.show(sessionId);
+  }
+
+  async showSession(sessionId: string): Promise<void> {
+    if (this.panel) this.panel.connection.show(sessionId);
+    if (this.view) {
+      this.view.connection.show(sessionId);
+      this.view.webviewView.show(true);
+      return;
+    }
+    // The view has never been opened: focusing it resolves it, and it starts on the picked session.
+    await vscode.commands.executeCommand(`${EXPLORER_VIEW_ID}.focus`);
+    this.resolvedView()?.connection.show(sessionId);
+  }
+
+  /** Read through a method: TypeScript cannot know that an awaited command resolved the view meanwhile. */
+  private resolvedView(): { webviewView: vscode.WebviewView; connection: ExplorerConnection } | undefined {
+    return this.view;
+  }
+
+  openPanel(sessionId?: string): void {
+    if (this.panel) {
+      if (sessionId !== undefined) this.panel.connection.show(sessionId);
+      this.panel.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      'Thought Explorer',
+      vscode.ViewColumn.Active,
+      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
+    const connection = this.connectPanel(panel, sessionId === undefined ? 'live' : 'pinned', sessionId);
+    const entry = { panel, connection };
+    this.panel = entry;
+    panel.onDidDispose(() => {
+      if (this.panel === entry) this.panel = undefined;
+    });
+  }
+
+  async replay(sessionId?: string): Promise<void> {
+    const id = sessionId ?? (await this.pickSession());
+    if (id === undefined) return;
+    const snapshot = this.services.engine.getSession(id);
+    if (!snapshot) {
+      void vscode.window.showErrorMessage(`Session "${id}" was not found; it may have been deleted.`);
+      return;
+    }
+    const title = snapshot.meta.title ?? snapshot.meta.purpose ?? id;
+    const panel = vscode.window.createWebviewPanel(
+      REPLAY_VIEW_TYPE,
+      `Replay: ${title.length > 40 ? `${title.slice(0, 39)}…` : title}`,
+      vscode.ViewColumn.Active,
+      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
+    const connection = this.connectPanel(panel, 'replay', id);
+    this.replays.add(connection);
+    panel.onDidDispose(() => this.replays.delete(connection));
+  }
+
+  async renderedSvgs(sessionId?: string): Promise<RenderedSvgs> {
+    // A visible webview has a live Mermaid; the panel is preferred (it is larger and usually in front).
+    for (const connection of [this.panel?.connection, this.view?.connection, ...this.replays]) {
+      if (connection?.isReady) return connection.requestSvgs(sessionId);
+    }
+    return {};
+  }
+
+  dispose(): void {
+    this.view?.connection.dispose();
+    this.panel?.panel.dispose();
+    for (const connection of this.replays) connection.dispose();
+    this.selectEmitter.dispose();
+  }
+
+  private connectPanel(panel: vscode.WebviewPanel, mode: 'live' | 'pinned' | 'replay', sessionId: string | undefined): ExplorerConnection {
+    const connection = new ExplorerConnection(panel.webview, this.services, {
+      surface: mode === 'replay' ? 'replay' : 'panel',
+      mode,
+      sessionId,
+      onOpenInPanel: (id) => this.openPanel(id),
+      onSelectThought: (id, seq) => this.selectEmitter.fire({ sessionId: id, seq }),
+    });
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) connection.markHidden();
+    });
+    panel.onDidDispose(() => connection.dispose());
+    return connection;
+  }
+
+  private async pickSession(): Promise<string | undefined> {
+    const { sessions } = this.services.engine.listSessions({ limit: 200 });
+    if (sessions.length === 0) {
+      void vscode.window.showInformationMessage('There are no thinking sessions to replay yet.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((meta) => ({
+        label: meta.title ?? meta.purpose ?? meta.id,
+        description: `${meta.strategy} · ${meta.thoughtCount} thoughts · ${meta.status}`,
+        detail: new Date(meta.updatedAt).toLocaleString(),
+        sessionId: meta.id,
+      })),
+      { title: 'Replay Session', placeHolder: 'Pick a session to replay', matchOnDescription: true },
+    );
+    return picked?.sessionId;
+  }
+}
+
+/** The session id from a command argument: a string, or a tree item / object carrying `sessionId` or `meta.id`. */
+export function sessionIdFrom(argument: unknown): string | undefined {
+  if (typeof argument === 'string' && argument !== '') return argument;
+  if (typeof argument !== 'object' || argument === null) return undefined;
+  const record = argument as Record<string, unknown>;
+  if (typeof record.sessionId === 'string') return record.sessionId;
+  const meta = record.meta;
+  if (typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>).id === 'string') return (meta as { id: string }).id;
+  return undefined;
+}

@@ -1,0 +1,181 @@
+// The host ↔ explorer-webview protocol: every message either side may post, as discriminated unions, plus the
+// guards each side uses on what it receives. Both the extension host (src/extension/explorer) and the webview
+// (webview/) import this one module, so a message shape can never drift between them.
+//
+// Flow: the webview posts `ready`; the host answers with a full `snapshot`, then sends deltas (`thoughtAdded`,
+// `sessionUpdated`). When the view becomes visible again the webview is new (no retainContextWhenHidden), says
+// `ready` again and gets a fresh snapshot.
+import type { SessionMeta, StrategySwitch, ThoughtRecord } from '../engine/model';
+
+export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
+export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
+
+/** Which of VS Code's four theme kinds is active; mirrors the body classes VS Code sets on a webview. */
+export type ThemeKind = 'light' | 'dark' | 'highContrast' | 'highContrastLight';
+
+/** A strategy as the explorer needs it: stage names in order with their purpose, and the transition table. */
+export interface StrategyView {
+  name: string;
+  title: string;
+  stages: { name: string; purpose: string }[];
+  transitions: Record<string, readonly string[]>;
+}
+
+/** Everything the explorer draws for one session. */
+export interface SessionView {
+  meta: SessionMeta;
+  thoughts: ThoughtRecord[];
+  strategySwitches: StrategySwitch[];
+  /** Absent only when the session names a strategy this build does not know (e.g. an imported file). */
+  strategy?: StrategyView;
+}
+
+/**
+ * live: follows whichever session is being written (setting `thoughtExplorer.followLiveSession`);
+ * pinned: shows one session picked by the person; replay: steps through a finished session.
+ */
+export type ExplorerMode = 'live' | 'pinned' | 'replay';
+
+/** Pre-rendered SVG text of each diagram, for exports. A diagram that failed to render is absent. */
+export interface RenderedSvgs {
+  stageGraph?: string;
+  branchTree?: string;
+  revisionChain?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Host → webview
+
+export type HostMessage =
+  | { type: 'snapshot'; mode: ExplorerMode; session: SessionView | null }
+  | { type: 'thoughtAdded'; sessionId: string; meta: SessionMeta; thought: ThoughtRecord }
+  | { type: 'sessionUpdated'; meta: SessionMeta; strategy?: StrategyView }
+  | { type: 'theme'; kind: ThemeKind }
+  /** Starts, pauses or moves a replay; fields left out keep their value. */
+  | { type: 'replayState'; playing?: boolean; position?: number; speed?: number }
+  /** Asks for full (unwindowed) SVGs of `session`, or of the session on screen when absent. */
+  | { type: 'requestSvg'; requestId: string; session?: SessionView };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webview → host
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'selectThought'; sessionId: string; seq: number }
+  /** Sent when a delta does not fit what the webview holds (a gap), so the host re-sends the snapshot. */
+  | { type: 'requestFullSession'; sessionId: string }
+  | { type: 'openInPanel'; sessionId?: string }
+  | { type: 'exportSvg'; diagram: DiagramKind; svg: string; sessionId?: string }
+  | { type: 'renderFailed'; diagram: DiagramKind; message: string }
+  | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] };
+
+/** The replay speeds offered, as multiples of the base pace. */
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8] as const;
+export const MIN_REPLAY_SPEED = 0.5;
+export const MAX_REPLAY_SPEED = 8;
+
+/** Longest SVG text the host accepts from a webview (far above any diagram we draw; refuses a runaway payload). */
+export const MAX_SVG_LENGTH = 50_000_000;
+
+/** For exhaustive switches: a compile error when a case is missing, a clear error if one ever arrives at run time. */
+export function assertNever(value: never, what: string): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Guards. Each side checks what it receives: a webview's messages are treated as untrusted input by the host.
+
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+export function isDiagramKind(value: unknown): value is DiagramKind {
+  return typeof value === 'string' && (DIAGRAM_KINDS as readonly string[]).includes(value);
+}
+
+export function isThemeKind(value: unknown): value is ThemeKind {
+  return value === 'light' || value === 'dark' || value === 'highContrast' || value === 'highContrastLight';
+}
+
+function isRenderedSvgs(value: unknown): value is RenderedSvgs {
+  if (!isObject(value)) return false;
+  return Object.entries(value).every(([key, svg]) => isDiagramKind(key) && (svg === undefined || (isString(svg) && svg.length <= MAX_SVG_LENGTH)));
+}
+
+function isMeta(value: unknown): value is SessionMeta {
+  return isObject(value) && isString(value.id) && isString(value.strategy) && isString(value.status) && typeof value.thoughtCount === 'number';
+}
+
+function isThought(value: unknown): value is ThoughtRecord {
+  return isObject(value) && isSeq(value.seq) && isString(value.thought) && typeof value.thoughtNumber === 'number';
+}
+
+function isSessionView(value: unknown): value is SessionView {
+  return isObject(value) && isMeta(value.meta) && Array.isArray(value.thoughts) && Array.isArray(value.strategySwitches);
+}
+
+/** Checks a message posted by the webview. Unknown or malformed messages are refused (the host logs them). */
+export function isWebviewMessage(value: unknown): value is WebviewMessage {
+  if (!isObject(value) || !isString(value.type)) return false;
+  const type = value.type as WebviewMessage['type'];
+  switch (type) {
+    case 'ready':
+      return true;
+    case 'selectThought':
+      return isString(value.sessionId) && isSeq(value.seq);
+    case 'requestFullSession':
+      return isString(value.sessionId);
+    case 'openInPanel':
+      return value.sessionId === undefined || isString(value.sessionId);
+    case 'exportSvg':
+      return isDiagramKind(value.diagram) && isString(value.svg) && value.svg.length <= MAX_SVG_LENGTH && (value.sessionId === undefined || isString(value.sessionId));
+    case 'renderFailed':
+      return isDiagramKind(value.diagram) && isString(value.message);
+    case 'svgRendered':
+      return isString(value.requestId) && isRenderedSvgs(value.svgs) && Array.isArray(value.errors) && value.errors.every(isString);
+    default:
+      // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
+      return isNever(type);
+  }
+}
+
+/** Checks a message posted by the host (the webview also receives messages from nowhere else, but stays strict). */
+export function isHostMessage(value: unknown): value is HostMessage {
+  if (!isObject(value) || !isString(value.type)) return false;
+  const type = value.type as HostMessage['type'];
+  switch (type) {
+    case 'snapshot':
+      return (value.mode === 'live' || value.mode === 'pinned' || value.mode === 'replay') && (value.session === null || isSessionView(value.session));
+    case 'thoughtAdded':
+      return isString(value.sessionId) && isMeta(value.meta) && isThought(value.thought);
+    case 'sessionUpdated':
+      return isMeta(value.meta);
+    case 'theme':
+      return isThemeKind(value.kind);
+    case 'replayState':
+      return (
+        (value.playing === undefined || typeof value.playing === 'boolean') &&
+        (value.position === undefined || isSeq(value.position)) &&
+        (value.speed === undefined || (typeof value.speed === 'number' && value.speed >= MIN_REPLAY_SPEED && value.speed <= MAX_REPLAY_SPEED))
+      );
+    case 'requestSvg':
+      return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));
+    default:
+      return isNever(type);
+  }
+}
+
+/** Keeps the switches above exhaustive at compile time while answering `false` at run time. */
+function isNever(_value: never): false {
+  return false;
+}

@@ -1,0 +1,190 @@
+// A Chromium page that hosts the built explorer bundle the way VS Code does: the same HTML and CSP the extension
+// generates (explorerHtml), served from a fake webview origin, a fake `acquireVsCodeApi` that records what the webview
+// posts, VS Code's theme classes and colour variables on <body>/<html>, and messages fed through the shared protocol.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { explorerHtml, type ExplorerSurface } from '../../../src/extension/explorer/explorerHtml';
+import type { HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
+import { THEMES, themeBodyClass, themeStyle } from './themes';
+
+const ROOT = resolve(__dirname, '../../..');
+const BUNDLE_DIR = join(ROOT, 'dist', 'webview');
+/** Stands in for `webview.cspSource`; the bundle is served from here and nowhere else. */
+export const WEBVIEW_ORIGIN = 'https://explorer-webview.test';
+export const RESULTS_DIR = join(ROOT, 'test-results', 'webview');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json',
+};
+
+/** Fails with a clear message when the bundle has not been built. */
+export function requireBundle(): void {
+  for (const file of ['explorer.js', 'explorer.css', 'codicon.css', 'codicon.ttf']) {
+    if (!existsSync(join(BUNDLE_DIR, file))) {
+      throw new Error(`dist/webview/${file} is missing: run "npm run build" before the webview tests.`);
+    }
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface ExplorerPageOptions {
+  theme?: ThemeKind;
+  surface?: ExplorerSurface;
+  width?: number;
+  height?: number;
+  /** State handed to `getState()` (as VS Code keeps it across hide/show). */
+  savedState?: unknown;
+}
+
+/** What the page recorded: everything the webview posted, dialogs, CSP violations, page errors. */
+export interface PageRecord {
+  posted: WebviewMessage[];
+  dialogs: string[];
+  cspViolations: string[];
+  pageErrors: string[];
+  consoleErrors: string[];
+  requests: string[];
+}
+
+export class ExplorerPage {
+  readonly record: PageRecord = { posted: [], dialogs: [], cspViolations: [], pageErrors: [], consoleErrors: [], requests: [] };
+
+  private constructor(readonly page: Page) {}
+
+  static async open(browser: Browser, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
+    requireBundle();
+    const context = await browser.newContext({ viewport: { width: options.width ?? 420, height: options.height ?? 900 } });
+    const page = await context.newPage();
+    const explorer = new ExplorerPage(page);
+    const theme = options.theme ?? 'dark';
+
+    await page.exposeBinding('__explorerPosted', (_source, message: WebviewMessage) => {
+      explorer.record.posted.push(message);
+    });
+    await page.exposeBinding('__explorerCsp', (_source, violation: string) => {
+      explorer.record.cspViolations.push(violation);
+    });
+    page.on('dialog', (dialog) => {
+      explorer.record.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    page.on('pageerror', (error) => explorer.record.pageErrors.push(error.message));
+    page.on('request', (request) => explorer.record.requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') explorer.record.consoleErrors.push(message.text());
+      if (process.env.EXPLORER_CONSOLE) process.stderr.write(`[webview ${message.type()}] ${message.text()}\n`);
+    });
+
+    // What VS Code defines before any webview script runs (an init script is not subject to the page's CSP). Given as
+    // text: tsx rewrites functions passed to the page with a `__name` helper the page does not have, so that helper
+    // is defined here too for the page.evaluate callbacks below.
+    await page.addInitScript(`
+      window.__name = (target) => target;
+      (() => {
+        let state = ${JSON.stringify(options.savedState ?? null)} ?? undefined;
+        window.acquireVsCodeApi = () => ({
+          postMessage: (message) => window.__explorerPosted(message),
+          getState: () => state,
+          setState: (next) => { state = next; window.__explorerState = next; },
+        });
+        document.addEventListener('securitypolicyviolation', (event) => {
+          window.__explorerCsp(event.violatedDirective + ' ' + event.blockedURI);
+        });
+      })();
+    `);
+
+    const html = explorerHtml({
+      cspSource: WEBVIEW_ORIGIN,
+      scriptUri: `${WEBVIEW_ORIGIN}/explorer.js`,
+      styleUri: `${WEBVIEW_ORIGIN}/explorer.css`,
+      codiconUri: `${WEBVIEW_ORIGIN}/codicon.css`,
+      surface: options.surface ?? 'view',
+    })
+      // VS Code puts the theme's colours on <html> and the theme kind on <body>.
+      .replace('<html lang="en">', `<html lang="en" style="${themeStyle(theme)}">`)
+      .replace('<body ', `<body class="${themeBodyClass(theme)}" `);
+
+    await page.route(`${WEBVIEW_ORIGIN}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/index.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
+      const file = join(BUNDLE_DIR, url.pathname.replace(/^\/+/, ''));
+      if (!file.startsWith(BUNDLE_DIR) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+      return route.fulfill({ status: 200, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+    });
+    // Anything outside the fake webview origin is refused, as the CSP would: a test fails if something tries.
+    await page.route((url) => !url.href.startsWith(WEBVIEW_ORIGIN) && !url.href.startsWith('data:'), (route) => route.abort());
+
+    await page.goto(`${WEBVIEW_ORIGIN}/index.html`);
+    await explorer.waitForPosted('ready');
+    return explorer;
+  }
+
+  /** Sends a host message to the webview, exactly as VS Code delivers `webview.postMessage`. */
+  async send(message: HostMessage): Promise<void> {
+    await this.page.evaluate((data) => window.postMessage(data, '*'), message);
+  }
+
+  async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
+    const started = Date.now();
+    for (;;) {
+      const found = this.record.posted.find((message) => message.type === type);
+      if (found) return found as Extract<WebviewMessage, { type: T }>;
+      if (Date.now() - started > timeoutMs) throw new Error(`The webview did not post "${type}" within ${timeoutMs} ms`);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+    }
+  }
+
+  /** Switches theme the way VS Code does: body class and <html> colour variables together. */
+  async setTheme(kind: ThemeKind): Promise<void> {
+    await this.page.evaluate(
+      ([bodyClass, style]) => {
+        document.documentElement.setAttribute('style', style);
+        document.body.classList.remove(...['vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light']);
+        document.body.classList.add(...bodyClass.split(' '));
+      },
+      [themeBodyClass(kind), themeStyle(kind)] as const,
+    );
+  }
+
+  /** Waits until the diagram's tab shows an SVG containing `selector`. */
+  async waitForDiagram(kind: 'stageGraph' | 'branchTree' | 'revisionChain', selector = 'svg', timeoutMs = 60_000): Promise<void> {
+    await this.page.waitForSelector(`section.diagram-${kind} .diagram-canvas ${selector}`, { state: 'attached', timeout: timeoutMs });
+  }
+
+  async showTab(kind: 'stageGraph' | 'branchTree' | 'revisionChain'): Promise<void> {
+    await this.page.click(`vscode-tab-header[data-diagram="${kind}"]`);
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const path = join(RESULTS_DIR, `${name}.png`);
+    await this.page.screenshot({ path, fullPage: false });
+    return path;
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close();
+  }
+}
+
+export { THEMES };

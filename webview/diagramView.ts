@@ -1,0 +1,188 @@
+// One diagram on screen: coalesces render requests into one per animation frame, renders off-screen and swaps,
+// drops stale results (generation counter), keeps the last good SVG when a render fails and says what failed.
+import type { DiagramKind } from '../src/shared/protocol';
+import { renderMermaid } from './mermaidSetup';
+import { nodeIdAt } from './svgNodes';
+
+export interface DiagramRequest {
+  /**
+   * Produces the Mermaid text and a note on what it shows (e.g. "Last 8 of 1000 thoughts"; empty when nothing is
+   * left out). Called at render time, so a burst of requests builds the text once.
+   */
+  source: () => { text: string; note: string };
+}
+
+export interface DiagramViewOptions {
+  kind: DiagramKind;
+  title: string;
+  onRendered: (view: DiagramView, svg: SVGSVGElement) => void;
+  onFailed: (view: DiagramView, message: string) => void;
+  onNodeClick: (nodeId: string) => void;
+}
+
+let renderCounter = 0;
+
+export class DiagramView {
+  readonly element: HTMLElement;
+  readonly kind: DiagramKind;
+  /** Bumped by every request; a render whose generation is no longer current is thrown away. */
+  private generation = 0;
+  private pending: DiagramRequest | undefined;
+  private frame: number | undefined;
+  private running = false;
+  private visible = true;
+  private readonly canvas: HTMLElement;
+  private readonly offscreen: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly note: HTMLElement;
+  private lastText: string | undefined;
+  /** Resolvers waiting for the next settled render (tests, benchmarks and exports wait on it). */
+  private settledWaiters: (() => void)[] = [];
+  renderCount = 0;
+
+  constructor(private readonly options: DiagramViewOptions) {
+    this.kind = options.kind;
+    this.element = document.createElement('section');
+    this.element.className = `diagram diagram-${options.kind}`;
+    this.element.dataset.diagram = options.kind;
+    this.note = document.createElement('div');
+    this.note.className = 'diagram-note';
+    this.status = document.createElement('div');
+    this.status.className = 'diagram-status';
+    this.status.setAttribute('role', 'status');
+    this.canvas = document.createElement('div');
+    this.canvas.className = 'diagram-canvas';
+    this.offscreen = document.createElement('div');
+    this.offscreen.className = 'diagram-offscreen';
+    this.offscreen.setAttribute('aria-hidden', 'true');
+    this.element.append(this.note, this.status, this.canvas, this.offscreen);
+    this.canvas.addEventListener('click', (event) => {
+      const nodeId = nodeIdAt(event.target);
+      if (nodeId !== undefined) options.onNodeClick(nodeId);
+    });
+  }
+
+  get svg(): SVGSVGElement | null {
+    return this.canvas.querySelector('svg');
+  }
+
+  get noteElement(): HTMLElement {
+    return this.note;
+  }
+
+  /** Asks for a render; several requests before the next frame collapse into one. */
+  request(request: DiagramRequest): void {
+    this.generation++;
+    this.pending = request;
+    if (this.visible) this.schedule();
+  }
+
+  /** Hidden diagrams do not render; the last request runs when they are shown. */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible && this.pending) this.schedule();
+  }
+
+  /** Forgets the drawn SVG so the next request is drawn even if its text is unchanged (theme change). */
+  invalidate(): void {
+    this.lastText = undefined;
+  }
+
+  /** Resolves when no render is pending or running. */
+  settled(): Promise<void> {
+    if (!this.pending && !this.running && this.frame === undefined) return Promise.resolve();
+    if (!this.visible && !this.running) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** Renders `text` off-screen without touching what is on screen (exports). */
+  async renderDetached(text: string): Promise<string> {
+    return renderMermaid(`export-${this.kind}-${++renderCounter}`, text, this.offscreen);
+  }
+
+  private schedule(): void {
+    if (this.frame !== undefined || this.running) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = undefined;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const request = this.pending;
+    if (!request || !this.visible) return this.notifySettled();
+    this.pending = undefined;
+    const generation = this.generation;
+    this.running = true;
+    try {
+      const { text, note } = request.source();
+      if (text !== this.lastText) {
+        const svgText = await renderMermaid(`${this.kind}-${++renderCounter}`, text, this.offscreen);
+        if (generation === this.generation) this.swap(svgText, text);
+      }
+      if (generation === this.generation) {
+        this.setNote(note);
+        this.clearStatus();
+      }
+    } catch (error) {
+      if (generation === this.generation) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.showFailure(message);
+        this.options.onFailed(this, message);
+      }
+    } finally {
+      this.running = false;
+      // Mermaid leaves its scratch element behind on some errors.
+      this.offscreen.replaceChildren();
+    }
+    if (this.pending && this.visible) this.schedule();
+    else this.notifySettled();
+  }
+
+  private swap(svgText: string, text: string): void {
+    // Mermaid's strict mode has already sanitised the SVG with DOMPurify; the CSP forbids inline handlers anyway.
+    const template = document.createElement('template');
+    template.innerHTML = svgText;
+    const svg = template.content.querySelector('svg');
+    if (!svg) throw new Error('Mermaid returned no SVG');
+    svg.removeAttribute('style');
+    this.canvas.replaceChildren(svg);
+    this.lastText = text;
+    this.renderCount++;
+    this.options.onRendered(this, svg);
+  }
+
+  private setNote(note: string): void {
+    this.note.hidden = note === '';
+    this.note.dataset.text = note;
+    this.note.querySelector('.diagram-note-text')?.replaceChildren(document.createTextNode(note));
+  }
+
+  private clearStatus(): void {
+    this.status.hidden = true;
+    this.status.replaceChildren();
+    this.element.classList.remove('has-error');
+  }
+
+  private showFailure(message: string): void {
+    const hasDrawing = this.svg !== null;
+    this.element.classList.add('has-error');
+    this.status.hidden = false;
+    const icon = document.createElement('span');
+    icon.className = 'codicon codicon-warning';
+    const text = document.createElement('span');
+    text.textContent = `${this.options.title} could not be drawn${hasDrawing ? ' (showing the last good drawing)' : ''}: ${shortMessage(message)}`;
+    this.status.replaceChildren(icon, text);
+  }
+
+  private notifySettled(): void {
+    const waiters = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+function shortMessage(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+}

@@ -1,0 +1,100 @@
+// The explorer header: session title, strategy, current stage, n/total and status, plus the view's actions.
+import type { SessionMeta } from '../src/engine/model';
+import type { StrategyView } from '../src/shared/protocol';
+
+export interface HeaderActions {
+  onOpenInPanel?: () => void;
+  onExportSvg: () => void;
+}
+
+export class ExplorerHeader {
+  readonly element: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly strategy: HTMLElement;
+  private readonly stage: HTMLElement;
+  private readonly progress: HTMLElement;
+  private readonly status: HTMLElement;
+
+  constructor(actions: HeaderActions) {
+    this.element = document.createElement('header');
+    this.element.className = 'explorer-header';
+    const top = document.createElement('div');
+    top.className = 'header-top';
+    this.title = document.createElement('h1');
+    this.title.className = 'session-title';
+    const toolbar = document.createElement('div');
+    toolbar.className = 'header-actions';
+    if (actions.onOpenInPanel) toolbar.append(toolbarButton('open-preview', 'Open in editor', actions.onOpenInPanel, 'open-in-panel'));
+    toolbar.append(toolbarButton('export', 'Export SVG of the diagram in view', actions.onExportSvg, 'export-svg'));
+    top.append(this.title, toolbar);
+
+    const facts = document.createElement('div');
+    facts.className = 'header-facts';
+    this.strategy = fact('strategy', 'symbol-class');
+    this.stage = fact('stage', 'location');
+    this.progress = fact('progress', 'list-ordered');
+    this.status = fact('status', 'circle-filled');
+    facts.append(this.strategy, this.stage, this.progress, this.status);
+    this.element.append(top, facts);
+  }
+
+  show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number): void {
+    this.element.classList.toggle('empty', meta === undefined);
+    if (!meta) {
+      this.title.textContent = 'No session yet';
+      for (const element of [this.strategy, this.stage, this.progress, this.status]) element.hidden = true;
+      return;
+    }
+    this.title.textContent = meta.title ?? meta.purpose ?? meta.id;
+    this.title.title = meta.id;
+    setFact(this.strategy, strategy?.title ?? meta.strategy);
+    setFact(this.stage, meta.stage === undefined ? 'not started' : meta.stage.replace(/_/g, ' '));
+    const purpose = strategy?.stages.find((stage) => stage.name === meta.stage)?.purpose;
+    this.stage.title = purpose ?? '';
+    setFact(this.progress, `${meta.lastThoughtNumber}/${meta.totalThoughts}${shown < meta.thoughtCount ? ` · ${shown} of ${meta.thoughtCount}` : ''}`);
+    this.progress.title = `${meta.thoughtCount} thoughts, ${meta.revisionCount} revisions, ${meta.branchIds.length} branches`;
+    setFact(this.status, meta.status);
+    this.status.dataset.status = meta.status;
+    this.status.querySelector('.codicon')?.setAttribute('class', `codicon codicon-${statusIcon(meta.status)}`);
+  }
+}
+
+function statusIcon(status: SessionMeta['status']): string {
+  switch (status) {
+    case 'live':
+      return 'pulse';
+    case 'complete':
+      return 'pass';
+    case 'abandoned':
+      return 'circle-slash';
+  }
+}
+
+function fact(name: string, icon: string): HTMLElement {
+  const element = document.createElement('span');
+  element.className = `fact fact-${name}`;
+  const glyph = document.createElement('span');
+  glyph.className = `codicon codicon-${icon}`;
+  glyph.setAttribute('aria-hidden', 'true');
+  const text = document.createElement('span');
+  text.className = 'fact-text';
+  element.append(glyph, text);
+  return element;
+}
+
+function setFact(element: HTMLElement, text: string): void {
+  element.hidden = false;
+  const target = element.querySelector('.fact-text');
+  if (target) target.textContent = text;
+}
+
+function toolbarButton(icon: string, label: string, onClick: () => void, action: string): HTMLElement {
+  const button = document.createElement('vscode-toolbar-button');
+  button.setAttribute('icon', icon);
+  button.setAttribute('label', label);
+  button.setAttribute('aria-label', label);
+  button.title = label;
+  button.dataset.action = action;
+  button.addEventListener('click', onClick);
+  return button;
+}

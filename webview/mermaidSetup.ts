@@ -1,0 +1,42 @@
+// The one place that configures the bundled Mermaid: strict security, the `base` theme fed with VS Code colours,
+// and limits raised so a 1,000-thought diagram is drawn instead of being replaced by Mermaid's "too large" notice.
+import mermaid from 'mermaid';
+import type { ThemeKind } from '../src/shared/protocol';
+import { mermaidThemeVariables } from './theme';
+
+/**
+ * Mermaid refuses text longer than maxTextSize (default 50,000 characters) and flowcharts with more than maxEdges
+ * edges (default 500). A full 1,000-thought branch tree is about 120,000 characters and 1,100 edges, so both are
+ * raised well above it; the live view is windowed anyway, so only "show all" and exports come near them.
+ */
+export const MAX_TEXT_SIZE = 2_000_000;
+export const MAX_EDGES = 20_000;
+
+let configuredFor: string | undefined;
+
+/** (Re)initialises Mermaid for the theme in force; cheap when nothing changed. */
+export function configureMermaid(kind: ThemeKind): void {
+  const themeVariables = mermaidThemeVariables(kind);
+  const key = JSON.stringify([kind, themeVariables]);
+  if (key === configuredFor) return;
+  configuredFor = key;
+  mermaid.initialize({
+    startOnLoad: false,
+    securityLevel: 'strict',
+    theme: 'base',
+    themeVariables,
+    maxTextSize: MAX_TEXT_SIZE,
+    maxEdges: MAX_EDGES,
+    // HTML labels (sanitised by strict mode) are what decode the entity codes mermaidLabel uses for untrusted text;
+    // SVG text labels would show `#60;` literally.
+    flowchart: { useMaxWidth: false },
+    gitGraph: { useMaxWidth: false },
+    fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
+    logLevel: 'fatal',
+  });
+}
+
+export async function renderMermaid(id: string, text: string, offscreen: Element): Promise<string> {
+  const { svg } = await mermaid.render(id, text, offscreen);
+  return svg;
+}

@@ -1,0 +1,93 @@
+// The session the webview holds: a full snapshot from the host plus the deltas applied since, and the prefix of it
+// that is on screen (all of it live; the first `position` thoughts during a replay).
+import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
+import type { SessionView, StrategyView } from '../src/shared/protocol';
+
+export type DeltaOutcome = 'appended' | 'otherSession' | 'duplicate' | 'gap';
+
+export class SessionModel {
+  private view: SessionView | null = null;
+  /** Thoughts on screen; equals the thought count except during a replay. */
+  private shownCount = 0;
+  private replaying = false;
+
+  get session(): SessionView | null {
+    return this.view;
+  }
+
+  get strategy(): StrategyView | undefined {
+    return this.view?.strategy;
+  }
+
+  get total(): number {
+    return this.view?.thoughts.length ?? 0;
+  }
+
+  get position(): number {
+    return this.shownCount;
+  }
+
+  get isReplay(): boolean {
+    return this.replaying;
+  }
+
+  load(view: SessionView | null, replay: boolean): void {
+    this.view = view;
+    this.replaying = replay;
+    this.shownCount = replay ? 0 : (view?.thoughts.length ?? 0);
+  }
+
+  /** Applies a live thought; a gap (a delta lost while hidden) asks the caller to fetch the full session. */
+  addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): DeltaOutcome {
+    const view = this.view;
+    if (!view || view.meta.id !== sessionId) return 'otherSession';
+    if (thought.seq < view.thoughts.length) return 'duplicate';
+    if (thought.seq > view.thoughts.length) return 'gap';
+    view.thoughts.push(thought);
+    view.meta = meta;
+    if (!this.replaying) this.shownCount = view.thoughts.length;
+    return 'appended';
+  }
+
+  updateMeta(meta: SessionMeta, strategy: StrategyView | undefined): boolean {
+    if (!this.view || this.view.meta.id !== meta.id) return false;
+    this.view.meta = meta;
+    if (strategy) this.view.strategy = strategy;
+    return true;
+  }
+
+  /** Moves the replay position (clamped); returns the new position. */
+  seek(position: number): number {
+    this.shownCount = Math.max(0, Math.min(this.total, Math.round(position)));
+    return this.shownCount;
+  }
+
+  shownThoughts(): ThoughtRecord[] {
+    const thoughts = this.view?.thoughts ?? [];
+    return this.shownCount === thoughts.length ? thoughts : thoughts.slice(0, this.shownCount);
+  }
+
+  /** The part on screen as an engine snapshot, which is what the diagram sources take. */
+  shownSnapshot(): SessionSnapshot | undefined {
+    const view = this.view;
+    if (!view) return undefined;
+    if (this.shownCount === view.thoughts.length) return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches };
+    const thoughts = view.thoughts.slice(0, this.shownCount);
+    const last = thoughts[thoughts.length - 1];
+    // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.
+    const laterSwitch = view.strategySwitches.find((change) => change.atSeq >= this.shownCount);
+    const meta: SessionMeta = {
+      ...view.meta,
+      strategy: laterSwitch ? laterSwitch.from : view.meta.strategy,
+      stage: last?.stage,
+      status: this.shownCount < view.thoughts.length ? 'live' : view.meta.status,
+      thoughtCount: thoughts.length,
+      revisionCount: thoughts.filter((thought) => thought.isRevision).length,
+      branchIds: [...new Set(thoughts.flatMap((thought) => (thought.branchId === undefined ? [] : [thought.branchId])))],
+      lastThoughtNumber: last?.thoughtNumber ?? 0,
+      totalThoughts: last?.totalThoughts ?? view.meta.totalThoughts,
+      updatedAt: last?.timestamp ?? view.meta.createdAt,
+    };
+    return { meta, thoughts, strategySwitches: view.strategySwitches.filter((change) => change.atSeq < this.shownCount) };
+  }
+}

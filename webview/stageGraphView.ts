@@ -1,0 +1,158 @@
+// The live stage graph. Drawn by Mermaid once per strategy (and theme); after that each thought only moves classes
+// (`visited`, `current`, `unvisited`, `taken`) and updates transition-count badges on the drawn SVG, which takes a
+// millisecond where a re-render takes a hundred or more.
+import {
+  edgeKey,
+  stageEdgeId,
+  stageGraphSource,
+  stageGraphState,
+  stageNodeId,
+  strategyGraphSource,
+  type StageGraphState,
+} from '../src/engine/diagrams/stageGraph';
+import type { SessionSnapshot } from '../src/engine/model';
+import { findStrategy } from '../src/engine/strategies/catalog';
+import type { DiagramView } from './diagramView';
+import { nodesById } from './svgNodes';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const STATE_CLASSES = ['visited', 'current', 'unvisited'] as const;
+
+export class StageGraphView {
+  /** The strategy the SVG on screen was drawn for. */
+  private drawnStrategy: string | undefined;
+  private requestedStrategy: string | undefined;
+  private latest: SessionSnapshot | undefined;
+  /** Stage name of each node id in the drawn graph, for clicks. */
+  private readonly stageByNodeId = new Map<string, string>();
+  updates = 0;
+
+  constructor(private readonly view: DiagramView) {}
+
+  /** Brings the graph up to date with `snapshot`: a render only when the strategy changed, else class changes. */
+  update(snapshot: SessionSnapshot): void {
+    this.latest = snapshot;
+    const strategy = snapshot.meta.strategy;
+    if (strategy !== this.requestedStrategy) {
+      this.requestedStrategy = strategy;
+      // Drawn plain (no classDef colours: Mermaid would inline them and they could never change again, and no count
+      // labels); visits, the current stage and counts are then classes and badges moved by applyState.
+      const definition = findStrategy(strategy);
+      const text = definition ? strategyGraphSource(definition) : stageGraphSource(snapshot);
+      this.view.request({ source: () => ({ text, note: '' }) });
+      return;
+    }
+    const svg = this.view.svg;
+    if (svg && this.drawnStrategy === strategy) this.applyState(svg, stageGraphState(snapshot));
+  }
+
+  /** The theme changed: the next update re-renders. */
+  invalidate(): void {
+    this.requestedStrategy = undefined;
+    this.drawnStrategy = undefined;
+  }
+
+  /** Called by the diagram view after a new SVG is on screen. */
+  afterRender(svg: SVGSVGElement): void {
+    this.drawnStrategy = this.requestedStrategy;
+    this.stageByNodeId.clear();
+    const snapshot = this.latest;
+    if (!snapshot) return;
+    for (const stage of this.stageNames(snapshot)) this.stageByNodeId.set(stageNodeId(stage), stage);
+    this.applyState(svg, stageGraphState(snapshot));
+  }
+
+  /** The full graph with its own labels and colours, for exports. */
+  sourceFor(snapshot: SessionSnapshot): string {
+    return stageGraphSource(snapshot);
+  }
+
+  nodeIdFor(stage: string): string {
+    return stageNodeId(stage);
+  }
+
+  stageFor(nodeId: string): string | undefined {
+    return this.stageByNodeId.get(nodeId);
+  }
+
+  private stageNames(snapshot: SessionSnapshot): string[] {
+    return findStrategy(snapshot.meta.strategy)?.stages.map((stage) => stage.name) ?? [];
+  }
+
+  private applyState(svg: SVGSVGElement, state: StageGraphState): void {
+    this.updates++;
+    for (const [id, node] of nodesById(svg)) {
+      const stage = this.stageByNodeId.get(id);
+      if (stage === undefined) continue;
+      const visits = state.visits[stage] ?? 0;
+      const name = stage === state.current ? 'current' : visits > 0 ? 'visited' : 'unvisited';
+      for (const other of STATE_CLASSES) node.classList.toggle(other, other === name);
+      node.setAttribute('aria-label', `${stage}: ${visits} thought${visits === 1 ? '' : 's'}${name === 'current' ? ', current stage' : ''}`);
+    }
+    const layer = this.badgeLayer(svg);
+    const seen = new Set<string>();
+    for (const [key, count] of Object.entries(state.edgeCounts)) {
+      const [from, to] = splitEdgeKey(key);
+      if (from === undefined || to === undefined || edgeKey(from, to) !== key) continue;
+      const edgeId = stageEdgeId(from, to);
+      const path = svg.querySelector<SVGPathElement>(`path[data-id="${CSS.escape(edgeId)}"]`);
+      if (!path) continue;
+      seen.add(edgeId);
+      path.classList.add('taken');
+      this.setBadge(layer, edgeId, path, count);
+    }
+    for (const path of svg.querySelectorAll<SVGPathElement>('path.taken[data-id]')) {
+      const id = path.getAttribute('data-id') ?? '';
+      if (!seen.has(id)) path.classList.remove('taken');
+    }
+    for (const badge of layer.querySelectorAll<SVGGElement>('g.edge-count')) {
+      if (!seen.has(badge.dataset.edge ?? '')) badge.remove();
+    }
+  }
+
+  private badgeLayer(svg: SVGSVGElement): SVGGElement {
+    let layer = svg.querySelector<SVGGElement>('g.edge-counts');
+    if (!layer) {
+      layer = document.createElementNS(SVG_NS, 'g');
+      layer.setAttribute('class', 'edge-counts');
+      // Inside Mermaid's root group so the badges share its transform with the paths they sit on.
+      (svg.querySelector('g.root') ?? svg).append(layer);
+    }
+    return layer;
+  }
+
+  /** A small "×n" badge at the middle of a transition's path. */
+  private setBadge(layer: SVGGElement, edgeId: string, path: SVGPathElement, count: number): void {
+    let badge = layer.querySelector<SVGGElement>(`g.edge-count[data-edge="${CSS.escape(edgeId)}"]`);
+    if (!badge) {
+      badge = document.createElementNS(SVG_NS, 'g');
+      badge.setAttribute('class', 'edge-count');
+      badge.dataset.edge = edgeId;
+      const middle = path.getPointAtLength(path.getTotalLength() / 2);
+      badge.setAttribute('transform', `translate(${middle.x.toFixed(1)},${middle.y.toFixed(1)})`);
+      const rect = document.createElementNS(SVG_NS, 'rect');
+      rect.setAttribute('rx', '6');
+      rect.setAttribute('height', '14');
+      rect.setAttribute('y', '-7');
+      const text = document.createElementNS(SVG_NS, 'text');
+      text.setAttribute('text-anchor', 'middle');
+      text.setAttribute('dominant-baseline', 'central');
+      badge.append(rect, text);
+      layer.append(badge);
+    }
+    const text = badge.querySelector('text');
+    const rect = badge.querySelector('rect');
+    const label = `×${count}`;
+    if (text && text.textContent !== label) {
+      text.textContent = label;
+      const width = 8 + label.length * 7;
+      rect?.setAttribute('width', String(width));
+      rect?.setAttribute('x', String(-width / 2));
+    }
+  }
+}
+
+function splitEdgeKey(key: string): [string | undefined, string | undefined] {
+  const index = key.indexOf('->');
+  return index === -1 ? [undefined, undefined] : [key.slice(0, index), key.slice(index + 2)];
+}
