@@ -1,7 +1,8 @@
 // `npm run test:vscode`: runs the compiled mocha suite (out/test/vscode/index.js) inside a real VS Code — code-server
 // 4.139.1 opened in headless Debian Chromium — with this repo as the extension under development, streams the
 // suite's output and exits with its code. Options: --grep <pattern>, --timeout <seconds> (default 600, or
-// VSCODE_TEST_TIMEOUT), --no-build, --verbose (echo code-server's own log). KEEP_TEMP=1 keeps the profile folder.
+// VSCODE_TEST_TIMEOUT), --no-build, --verbose (echo code-server's own log),
+// --screenshot <file> (the workbench at the end; on failure one always goes to test-results/vscode-failure.png). KEEP_TEMP=1 keeps the profile folder.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, symlinkSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ const { values: options } = parseArgs({
     timeout: { type: 'string', default: process.env.VSCODE_TEST_TIMEOUT ?? '600' },
     'no-build': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
+    screenshot: { type: 'string' },
   },
 });
 const timeoutSeconds = Number(options.timeout);
@@ -50,6 +52,17 @@ function linkHelperExtension(extensionsDir) {
     throw new Error(`${manifest.main} of the helper extension is not built; run npm run build`);
   }
   symlinkSync(helperExtension, join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
+}
+
+/** What the workbench looked like at the end (always saved to test-results/vscode-failure.png on failure). */
+async function saveScreenshot(page, file) {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    await page.screenshot({ path: file, timeout: 10_000 });
+    log(`screenshot of the workbench: ${file}`);
+  } catch (error) {
+    log(`could not take a screenshot: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 async function main() {
@@ -124,6 +137,8 @@ async function main() {
   await new Promise((resolveWait) => setTimeout(resolveWait, 300));
   await printed;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (outcome.kind !== 'exit' || outcome.code !== 0) await saveScreenshot(page, join(repo, 'test-results', 'vscode-failure.png'));
+  else if (options.screenshot) await saveScreenshot(page, resolve(options.screenshot));
   if (outcome.kind === 'timeout') {
     log(`TIMED OUT after ${timeoutSeconds} s: the suite did not finish (raise --timeout or VSCODE_TEST_TIMEOUT; ` +
       `run with --verbose or KEEP_TEMP=1 to see code-server's log at ${profile.logFile}).`);
