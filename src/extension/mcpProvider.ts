@@ -41,6 +41,9 @@ export interface McpServerStatus {
   clientsOpen: number;
   /** JSON-RPC methods received since the server started, by name (`initialize`, `tools/list`, `tools/call`, …). */
   requests: Record<string, number>;
+  /** How often VS Code asked the provider for definitions, and to resolve one (i.e. to start the server). */
+  definitionsProvided: number;
+  definitionsResolved: number;
   lastError?: string;
 }
 
@@ -62,6 +65,9 @@ export class McpServerHost implements vscode.Disposable {
   private requests: Record<string, number> = {};
   private initialized = 0;
   private lastError: string | undefined;
+  /** Counted by the provider: evidence that VS Code lists and starts this server. */
+  definitionsProvided = 0;
+  definitionsResolved = 0;
 
   constructor(
     private readonly services: ExtensionServices,
@@ -103,6 +109,8 @@ export class McpServerHost implements vscode.Disposable {
       clientsInitialized: this.initialized,
       clientsOpen: this.running?.server.openSessions?.() ?? 0,
       requests: { ...this.requests },
+      definitionsProvided: this.definitionsProvided,
+      definitionsResolved: this.definitionsResolved,
     };
     if (this.running) {
       status.url = this.running.server.url;
@@ -184,6 +192,7 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
   ) {}
 
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
+    this.host.definitionsProvided += 1;
     if (!this.services.settings.mcpServerEnabled) return [];
     // Before the server runs there is no port yet: the URI is a placeholder that resolve replaces.
     const url = this.host.url ?? 'http://127.0.0.1/mcp';
@@ -194,6 +203,7 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
   }
 
   async resolveMcpServerDefinition(definition: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition | undefined> {
+    this.host.definitionsResolved += 1;
     if (!this.services.settings.mcpServerEnabled) return undefined;
     const { url, authorization } = await this.host.start();
     definition.uri = vscode.Uri.parse(url);

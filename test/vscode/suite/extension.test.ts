@@ -1,0 +1,265 @@
+// Thought Explorer inside a real VS Code: activation time, the MCP server listed and started by VS Code's own MCP
+// client, thoughts recorded through vscode.lm.invokeTool and shown in the Sessions tree, a session written by the stdio
+// CLI into the same store appearing live, and 401 for a request without the secret.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ThoughtExplorerApi } from '../../../src/extension/extension';
+import type { SessionsTreeNode } from '../../../src/extension/sessionsTree';
+
+const EXTENSION_ID = 'thought-explorer.thought-explorer';
+
+async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+function toolResultJson(result: vscode.LanguageModelToolResult): Record<string, unknown> {
+  const text = result.content
+    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+    .join('');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`The tool did not answer JSON: ${text.slice(0, 500)}`);
+  }
+}
+
+function label(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
+  const item = api.sessionsTree.getTreeItem(node) as vscode.TreeItem;
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+}
+
+function description(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
+  const item = api.sessionsTree.getTreeItem(node) as vscode.TreeItem;
+  return typeof item.description === 'string' ? item.description : '';
+}
+
+/** Every session node in the tree (Live and each Saved day). */
+function sessionNodes(api: ThoughtExplorerApi): SessionsTreeNode[] {
+  const nodes: SessionsTreeNode[] = [];
+  const visit = (parent: SessionsTreeNode | undefined) => {
+    for (const child of api.sessionsTree.getChildren(parent)) {
+      if (child.kind === 'session') nodes.push(child);
+      else if (child.kind === 'group' || child.kind === 'day') visit(child);
+    }
+  };
+  visit(undefined);
+  return nodes;
+}
+
+/** The subtree of a node as indented lines `label — description`. */
+function renderTree(api: ThoughtExplorerApi, node: SessionsTreeNode, depth = 0): string[] {
+  return api.sessionsTree.getChildren(node).flatMap((child) => [
+    `${'  '.repeat(depth)}${label(api, child)} — ${description(api, child)}`,
+    ...renderTree(api, child, depth + 1),
+  ]);
+}
+
+/** A minimal MCP client over the stdio CLI's newline-delimited JSON-RPC. */
+class StdioClient {
+  private buffer = '';
+  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  readonly stderr: string[] = [];
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let newline: number;
+      while ((newline = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, newline).trim();
+        this.buffer = this.buffer.slice(newline + 1);
+        if (line === '') continue;
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
+  }
+
+  request(id: number, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`No answer to ${method} from the CLI; stderr: ${this.stderr.join('')}`)), 15_000);
+      this.waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  notify(method: string): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
+}
+
+suite('extension: Thought Explorer in real VS Code', () => {
+  let api: ThoughtExplorerApi;
+  let storage: string;
+  let toolName: string;
+  let sessionId: string;
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const extension = vscode.extensions.getExtension<ThoughtExplorerApi>(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+    api = await extension.activate();
+    // A store of the test's own, configured through the setting, as a person would.
+    storage = mkdtempSync(join(tmpdir(), 'te-vscode-store-'));
+    const resets = new Promise<void>((resolve) => {
+      const subscription = api.services.onDidResetEngine(() => {
+        subscription.dispose();
+        resolve();
+      });
+    });
+    await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', storage, vscode.ConfigurationTarget.Global);
+    await Promise.race([resets, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    assert.equal(api.services.storageDirectory, storage);
+    // In test mode the tool-confirmation dialog would throw; this is what the auto-approve setting means here.
+    await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', undefined, vscode.ConfigurationTarget.Global);
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  test('activates within the 50 ms budget, without opening the store or loading the MCP SDK', () => {
+    console.log(`    activate() took ${api.activationMs.toFixed(1)} ms`);
+    assert.ok(api.activationMs < 50, `activation took ${api.activationMs.toFixed(1)} ms`);
+    assert.equal(api.mcpServerUrl(), undefined, 'the server starts only when VS Code resolves it');
+  });
+
+  test('its MCP server is listed: VS Code asked the provider for definitions', async () => {
+    await eventually(() => (api.mcpStatus().definitionsProvided > 0 ? true : undefined), 'VS Code to ask for MCP server definitions');
+  });
+
+  test('workbench.mcp.startServer makes VS Code send initialize and tools/list; the tool appears', async function () {
+    this.timeout(120_000);
+    // Right after activation the provider's collection may not be registered yet: repeat until the tool shows up.
+    toolName = await eventually(
+      async () => {
+        const found = vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith('_sequentialthinking'));
+        if (found) return found.name;
+        try {
+          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
+        } catch (error) {
+          console.log(`    startServer: ${error instanceof Error ? error.message : String(error)} (retrying)`);
+        }
+        return undefined;
+      },
+      'the mcp_…_sequentialthinking tool',
+      90_000,
+      3000,
+    );
+    const status = api.mcpStatus();
+    console.log(`    tool ${toolName}; server ${status.url}; requests ${JSON.stringify(status.requests)}`);
+    assert.ok(status.running);
+    assert.ok(status.definitionsResolved >= 1);
+    assert.ok((status.requests.initialize ?? 0) >= 1, 'initialize received');
+    assert.ok((status.requests['tools/list'] ?? 0) >= 1, 'tools/list received');
+    assert.ok(status.clientsInitialized >= 1);
+  });
+
+  test('vscode.lm.invokeTool records a plain thought, a revision and a branch; the Sessions tree shows them', async function () {
+    this.timeout(60_000);
+    assert.ok(toolName, 'the tool was found by the previous test');
+    const invoke = async (input: Record<string, unknown>) =>
+      toolResultJson(await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+    const first = await invoke({ thought: 'Find why the cache misses', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true });
+    assert.equal(typeof first.sessionId, 'string', JSON.stringify(first));
+    sessionId = first.sessionId as string;
+    await invoke({ thought: 'The key includes a timestamp', thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true });
+    await invoke({ thought: 'The key includes the request id, not a timestamp', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 });
+    const branch = await invoke({ thought: 'Alternatively the TTL is too short', thoughtNumber: 4, totalThoughts: 5, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'ttl' });
+    assert.equal(branch.sessionId, sessionId);
+    assert.deepEqual(branch.branches, ['ttl']);
+
+    // The same engine the views read recorded them.
+    const snapshot = api.engine().getSession(sessionId);
+    assert.equal(snapshot?.thoughts.length, 4);
+    assert.equal(snapshot?.meta.revisionCount, 1);
+
+    const node = await eventually(() => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId), 'the session in the tree');
+    assert.equal(label(api, node), 'Find why the cache misses');
+    assert.match(description(api, node), /4 thoughts · 1 branch · 1 revision/);
+    const lines = renderTree(api, node);
+    console.log(`    tree:\n${lines.map((line) => `      ${line}`).join('\n')}`);
+    assert.match(lines[0], /^1\. Find why the cache misses/);
+    assert.match(lines[1], /^2\. The key includes a timestamp/);
+    assert.match(lines[2], /^  ⎇ ttl — from #2 · 1 thought/);
+    assert.match(lines[3], /^    4\. Alternatively the TTL is too short/);
+    assert.match(lines[4], /^3\. The key includes the request id.* — .*revises #2/);
+  });
+
+  test('Export Session writes Markdown with the diagrams', async function () {
+    this.timeout(30_000);
+    assert.ok(sessionId, 'a session was recorded by the previous test');
+    const target = join(storage, '..', `${sessionId}.md`);
+    const written = await vscode.commands.executeCommand<string | undefined>('thoughtExplorer.exportSession', sessionId, 'md', target);
+    assert.equal(written, target);
+    const text = readFileSync(target, 'utf8');
+    assert.match(text, /```mermaid/);
+    assert.match(text, /Find why the cache misses/);
+    rmSync(target, { force: true });
+  });
+
+  test('a thought written by the stdio CLI into the same store appears in the tree', async function () {
+    this.timeout(60_000);
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    assert.ok(existsSync(cli), `${cli} is built`);
+    const child = spawn(process.execPath, [cli, '--storage-path', storage], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const changesBefore = api.storeWatcher.externalChanges;
+    try {
+      const client = new StdioClient(child);
+      const init = await client.request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-desktop-stand-in', version: '1' } });
+      assert.ok(init.result, JSON.stringify(init));
+      client.notify('notifications/initialized');
+      const call = await client.request(2, 'tools/call', {
+        name: 'sequentialthinking',
+        arguments: { thought: 'Written by the stdio CLI', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true },
+      });
+      assert.ok(call.result, JSON.stringify(call));
+      const node = await eventually(
+        () => sessionNodes(api).find((candidate) => label(api, candidate) === 'Written by the stdio CLI'),
+        'the CLI session in the Sessions tree (store watcher)',
+      );
+      // Noticed by the store watcher (which makes VS Code redraw), not only found on the next listing.
+      await eventually(() => (api.storeWatcher.externalChanges > changesBefore ? true : undefined), 'the store watcher to notice the CLI write');
+      await client.request(3, 'tools/call', {
+        name: 'sequentialthinking',
+        arguments: { thought: 'Second CLI thought', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false },
+      });
+      await eventually(() => (api.sessionsTree.getChildren(sessionNodes(api).find((candidate) => candidate.kind === 'session' && node.kind === 'session' && candidate.sessionId === node.sessionId)).length === 2 ? true : undefined), 'the second CLI thought in the tree');
+    } finally {
+      child.kill();
+    }
+  });
+
+  test('a request without the secret gets 401', async () => {
+    const url = api.mcpServerUrl();
+    assert.ok(url, 'the server runs');
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+    });
+    assert.equal(response.status, 401);
+    const wrong = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer wrong-secret-wrong-secret' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+    });
+    assert.equal(wrong.status, 401);
+  });
+});
