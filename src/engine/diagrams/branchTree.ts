@@ -5,7 +5,7 @@
 import type { SessionSnapshot } from '../model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
-import { thoughtLabel } from './thoughtLabel';
+import { cachedThoughtLabels } from './thoughtLabel';
 import { resolveLinks, thoughtNodeId } from './thoughtLinks';
 
 /** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
@@ -18,6 +18,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
   const thoughts = snapshot.thoughts;
   const links = resolveLinks(thoughts);
   const direction = options.direction ?? 'LR';
+  const label = cachedThoughtLabels(thoughts);
 
   const build = (count: number, excerptLength: number): DiagramBuild => {
     const first = thoughts.length - count;
@@ -34,7 +35,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     for (let index = first; index < thoughts.length; index++) {
       const thought = thoughts[index];
       const id = thoughtNodeId(thought);
-      lines.push(`  ${id}["${thoughtLabel(thought, excerptLength)}"]`);
+      lines.push(`  ${id}["${label(index, excerptLength)}"]`);
       if (thought.isRevision || thought.revisesThought !== undefined) revisions.push(id);
       if (!thought.nextThoughtNeeded) finals.push(id);
 
@@ -60,5 +61,17 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     return { text: lines.join('\n'), edges: edges.length };
   };
 
-  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build);
+  // Every drawn thought with a parent brings exactly one edge (from its parent or from the placeholder).
+  const countWithinEdges = (edgeLimit: number): number => {
+    let edges = 0;
+    let count = 0;
+    for (let index = thoughts.length - 1; index >= 0; index--) {
+      if (links.parent[index] !== undefined) edges++;
+      if (edges > edgeLimit) break;
+      count++;
+    }
+    return count;
+  };
+
+  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build, countWithinEdges);
 }

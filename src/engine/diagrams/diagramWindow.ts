@@ -49,6 +49,8 @@ export function fitDiagram(
   options: DiagramWindowOptions,
   defaultExcerptLength: number,
   build: (count: number, excerptLength: number) => DiagramBuild,
+  /** Optional: the most recent thoughts that fit `edgeLimit` edges, known without building any text. */
+  countWithinEdges?: (edgeLimit: number) => number,
 ): DiagramSource {
   const maxThoughts = checkedPositive('maxThoughts', options.maxThoughts) ?? total;
   const textLimit = Math.floor((checkedPositive('maxTextSize', options.maxTextSize) ?? MERMAID_MAX_TEXT_SIZE) * TEXT_HEADROOM);
@@ -57,13 +59,22 @@ export function fitDiagram(
   const excerptLadder = [...new Set([excerpt, Math.min(excerpt, 24), Math.min(excerpt, 12), 0])];
 
   let count = Math.min(total, maxThoughts);
+  // Jumping straight to the edge limit spares building (and escaping) labels for thousands of thoughts.
+  if (countWithinEdges) count = Math.min(count, countWithinEdges(edgeLimit));
   for (;;) {
     let last: DiagramBuild | undefined;
+    let ratio = 1;
     for (const length of excerptLadder) {
       last = build(count, length);
       if (last.text.length <= textLimit && last.edges <= edgeLimit) {
         return { text: last.text, truncated: count < total, shown: count, total };
       }
+      // Shorter labels never remove an edge: go straight to fewer thoughts.
+      if (last.edges > edgeLimit) {
+        ratio = edgeLimit / last.edges;
+        break;
+      }
+      ratio = textLimit / last.text.length;
     }
     if (count === 0 || last === undefined) {
       // Even an empty diagram is too large: only possible with absurdly small limits. Say so rather than emit text
@@ -71,7 +82,6 @@ export function fitDiagram(
       throw new RangeError(`Diagram limits too small: maxTextSize ${options.maxTextSize}, maxEdges ${options.maxEdges}`);
     }
     // Shrink in proportion to the overshoot, and always by at least one thought so the loop ends.
-    const ratio = Math.min(textLimit / last.text.length, edgeLimit / Math.max(1, last.edges));
     count = Math.max(0, Math.min(count - 1, Math.floor(count * ratio * 0.97)));
   }
 }

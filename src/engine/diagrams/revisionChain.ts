@@ -4,7 +4,7 @@
 import type { SessionSnapshot } from '../model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
-import { thoughtLabel } from './thoughtLabel';
+import { cachedThoughtLabels } from './thoughtLabel';
 import { resolveLinks, thoughtNodeId } from './thoughtLinks';
 
 const DEFAULT_EXCERPT = 60;
@@ -39,6 +39,7 @@ export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramW
   const thoughts = snapshot.thoughts;
   const chains = revisionChains(snapshot);
   const direction = options.direction ?? 'LR';
+  const label = cachedThoughtLabels(thoughts);
 
   const build = (count: number, excerptLength: number): DiagramBuild => {
     const first = thoughts.length - count;
@@ -51,12 +52,12 @@ export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramW
       if (visible.length === 0) continue;
       // The revised thought is always drawn, even when older than the window: a revision means little without it.
       const rootId = thoughtNodeId(thoughts[chain.root]);
-      nodes.push(`  ${rootId}["${thoughtLabel(thoughts[chain.root], excerptLength)}"]`);
+      nodes.push(`  ${rootId}["${label(chain.root, excerptLength)}"]`);
       let previousId = rootId;
       let hidden = chain.revisions.length - visible.length;
       for (const index of visible) {
         const id = thoughtNodeId(thoughts[index]);
-        nodes.push(`  ${id}["${thoughtLabel(thoughts[index], excerptLength)}"]`);
+        nodes.push(`  ${id}["${label(index, excerptLength)}"]`);
         revisionIds.push(id);
         const note = hidden > 0 ? `|"${mermaidLabel(`${hidden} earlier revision${hidden === 1 ? '' : 's'} not shown`)}"|` : '';
         edges.push(`  ${previousId} -->${note} ${id}`);
@@ -70,5 +71,19 @@ export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramW
     return { text: lines.join('\n'), edges: edges.length };
   };
 
-  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build);
+  // Each revision in the window brings exactly one edge (from the previous member of its chain).
+  const isRevision = new Array<boolean>(thoughts.length).fill(false);
+  for (const chain of chains) for (const index of chain.revisions) isRevision[index] = true;
+  const countWithinEdges = (edgeLimit: number): number => {
+    let edges = 0;
+    let count = 0;
+    for (let index = thoughts.length - 1; index >= 0; index--) {
+      if (isRevision[index]) edges++;
+      if (edges > edgeLimit) break;
+      count++;
+    }
+    return count;
+  };
+
+  return fitDiagram(thoughts.length, options, DEFAULT_EXCERPT, build, countWithinEdges);
 }

@@ -24,3 +24,20 @@ export function excerpt(text: string, length: number): string {
   const cut = characters.length > length || head.length < trimmed.length;
   return cut ? `${characters.slice(0, Math.max(0, length - 1)).join('')}…` : characters.join('');
 }
+
+/**
+ * Labels memoised for one diagram build: fitting a large session into Mermaid's limits builds the text several times
+ * with the same labels, and escaping is the costly part.
+ */
+export function cachedThoughtLabels(thoughts: readonly ThoughtRecord[]): (index: number, excerptLength: number) => string {
+  const cache = new Map<string, string>();
+  return (index, excerptLength) => {
+    const key = `${index}:${excerptLength}`;
+    let label = cache.get(key);
+    if (label === undefined) {
+      label = thoughtLabel(thoughts[index], excerptLength);
+      cache.set(key, label);
+    }
+    return label;
+  };
+}
