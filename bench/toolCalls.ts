@@ -24,6 +24,8 @@ interface RunResult {
   p99: number;
   callsPerSecond: number;
   rssMb: number;
+  /** The server process's own CPU time (user + system) per call: its share of a call, free of the client's. */
+  serverCpuUsPerCall: number;
 }
 
 function rssMb(pid: number): number {
@@ -31,6 +33,13 @@ function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
+}
+
+/** User + system CPU time of a process so far, from /proc/<pid>/stat (in clock ticks of 10 ms on Linux). */
+function cpuTimeMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 function baseEnv(): Record<string, string> {
@@ -50,6 +59,7 @@ export async function runWorkload(server: ServerUnderTest, workload: WorkloadOpt
     // tools/list first, as a real client does: it also arms the Client's outputSchema validation.
     await client.listTools();
     const durations: number[] = [];
+    const cpuBefore = cpuTimeMs(pid);
     const started = performance.now();
     for (const args of workloadCalls(workload)) {
       const before = performance.now();
@@ -59,8 +69,15 @@ export async function runWorkload(server: ServerUnderTest, workload: WorkloadOpt
     }
     const elapsed = performance.now() - started;
     const rss = rssMb(pid);
+    const cpuMs = cpuTimeMs(pid) - cpuBefore;
     durations.sort((a, b) => a - b);
-    return { p50: percentile(durations, 0.5), p99: percentile(durations, 0.99), callsPerSecond: (durations.length / elapsed) * 1000, rssMb: rss };
+    return {
+      p50: percentile(durations, 0.5),
+      p99: percentile(durations, 0.99),
+      callsPerSecond: (durations.length / elapsed) * 1000,
+      rssMb: rss,
+      serverCpuUsPerCall: (cpuMs * 1000) / durations.length,
+    };
   } finally {
     await client.close();
   }
@@ -107,19 +124,20 @@ export const toolCallSection: BenchSection = {
     const lines = [
       `Workload: ${workload.thoughts} thoughts of ${workload.thoughtLength} characters, every 10th a revision, every 25th a branch; SDK Client over stdio; ${ROUNDS} rounds, alternating.`,
       '',
-      '| server | round | p50 | p99 | calls/s | RSS after |',
-      '|---|---|---|---|---|---|',
+      '| server | round | p50 | p99 | calls/s | RSS after | server CPU per call |',
+      '|---|---|---|---|---|---|---|',
     ];
     for (const [label, runs] of [['thought-explorer', results.ours], ['reference', results.reference]] as const) {
       runs.forEach((run, index) =>
-        lines.push(`| ${label} | ${index + 1} | ${formatMs(run.p50)} | ${formatMs(run.p99)} | ${run.callsPerSecond.toFixed(0)} | ${run.rssMb.toFixed(1)} MB |`),
+        lines.push(`| ${label} | ${index + 1} | ${formatMs(run.p50)} | ${formatMs(run.p99)} | ${run.callsPerSecond.toFixed(0)} | ${run.rssMb.toFixed(1)} MB | ${run.serverCpuUsPerCall.toFixed(0)} µs |`),
       );
     }
     const p50Ratio = median(results.ours.map((run) => run.p50)) / median(results.reference.map((run) => run.p50));
     const p99Ratio = median(results.ours.map((run) => run.p99)) / median(results.reference.map((run) => run.p99));
     const rssRatio = median(results.ours.map((run) => run.rssMb)) / median(results.reference.map((run) => run.rssMb));
+    const cpuRatio = median(results.ours.map((run) => run.serverCpuUsPerCall)) / median(results.reference.map((run) => run.serverCpuUsPerCall));
     const throughputRatio = median(results.ours.map((run) => run.callsPerSecond)) / median(results.reference.map((run) => run.callsPerSecond));
-    lines.push('', `Ratios ours/reference (medians of the rounds): p50 ${p50Ratio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)}, calls/s ${throughputRatio.toFixed(2)}, RSS ${rssRatio.toFixed(2)}`);
+    lines.push('', `Ratios ours/reference (medians of the rounds): p50 ${p50Ratio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)}, calls/s ${throughputRatio.toFixed(2)}, RSS ${rssRatio.toFixed(2)}, server CPU per call ${cpuRatio.toFixed(2)}`);
     return {
       lines,
       checks: [

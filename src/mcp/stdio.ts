@@ -2,11 +2,13 @@
 // StdioServerTransport. Ours exists for speed: the SDK's validates every incoming message against its full zod
 // schema, which profiling showed as one of the largest per-call costs. Here a message is checked only for the
 // JSON-RPC envelope (what routing needs); the server validates what it uses.
+import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer } from './server';
+import { resultJson } from './toolRegistry';
 
 /** The SDK's own default: a line longer than this is refused rather than buffered without bound. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -43,6 +45,13 @@ export class LineDelimitedTransport implements Transport {
   private readonly maxLineBytes: number;
   /** See DirectRequestHandler; set by serveStdio for tools/call. */
   directRequests: DirectRequestHandler | undefined;
+  /**
+   * Replies to stdout are written with one writeSync on fd 1: the Writable stream machinery around it cost more than
+   * the system call. When the pipe is full (EAGAIN) the rest goes through the stream, and so does every line after
+   * it until the stream has flushed, so lines never reorder.
+   */
+  private readonly outputFd: number | undefined;
+  private queuedWrites = 0;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -50,6 +59,7 @@ export class LineDelimitedTransport implements Transport {
     options: LineTransportOptions = {},
   ) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.outputFd = output === process.stdout && process.stdout.fd === 1 ? 1 : undefined;
   }
 
   async start(): Promise<void> {
@@ -62,7 +72,7 @@ export class LineDelimitedTransport implements Transport {
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.closed) return RESOLVED;
-    if (this.output.write(`${JSON.stringify(message)}\n`)) return RESOLVED;
+    if (this.writeLine(`${JSON.stringify(message)}\n`)) return RESOLVED;
     return new Promise((resolve) => this.output.once('drain', resolve));
   }
 
@@ -170,20 +180,44 @@ export class LineDelimitedTransport implements Transport {
 
   private sendResult(id: string | number, result: object): void {
     if (this.closed) return;
-    this.output.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}\n`);
+    this.writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}\n`);
   }
 
   private sendError(id: string | number, error: unknown): void {
     const code = typeof error === 'object' && error !== null && Number.isInteger((error as { code?: unknown }).code) ? (error as { code: number }).code : -32603;
     const message = error instanceof Error ? error.message : String(error);
     if (code === -32603) this.onerror?.(error instanceof Error ? error : new Error(message));
-    if (!this.closed) this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+    if (!this.closed) this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  }
+
+  /** Writes one line; false when the stream asks the writer to wait for 'drain'. */
+  private writeLine(line: string): boolean {
+    if (this.outputFd === undefined || this.queuedWrites > 0) return this.writeThroughStream(line);
+    let written: number;
+    try {
+      written = writeSync(this.outputFd, line);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return this.writeThroughStream(line);
+      // EPIPE and the like: the client is gone.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
+      return true;
+    }
+    if (written === Buffer.byteLength(line)) return true;
+    return this.writeThroughStream(Buffer.from(line, 'utf8').subarray(written));
+  }
+
+  private writeThroughStream(data: string | Buffer): boolean {
+    this.queuedWrites++;
+    return this.output.write(data, () => {
+      this.queuedWrites--;
+    });
   }
 
   private reject(id: string | number | null, code: number, message: string): void {
     this.onerror?.(new Error(message));
     // A JSON-RPC error reply (with id null when the id is unknown), as JSON-RPC 2.0 asks for.
-    if (!this.closed) this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+    if (!this.closed) this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
   }
 }
 

@@ -71,6 +71,21 @@ export class ToolRegistry {
   }
 }
 
+/**
+ * A result may carry its own JSON text under this symbol (JSON.stringify ignores symbol keys, so every other path
+ * serialises it as usual). The stdio transport writes that text instead of serialising the result again: for
+ * `sequentialthinking` the text block already is the JSON of the structured content, so building the reply from it
+ * avoids serialising the same object twice per call.
+ */
+export const RESULT_JSON: unique symbol = Symbol('result JSON');
+
+export type ResultWithJson = CallToolResult & { [RESULT_JSON]?: string };
+
+/** The JSON text of a result: the one it carries, or a fresh serialisation. */
+export function resultJson(result: object): string {
+  return (result as ResultWithJson)[RESULT_JSON] ?? JSON.stringify(result);
+}
+
 /** A tool result that tells the agent what went wrong. */
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };

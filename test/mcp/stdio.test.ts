@@ -58,6 +58,29 @@ describe('the CLI over stdio', () => {
     }
   });
 
+  it('delivers replies larger than the pipe buffer intact and in order', async () => {
+    const ours = await connectCli(tempDir());
+    try {
+      const long = (index: number) => `${index}:${'ß∑'.repeat(9_000)}`;
+      let sessionId = '';
+      for (let number = 1; number <= 12; number++) {
+        sessionId = String(jsonOf(await think(ours.client, { thought: long(number), thoughtNumber: number, totalThoughts: 12, nextThoughtNeeded: true })).sessionId);
+      }
+      // About 430 KB of JSON in one reply, then small replies right behind it.
+      const [full, list, ping] = await Promise.all([
+        sessions(ours.client, { action: 'get', sessionId, detail: 'full' }),
+        sessions(ours.client, { action: 'list' }),
+        ours.client.ping(),
+      ]);
+      const thoughts = jsonOf<{ thoughts: { thought: string }[] }>(full).thoughts;
+      assert.deepEqual(thoughts.map((thought) => thought.thought), Array.from({ length: 12 }, (_, index) => long(index + 1)));
+      assert.equal(jsonOf<{ total: number }>(list).total, 1);
+      assert.deepEqual(ping, {});
+    } finally {
+      await ours.close();
+    }
+  });
+
   it('keeps sessions across a restart: a second process resumes by sessionId', async () => {
     const storage = tempDir();
     const first = await connectCli(storage);

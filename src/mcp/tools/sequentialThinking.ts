@@ -4,7 +4,7 @@
 // against it, and a stricter schema would refuse calls the engine handles well.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../../engine/engine';
-import { errorResult, type ToolRegistry } from '../toolRegistry';
+import { RESULT_JSON, errorResult, type ResultWithJson, type ToolRegistry } from '../toolRegistry';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -110,7 +110,11 @@ export function registerSequentialThinkingTool(tools: ToolRegistry, engine: Thin
   tools.add(SEQUENTIAL_THINKING_TOOL, (args): CallToolResult => {
     const outcome = engine.process(connectionId, args);
     if (!outcome.ok) return errorResult(outcome.error);
-    // Compact JSON: agents pay for every token, and the reply is serialised once more by the transport.
-    return { content: [{ type: 'text', text: JSON.stringify(outcome.reply) }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
+    // Compact JSON: agents pay for every token.
+    const text = JSON.stringify(outcome.reply);
+    const result: ResultWithJson = { content: [{ type: 'text', text }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
+    // The same result as JSON, built from `text` rather than by serialising the reply a second time (see RESULT_JSON).
+    result[RESULT_JSON] = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`;
+    return result;
   });
 }
