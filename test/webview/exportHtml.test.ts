@@ -29,6 +29,7 @@ const CORPUS = [
   '<svg onload="window.__pwned=1"><script>window.__pwned=1</script></svg>',
   '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
   '```\n<style>body{display:none}</style>\n``` ; # `backticks` 😀 中文',
+  'math $$x^2 + \\frac{1}{2}$$ stays text',
 ];
 
 interface Observed {
@@ -132,6 +133,8 @@ describe('exported HTML in Chromium', () => {
       const labels = await page.locator('#diagram-branchTree svg g.node').allTextContents();
       assert.ok(labels.some((label) => label.includes('<img src=x onerror="window.__pwned=1;alert(1)">')), labels.join('\n'));
       assert.equal(await page.locator('#diagram-branchTree svg img, #diagram-branchTree svg script, #diagram-branchTree svg a').count(), 0);
+      assert.equal(await page.locator('.katex').count(), 0, '$$…$$ in thought text must not become math');
+      assert.ok(labels.some((label) => label.includes('math $$x^2 + \\frac{1}{2}$$ stays text')), labels.join('\n'));
 
       await page.waitForTimeout(300); // let any late handler (onerror of a broken image) fire if one existed
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);

@@ -2,7 +2,8 @@
 // entity code (`#60;`), so no text can close a label, start a directive (`%%{init}`), add a style, a click/link
 // statement or HTML. Mermaid decodes the codes back into plain text when it draws the label.
 
-const SAFE_CHARACTER = /[A-Za-z0-9 .,_?!'()/+=*@$^~-]/;
+// `$` is not safe: Mermaid renders `$$…$$` in a label as KaTeX math, so thought text could restyle a node.
+const SAFE_CHARACTER = /[A-Za-z0-9 .,_?!'()/+=*@^~-]/;
 
 /** Escapes `text` for a double-quoted flowchart label (`id["…"]`), flattening whitespace and shortening it. */
 export function mermaidLabel(text: string, maxLength = 80): string {
