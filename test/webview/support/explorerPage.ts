@@ -188,3 +188,19 @@ export class ExplorerPage {
 }
 
 export { THEMES };
+
+/** Our node ids (`t12`, `s_…`) of the nodes drawn in a diagram's SVG on screen. */
+export async function drawnNodeIds(explorer: ExplorerPage, kind: 'stageGraph' | 'branchTree' | 'revisionChain'): Promise<string[]> {
+  return explorer.page.evaluate((diagram) => {
+    const ids: string[] = [];
+    for (const node of document.querySelectorAll(`section.diagram-${diagram} .diagram-canvas svg g.node`)) {
+      const id = node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1];
+      if (id) ids.push(id);
+    }
+    return ids;
+  }, kind);
+}
+
+export async function cardCount(explorer: ExplorerPage): Promise<number> {
+  return explorer.page.locator('.thought-card').count();
+}

@@ -1,0 +1,306 @@
+// The explorer webview in real Chromium, fed through the shared protocol exactly as the extension host feeds it:
+// every diagram draws the expected nodes, selection works both ways, live deltas, theme switches, replay, saved
+// state, and a 1,000-thought session never gives a blank view. Screenshots go to test-results/webview/.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { stageGraphState, stageNodeId } from '../../src/engine/diagrams/stageGraph';
+import type { SessionSnapshot } from '../../src/engine/model';
+import { findStrategy } from '../../src/engine/strategies/catalog';
+import { toSessionView } from '../../src/extension/explorer/sessionView';
+import { ExplorerPage, cardCount, drawnNodeIds, launchChromium } from './support/explorerPage';
+import { reactSession } from './support/sessions';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function openWith(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
+  const explorer = await ExplorerPage.open(browser, options);
+  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
+  return explorer;
+}
+
+/** The computed fill of a node's shape in a drawn diagram. */
+async function nodeFill(explorer: ExplorerPage, kind: string, nodeId: string): Promise<string> {
+  return explorer.page.evaluate(
+    ([diagram, id]) => {
+      for (const node of document.querySelectorAll(`section.diagram-${diagram} svg g.node`)) {
+        const nodeIdOf = node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1];
+        if (nodeIdOf !== id) continue;
+        const shape = node.querySelector('rect, polygon, path');
+        return shape ? getComputedStyle(shape).fill : 'no shape';
+      }
+      return 'no node';
+    },
+    [kind, nodeId] as const,
+  );
+}
+
+describe('explorer webview in Chromium', () => {
+  it('draws the stage graph once, with visits, the current stage and transition counts', async () => {
+    const snapshot = reactSession({ thoughts: 30 });
+    const explorer = await openWith(snapshot);
+    try {
+      await explorer.waitForDiagram('stageGraph', 'g.node.current');
+      const strategy = findStrategy('react');
+      assert.ok(strategy);
+      const ids = await drawnNodeIds(explorer, 'stageGraph');
+      assert.deepEqual(new Set(ids), new Set(strategy.stages.map((stage) => stageNodeId(stage.name))));
+
+      const state = stageGraphState(snapshot);
+      const classes = await explorer.page.evaluate(() =>
+        [...document.querySelectorAll('section.diagram-stageGraph svg g.node')].map((node) => [node.id, node.getAttribute('class') ?? '']),
+      );
+      const current = classes.filter(([, list]) => list.split(' ').includes('current'));
+      assert.equal(current.length, 1, 'exactly one current stage');
+      assert.match(current[0][0], new RegExp(`-flowchart-${stageNodeId(state.current ?? '')}-`));
+      const unvisited = classes.filter(([, list]) => list.split(' ').includes('unvisited')).map(([id]) => id);
+      assert.ok(unvisited.some((id) => id.includes(stageNodeId('final_response'))), 'final_response not visited yet');
+
+      const badges = await explorer.page.locator('section.diagram-stageGraph g.edge-count text').allTextContents();
+      const expected = Object.values(state.edgeCounts).map((count) => `×${count}`).sort();
+      assert.deepEqual(badges.sort(), expected);
+      await explorer.screenshot('stage-graph-dark');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('moves the stage graph with each live thought without re-rendering it, and shows the card first', async () => {
+    const full = reactSession({ thoughts: 12 });
+    const start: SessionSnapshot = { ...full, thoughts: full.thoughts.slice(0, 8) };
+    const explorer = await openWith(start);
+    try {
+      await explorer.waitForDiagram('stageGraph', 'g.node.current');
+      const rendersBefore = await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders');
+      for (const thought of full.thoughts.slice(8)) {
+        await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: { ...full.meta, stage: thought.stage, thoughtCount: thought.seq + 1 }, thought });
+      }
+      await explorer.page.waitForSelector(`.thought-card[data-seq="11"]`);
+      assert.equal(await cardCount(explorer), 12);
+      const last = full.thoughts[11].stage ?? '';
+      await explorer.page.waitForFunction(
+        (id) => [...document.querySelectorAll('section.diagram-stageGraph g.node.current')].some((node) => node.id.includes(`-flowchart-${id}-`)),
+        stageNodeId(last),
+      );
+      assert.equal(await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders'), rendersBefore, 'no new Mermaid render');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('asks for the full session when a delta does not follow what it holds', async () => {
+    const full = reactSession({ thoughts: 10 });
+    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 5) });
+    try {
+      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[7] });
+      const request = await explorer.waitForPosted('requestFullSession', 5_000);
+      assert.equal(request.sessionId, full.meta.id);
+      assert.equal(await cardCount(explorer), 5, 'the out-of-order thought is not shown');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('draws the recent window of the branch tree live and the whole tree on "Show all"', async () => {
+    const snapshot = reactSession({ thoughts: 60 });
+    const explorer = await openWith(snapshot);
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node');
+      const windowed = await drawnNodeIds(explorer, 'branchTree');
+      assert.ok(windowed.includes('t59') && windowed.includes('earlier'), `recent thoughts and the placeholder: ${windowed.join(',')}`);
+      assert.ok(!windowed.includes('t0'));
+      assert.match((await explorer.page.textContent('section.diagram-branchTree .diagram-note')) ?? '', /Last \d+ of 60 thoughts/);
+      await explorer.screenshot('branch-tree-window');
+
+      await explorer.page.click('section.diagram-branchTree .show-all');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
+      const all = await drawnNodeIds(explorer, 'branchTree');
+      for (const thought of snapshot.thoughts) assert.ok(all.includes(`t${thought.seq}`), `t${thought.seq} drawn`);
+      // The branches of the fixture (every 25th thought) start from their fork points.
+      assert.ok(snapshot.thoughts.some((thought) => thought.branchId !== undefined));
+      await explorer.screenshot('branch-tree-all');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('draws revision chains and a word diff between a thought and its revision', async () => {
+    const snapshot = reactSession({
+      thoughts: 24,
+      text: (n) => (n === 7 ? 'The cache is probably cold, so latency comes from disk reads.' : n === 10 ? 'The cache is warm, so latency comes from lock contention instead.' : `Thought ${n}.`),
+    });
+    const revision = snapshot.thoughts.find((thought) => thought.revisesThought === 7);
+    assert.ok(revision, 'fixture has a revision of #7');
+    const explorer = await openWith(snapshot, { surface: 'panel', width: 1200, height: 800 });
+    try {
+      await explorer.showTab('revisionChain');
+      await explorer.waitForDiagram('revisionChain', 'g.node');
+      const ids = await drawnNodeIds(explorer, 'revisionChain');
+      assert.ok(ids.includes('t6') && ids.includes(`t${revision.seq}`), `revised thought and its revision drawn: ${ids.join(',')}`);
+
+      await explorer.page.click(`.thought-card[data-seq="${revision.seq}"]`);
+      const added = await explorer.page.locator('.revision-diff ins.diff-added').allTextContents();
+      const removed = await explorer.page.locator('.revision-diff del.diff-removed').allTextContents();
+      assert.ok(added.join('').includes('warm'), `added words: ${added.join('|')}`);
+      assert.ok(removed.join('').includes('cold'), `removed words: ${removed.join('|')}`);
+      assert.ok(added.join('').includes('lock contention'));
+      await explorer.page.evaluate(() => window.scrollTo(0, 0));
+      await explorer.screenshot('revision-chain-diff');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('selects the card when a diagram node is clicked, and marks the node when a card is clicked', async () => {
+    const snapshot = reactSession({ thoughts: 20 });
+    const explorer = await openWith(snapshot);
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t17-"]');
+      await explorer.page.click('section.diagram-branchTree g.node[id*="-flowchart-t17-"]');
+      await explorer.page.waitForSelector('.thought-card.selected[data-seq="17"]');
+      const posted = explorer.record.posted.filter((message) => message.type === 'selectThought');
+      assert.deepEqual(posted.at(-1), { type: 'selectThought', sessionId: snapshot.meta.id, seq: 17 });
+
+      await explorer.page.click('.thought-card[data-seq="18"]');
+      await explorer.page.waitForSelector('section.diagram-branchTree g.node.selected-node[id*="-flowchart-t18-"]');
+      assert.equal(await explorer.page.locator('section.diagram-branchTree g.node.selected-node').count(), 1);
+
+      // A stage node selects the latest thought written in that stage.
+      await explorer.showTab('stageGraph');
+      await explorer.waitForDiagram('stageGraph', 'g.node.current');
+      await explorer.page.click(`section.diagram-stageGraph g.node[id*="-flowchart-${stageNodeId('problem_reception')}-"]`);
+      await explorer.page.waitForSelector('.thought-card.selected[data-seq="0"]');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('follows the VS Code theme: a theme switch re-renders with the new colours', async () => {
+    const snapshot = reactSession({ thoughts: 16 });
+    const explorer = await openWith(snapshot, { theme: 'dark' });
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t15-"]');
+      const darkFill = await nodeFill(explorer, 'branchTree', 't15');
+      const darkCurrent = await nodeFill(explorer, 'stageGraph', stageNodeId(snapshot.meta.stage ?? ''));
+      const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
+
+      await explorer.setTheme('light');
+      await explorer.page.waitForFunction(
+        (count) => Number(document.querySelector('section.diagram-branchTree')?.getAttribute('data-renders')) > count,
+        renders,
+      );
+      const lightFill = await nodeFill(explorer, 'branchTree', 't15');
+      assert.notEqual(lightFill, darkFill, 'node fill follows the theme');
+      assert.equal(lightFill, 'rgb(248, 248, 248)', 'editorWidget-background of the light theme');
+      assert.equal(darkFill, 'rgb(32, 32, 32)', 'editorWidget-background of the dark theme');
+      assert.notEqual(await nodeFill(explorer, 'stageGraph', stageNodeId(snapshot.meta.stage ?? '')), darkCurrent);
+      await explorer.screenshot('branch-tree-light');
+
+      for (const kind of ['highContrast', 'highContrastLight'] as const) {
+        const before = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
+        await explorer.setTheme(kind);
+        await explorer.page.waitForFunction(
+          (count) => Number(document.querySelector('section.diagram-branchTree')?.getAttribute('data-renders')) > count,
+          before,
+        );
+        await explorer.showTab('stageGraph');
+        await explorer.waitForDiagram('stageGraph', 'g.node.current');
+        await explorer.screenshot(`stage-graph-${kind}`);
+        await explorer.showTab('branchTree');
+      }
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('replays a session thought by thought: step, scrub, Home/End and play', async () => {
+    const snapshot = reactSession({ thoughts: 14, complete: true });
+    const explorer = await ExplorerPage.open(browser, { surface: 'replay', width: 1100, height: 800 });
+    try {
+      await explorer.send({ type: 'snapshot', mode: 'replay', session: toSessionView(snapshot) });
+      await explorer.page.waitForSelector('.replay-bar:not([hidden])');
+      assert.equal(await cardCount(explorer), 0, 'a replay starts before the first thought');
+      await explorer.page.keyboard.press('ArrowRight');
+      await explorer.page.keyboard.press('ArrowRight');
+      assert.equal(await cardCount(explorer), 2);
+      await explorer.page.keyboard.press('ArrowLeft');
+      assert.equal(await cardCount(explorer), 1);
+      await explorer.page.keyboard.press('End');
+      assert.equal(await cardCount(explorer), snapshot.thoughts.length);
+      await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId('final_response')}-"]`);
+      await explorer.page.keyboard.press('Home');
+      assert.equal(await cardCount(explorer), 0);
+
+      // The stage graph grows with the replay: after three steps the current stage is the third thought's.
+      for (let step = 0; step < 3; step++) await explorer.page.keyboard.press('ArrowRight');
+      await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId(snapshot.thoughts[2].stage ?? '')}-"]`);
+      assert.match((await explorer.page.textContent('.replay-position')) ?? '', new RegExp(`^3 / ${snapshot.thoughts.length}$`));
+
+      await explorer.send({ type: 'replayState', speed: 8, playing: true });
+      await explorer.page.waitForFunction(() => document.querySelectorAll('.thought-card').length >= 5, undefined, { timeout: 10_000 });
+      await explorer.page.keyboard.press(' ');
+      const paused = await cardCount(explorer);
+      await explorer.page.waitForTimeout(400);
+      assert.equal(await cardCount(explorer), paused, 'space pauses');
+      assert.equal(await explorer.page.inputValue('.replay-speed'), '8');
+      await explorer.screenshot('replay-panel');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('keeps the selected thought and tab across hide/show through getState/setState', async () => {
+    const snapshot = reactSession({ thoughts: 12 });
+    const first = await openWith(snapshot);
+    let saved: unknown;
+    try {
+      await first.showTab('revisionChain');
+      await first.page.click('.thought-card[data-seq="9"]');
+      saved = await first.page.evaluate(() => (window as unknown as { __explorerState: unknown }).__explorerState);
+    } finally {
+      await first.close();
+    }
+    const second = await openWith(snapshot, { savedState: saved });
+    try {
+      await second.page.waitForSelector('.thought-card.selected[data-seq="9"]');
+      assert.equal(await second.page.getAttribute('vscode-tabs', 'selected-index'), '2');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stays usable at 1,000 thoughts: every diagram draws, "Show all" draws the whole tree', { timeout: 240_000 }, async () => {
+    const snapshot = reactSession({ thoughts: 1_000 });
+    const explorer = await openWith(snapshot, { width: 1280, height: 900, surface: 'panel' });
+    try {
+      await explorer.page.waitForSelector('.thought-card[data-seq="999"]', { state: 'attached' });
+      await explorer.waitForDiagram('stageGraph', 'g.node.current');
+      for (const kind of ['branchTree', 'revisionChain'] as const) {
+        await explorer.showTab(kind);
+        await explorer.waitForDiagram(kind, 'g.node');
+        assert.ok((await drawnNodeIds(explorer, kind)).length > 1, `${kind} is not blank`);
+      }
+      await explorer.showTab('branchTree');
+      await explorer.page.click('section.diagram-branchTree .show-all');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]', 180_000);
+      const ids = await drawnNodeIds(explorer, 'branchTree');
+      assert.equal(ids.filter((id) => /^t\d+$/.test(id)).length, 1_000, 'all thoughts drawn');
+      const errors = await explorer.page.locator('section.diagram-branchTree .diagram-status:not([hidden])').count();
+      assert.equal(errors, 0, 'no render error');
+      await explorer.screenshot('branch-tree-1000-all');
+    } finally {
+      await explorer.close();
+    }
+  });
+});
