@@ -2,6 +2,7 @@
 // CLI (node), the webview (browser ESM, Mermaid bundled in) and the in-editor test suite.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
+import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
 function inEditorSuiteEntries() {
@@ -44,8 +45,8 @@ const contexts = [
   { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
-  // Inlined into every exported HTML file (src/export/html.ts), so always minified and without a source map.
-  { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false },
+  // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.
+  { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false, plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
   // The webview's styles and the codicon font, copied beside the bundle (the only folder the webview may load from).
   { ...common, entryPoints: ['media/explorer.css'], outfile: 'dist/webview/explorer.css' },
   { ...common, entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/webview/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]' },

@@ -210,6 +210,24 @@ describe('exported HTML in Chromium', () => {
     }
   });
 
+  it('says what failed instead of leaving a blank figure when a diagram cannot be drawn', async () => {
+    // The inlined Mermaid is trimmed to flowcharts; anything else (or a broken source) must fail visibly.
+    const html = (await exportSession(snapshot, 'html', { rendererPath: RENDERER })).replace(
+      /(<figure id="diagram-revisionChain"[\s\S]*?<pre class="mermaid-src">)[\s\S]*?(<\/pre>)/,
+      '$1sequenceDiagram\n  A-&gt;&gt;B: hello$2',
+    );
+    const { context, page, observed } = await open(browser, writeExport('session-unsupported.html', html), true);
+    try {
+      await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'error']);
+      assert.match((await page.locator('#diagram-revisionChain .render-error').textContent()) ?? '', /could not be drawn: .*only flowcharts/);
+      assert.ok(await page.locator('#diagram-revisionChain pre.mermaid-src').isVisible(), 'the source stays readable');
+      assert.deepEqual(observed.dialogs, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws a 1,000-thought session without Mermaid refusing any diagram', async () => {
     const engine = new ThinkingEngine({ log: () => {} });
     let id = '';
