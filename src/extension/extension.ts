@@ -27,6 +27,8 @@ export interface ThoughtExplorerApi {
   /** The running MCP server's URL, or undefined before VS Code started it. */
   mcpServerUrl(): string | undefined;
   mcpStatus(): McpServerStatus;
+  /** Selects (and expands) a session in the Sessions view, as a click would. */
+  revealSession(sessionId: string): Promise<void>;
 }
 
 let mcpHost: McpServerHost | undefined;
@@ -59,6 +61,12 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     engine: () => services.engine,
     mcpServerUrl: () => host.url,
     mcpStatus: () => host.status(),
+    revealSession: async (sessionId) => {
+      sessionsTree.getChildren();
+      const node = sessionsTree.findSessionNode(sessionId);
+      if (!node) throw new Error(`Session ${sessionId} is not in the Sessions view.`);
+      await sessionsView.reveal(node, { select: true, focus: true, expand: 2 });
+    },
   };
 }
 

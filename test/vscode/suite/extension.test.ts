@@ -262,4 +262,27 @@ suite('extension: Thought Explorer in real VS Code', () => {
     });
     assert.equal(wrong.status, 401);
   });
+
+  test('shows the sidebar: Sessions with the live session expanded, and the explorer drawing it', async function () {
+    this.timeout(30_000);
+    assert.ok(sessionId, 'a session was recorded by an earlier test');
+    // Back to live: the earlier session is still receiving thoughts when the picture is taken.
+    await vscode.lm.invokeTool(toolName, {
+      input: { thought: 'Check the TTL against the traffic pattern', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true, sessionId },
+      toolInvocationToken: undefined,
+    });
+    await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
+    await api.revealSession(sessionId);
+    await api.services.showInExplorer(sessionId);
+    const node = await eventually(() => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId), 'the session');
+    assert.equal((api.sessionsTree.getTreeItem(node) as vscode.TreeItem).contextValue, 'session.live');
+    // Give the webview time to draw its diagrams. A screenshot tool driving this run may set the marker below: the
+    // workbench is pictured while the session is live, not after the suite has ended and the views are torn down.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const marker = process.env.THOUGHT_EXPLORER_SCREENSHOT_MARKER;
+    if (marker) {
+      console.log(`${marker}sidebar-live-session`);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  });
 });
