@@ -95,6 +95,21 @@ describe('activation', () => {
     assert.equal(api.engine().getSession(reply.reply.sessionId), undefined);
   });
 
+  test('the status bar shows the live session (click opens it in the explorer) and hides when nothing is live', () => {
+    const item = stub.statusBarItems.find((candidate) => candidate.id === 'thoughtExplorer.liveSession');
+    assert.ok(item);
+    assert.equal(item.visible, false);
+    const first = api.engine().process('c', { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, strategy: 'react' });
+    assert.ok(first.ok);
+    assert.equal(item.visible, true);
+    assert.equal(item.text, `$(lightbulb) 1/3 · react · ${first.reply.stage}`);
+    assert.equal(item.command?.command, 'thoughtExplorer.openInExplorer');
+    assert.deepEqual(item.command?.arguments, [first.reply.sessionId]);
+    const last = api.engine().process('c', { thought: 'b', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false });
+    assert.ok(last.ok);
+    assert.equal(item.visible, false);
+  });
+
   test('"Rename Session" renames; "Show MCP Server Status" reports a server not started yet', async () => {
     const reply = api.engine().process('c', { thought: 'old name', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
     assert.ok(reply.ok);
