@@ -2,7 +2,6 @@
 // StdioServerTransport. Ours exists for speed: the SDK's validates every incoming message against its full zod
 // schema, which profiling showed as one of the largest per-call costs. Here a message is checked only for the
 // JSON-RPC envelope (what routing needs); the server validates what it uses.
-import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -45,13 +44,6 @@ export class LineDelimitedTransport implements Transport {
   private readonly maxLineBytes: number;
   /** See DirectRequestHandler; set by serveStdio for tools/call. */
   directRequests: DirectRequestHandler | undefined;
-  /**
-   * Replies to stdout are written with one writeSync on fd 1: the Writable stream machinery around it cost more than
-   * the system call. When the pipe is full (EAGAIN) the rest goes through the stream, and so does every line after
-   * it until the stream has flushed, so lines never reorder.
-   */
-  private readonly outputFd: number | undefined;
-  private queuedWrites = 0;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -59,7 +51,6 @@ export class LineDelimitedTransport implements Transport {
     options: LineTransportOptions = {},
   ) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    this.outputFd = output === process.stdout && process.stdout.fd === 1 ? 1 : undefined;
   }
 
   async start(): Promise<void> {
@@ -192,26 +183,7 @@ export class LineDelimitedTransport implements Transport {
 
   /** Writes one line; false when the stream asks the writer to wait for 'drain'. */
   private writeLine(line: string): boolean {
-    if (this.outputFd === undefined || this.queuedWrites > 0) return this.writeThroughStream(line);
-    let written: number;
-    try {
-      written = writeSync(this.outputFd, line);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return this.writeThroughStream(line);
-      // EPIPE and the like: the client is gone.
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      void this.close();
-      return true;
-    }
-    if (written === Buffer.byteLength(line)) return true;
-    return this.writeThroughStream(Buffer.from(line, 'utf8').subarray(written));
-  }
-
-  private writeThroughStream(data: string | Buffer): boolean {
-    this.queuedWrites++;
-    return this.output.write(data, () => {
-      this.queuedWrites--;
-    });
+    return this.output.write(line);
   }
 
   private reject(id: string | number | null, code: number, message: string): void {
