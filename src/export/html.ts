@@ -8,6 +8,8 @@ import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
+import { resolveLinks } from '../engine/diagrams/thoughtLinks';
+import { diffWords } from '../shared/wordDiff';
 
 export interface HtmlExportOptions {
   /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
@@ -79,6 +81,7 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
   out.push('</section>', '<section class="thoughts">', '<h2>Thoughts</h2>');
 
   const total = snapshot.thoughts.length;
+  const { revises } = resolveLinks(snapshot.thoughts);
   if (total === 0) out.push('<p class="note">No thoughts yet.</p>');
   snapshot.thoughts.forEach((thought, index) => {
     const classes = ['thought'];
@@ -90,14 +93,28 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
       `<h3>#${thought.thoughtNumber}${thought.branchId !== undefined ? ` <span class="line">${escapeHtml(thought.branchId)}</span>` : ''}</h3>`,
       `<p class="badges">${thoughtBadges(thought).map((badge) => `<span class="badge">${escapeHtml(badge)}</span>`).join(' ')} <time>${isoDate(thought.timestamp)}</time></p>`,
       `<div class="text">${escapeHtml(thought.thought)}</div>`,
-      '</article>',
     );
+    const revised = revises[index];
+    if (revised !== undefined) out.push(revisionDiff(snapshot.thoughts[revised].thought, thought.thought, snapshot.thoughts[revised].thoughtNumber));
+    out.push('</article>');
     if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
   });
   out.push('</section>', '</main>');
   if (script !== undefined) out.push(`<script>${script}</script>`);
   out.push('</body>', '</html>', '');
   return out.join('\n');
+}
+
+/** What a revision changed, word by word; a native <details>, so it opens without scripts. */
+function revisionDiff(before: string, after: string, revisedNumber: number): string {
+  const { segments, precision } = diffWords(before, after);
+  const body = segments
+    .map((segment) =>
+      segment.kind === 'same' ? escapeHtml(segment.text) : segment.kind === 'added' ? `<ins>${escapeHtml(segment.text)}</ins>` : `<del>${escapeHtml(segment.text)}</del>`,
+    )
+    .join('');
+  const coarse = precision === 'word' ? '' : ` <span class="note">(by ${precision === 'line' ? 'line' : 'whole text'}: too long to compare word by word)</span>`;
+  return `<details class="diff"><summary>Changes from #${revisedNumber}${coarse}</summary><div class="text">${body}</div></details>`;
 }
 
 export function escapeHtml(text: string): string {
@@ -141,4 +158,6 @@ pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12p
 .badges { margin: .25rem 0 .5rem; font-size: .8rem; color: var(--muted); }
 .badge { display: inline-block; padding: 0 .45rem; border: 1px solid var(--border); border-radius: 1rem; margin-right: .25rem; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.diff { margin-top: .5rem; font-size: .9rem; } .diff summary { cursor: pointer; color: var(--muted); }
+del { background: rgba(248, 81, 73, .2); text-decoration: line-through; } ins { background: rgba(46, 160, 67, .25); text-decoration: none; }
 `;

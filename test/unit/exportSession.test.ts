@@ -117,6 +117,18 @@ describe('sessionHtml', () => {
     assert.ok(articles[3].classList.contains('branch') && articles[2].classList.contains('revision') && articles[4].classList.contains('final'));
   });
 
+  it('shows what each revision changed, word by word, without scripts', () => {
+    const snapshot = sampleSession(['Plan it', 'Check the <old> cache first', 'Check the <new> index first', 'Other idea', 'Answer']);
+    const document = new JSDOM(sessionHtml(snapshot, { rendererScript: FAKE_RENDERER })).window.document;
+    const diffs = [...document.querySelectorAll('article details.diff')];
+    assert.equal(diffs.length, 1);
+    assert.equal(diffs[0].closest('article')?.id, 't2');
+    assert.equal(diffs[0].querySelector('summary')?.textContent, 'Changes from #2');
+    assert.deepEqual([...diffs[0].querySelectorAll('del')].map((element) => element.textContent), ['old', 'cache']);
+    assert.deepEqual([...diffs[0].querySelectorAll('ins')].map((element) => element.textContent), ['new', 'index']);
+    assert.equal(diffs[0].querySelector('.text')?.innerHTML, 'Check the &lt;<del>old</del><ins>new</ins>&gt; <del>cache</del><ins>index</ins> first');
+  });
+
   it('keeps hostile thought text, titles and branch ids as text', () => {
     const snapshot = sampleSession(INJECTIONS);
     snapshot.meta.title = '</title><script>alert(1)</script>';
@@ -126,7 +138,7 @@ describe('sessionHtml', () => {
     assert.equal(document.querySelectorAll('script').length, 1);
     assert.equal(document.querySelectorAll('img, a, meta[http-equiv="refresh"], b, [onclick], [onerror], [onmouseover]').length, 0);
     assert.equal(document.title, '</title><script>alert(1)</script>');
-    const texts = [...document.querySelectorAll('article .text')].map((element) => element.textContent);
+    const texts = [...document.querySelectorAll('article > .text')].map((element) => element.textContent);
     assert.deepEqual(texts, INJECTIONS);
     for (const pre of document.querySelectorAll('pre.mermaid-src')) assert.equal(pre.children.length, 0);
   });

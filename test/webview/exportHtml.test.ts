@@ -101,7 +101,7 @@ describe('exported HTML in Chromium', () => {
   it('is readable with scripts off: every thought as text, diagram sources shown', async () => {
     const { context, page, observed } = await open(browser, exported, false);
     try {
-      const texts = await page.locator('article.thought .text').allTextContents();
+      const texts = await page.locator('article.thought > .text').allTextContents();
       assert.deepEqual(texts.slice(0, CORPUS.length), CORPUS);
       assert.equal(await page.locator('article.thought').count(), snapshot.thoughts.length);
       assert.equal(await page.locator('pre.mermaid-src').count(), 3);
