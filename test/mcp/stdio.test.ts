@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
 
 const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
@@ -53,6 +55,22 @@ describe('the CLI over stdio', () => {
       const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);
+    } finally {
+      await ours.close();
+    }
+  });
+
+  it('applies the limit flags', async () => {
+    const ours = await connectCli(tempDir(), ['--max-thought-length', '20', '--max-thoughts', '2']);
+    try {
+      const long = await think(ours.client, { thought: 'x'.repeat(21), thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+      assert.equal(long.isError, true);
+      assert.match(textOf(long), /at most 20 characters/);
+      await think(ours.client, { thought: 'one', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+      await think(ours.client, { thought: 'two', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true });
+      const full = await think(ours.client, { thought: 'three', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true });
+      assert.equal(full.isError, true);
+      assert.match(textOf(full), /full/);
     } finally {
       await ours.close();
     }
@@ -233,6 +251,35 @@ describe('the CLI commands', () => {
     const traversal = run(['export', '../outside', '--format', 'md', '-s', storage]);
     assert.equal(traversal.status, 1);
     assert.match(traversal.stderr, /path separators/);
+  });
+
+  it('serves Streamable HTTP with --http, printing the URL and a bearer token to stderr', async () => {
+    const child = spawn(process.execPath, [CLI, '--http', '0', '--storage-path', tempDir()], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    try {
+      await new Promise<void>((resolve) => {
+        const check = () => (/bearer token: \S+/.test(stderr) ? resolve() : setTimeout(check, 20));
+        check();
+      });
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1] as string;
+      const token = /bearer token: (\S+)/.exec(stderr)?.[1] as string;
+      assert.ok(token.length >= 32, 'a long random token');
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+      const client = new Client({ name: 'cli-http-test', version: '1.0.0' });
+      await client.connect(transport);
+      const reply = jsonOf(await think(client, { thought: 'Over the CLI HTTP server.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+      assert.equal(reply.thoughtHistoryLength, 1);
+      await client.close();
+      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(refused.status, 401);
+      assert.equal(stdout, '', 'nothing on stdout');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
   });
 
   it('shuts down cleanly on SIGTERM', async () => {
