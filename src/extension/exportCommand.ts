@@ -28,6 +28,8 @@ const PROGRESS_THRESHOLD = 200;
 export function exportFileName(title: string, sessionId: string, format: ExportFormat): string {
   const stem = title
     .normalize('NFKD')
+    // Accents come apart under NFKD; dropping the marks keeps "Résumé" readable as "resume".
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
