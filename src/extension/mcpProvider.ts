@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ThinkingEngine } from '../engine/engine';
 import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 
@@ -51,6 +52,27 @@ interface Running {
   server: RunningHttpServer;
   token: string;
   startedAt: number;
+  maxBodyBytes: number;
+}
+
+/** A thought's JSON may take up to 6 bytes per character (\uXXXX escapes) plus the envelope. */
+export function bodyLimitFor(maxThoughtLength: number): number {
+  return Math.max(1024 * 1024, maxThoughtLength * 6 + 64 * 1024);
+}
+
+/**
+ * The engine as the server sees it: every access goes to the services' current engine. A setting that rebuilds the
+ * engine (storage path, limits, default strategy) then takes effect without restarting the server, so an agent's MCP
+ * connection survives it; its next thought simply lands in the new engine (and store).
+ */
+export function currentEngine(services: Pick<ExtensionServices, 'engine'>): ThinkingEngine {
+  return new Proxy(services.engine, {
+    get(_target, property) {
+      const engine = services.engine;
+      const value: unknown = Reflect.get(engine, property, engine);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(engine) : value;
+    },
+  });
 }
 
 /**
@@ -120,6 +142,18 @@ export class McpServerHost implements vscode.Disposable {
     return status;
   }
 
+  /**
+   * After the engine was rebuilt: the server keeps running on the new engine unless its body limit is now too small
+   * for the longest thought allowed. Returns whether it was stopped (VS Code restarts it on next use).
+   */
+  async engineReplaced(): Promise<boolean> {
+    const running = this.running;
+    if (!running) return false;
+    if (bodyLimitFor(this.services.settings.limits.maxThoughtLength) <= running.maxBodyBytes) return false;
+    await this.stop('maxThoughtLength grew beyond the request body limit');
+    return true;
+  }
+
   dispose(): void {
     void this.stop('the extension is deactivating');
   }
@@ -129,11 +163,10 @@ export class McpServerHost implements vscode.Disposable {
     const started = performance.now();
     try {
       const module = await this.load();
-      const engine = this.services.engine;
+      const engine = currentEngine(this.services);
       // 32 bytes from the OS CSPRNG: the only thing between other local processes and the tool.
       const token = randomBytes(32).toString('base64url');
-      // A thought's JSON may take up to 6 bytes per character (\uXXXX escapes) plus the envelope.
-      const maxBodyBytes = Math.max(1024 * 1024, engine.limits.maxThoughtLength * 6 + 64 * 1024);
+      const maxBodyBytes = bodyLimitFor(engine.limits.maxThoughtLength);
       this.requests = {};
       this.initialized = 0;
       const server = await module.startHttpServer({
@@ -150,7 +183,7 @@ export class McpServerHost implements vscode.Disposable {
         await server.close();
         throw new Error('The MCP server was stopped while it was starting.');
       }
-      const running = { server, token, startedAt: Date.now() };
+      const running = { server, token, startedAt: Date.now(), maxBodyBytes };
       this.running = running;
       this.starting = undefined;
       this.lastError = undefined;
@@ -247,8 +280,9 @@ export function registerMcpProvider(context: vscode.ExtensionContext, services: 
     provider,
     api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     services.onDidResetEngine(() => {
-      // The running server holds the old engine: stop it; VS Code resolves (and so restarts) on its next use.
-      void host.stop('settings changed the engine').then(() => provider.changed());
+      // The server reads the current engine, so it serves the new one at once; VS Code is told either way (the
+      // definition it gets back is unchanged unless the server had to restart for a larger body limit).
+      void host.engineReplaced().then(() => provider.changed());
     }),
     services.onDidChangeSettings((settings) => {
       if (settings.mcpServerEnabled === enabled) return;

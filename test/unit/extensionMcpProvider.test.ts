@@ -162,20 +162,40 @@ describe('MCP server definition provider', () => {
     assert.equal(((await provider().provideMcpServerDefinitions()) as unknown[]).length, 1);
   });
 
-  test('a change of storage path restarts the server on the new engine', async () => {
+  test('a change of storage path keeps the server and its connections; the next thought lands in the new store', async () => {
     register();
-    const first = await resolveDefinition();
+    const resolved = await resolveDefinition();
+    const url = resolved.uri.toString();
+    const headers = await initialize(url, resolved.headers.Authorization);
+    await rpc(url, headers, 'tools/call', { name: 'sequentialthinking', arguments: thought(1, 2, 'Before the move') }, 2);
     const oldEngine = fixture.services.engine;
     setConfiguration('storagePath', `${fixture.directory}-moved`);
+    fixture.services.reloadSettings();
+    await waitFor(() => changes === 1);
+    assert.equal(host.url, url, 'same server');
+    const [offered] = (await provider().provideMcpServerDefinitions()) as McpHttpServerDefinition[];
+    assert.equal(offered.uri.toString(), url, 'VS Code is offered the same definition');
+    assert.equal(offered.headers.Authorization, resolved.headers.Authorization);
+    const call = await rpc(url, headers, 'tools/call', { name: 'sequentialthinking', arguments: thought(1, 2, 'After the move') }, 3);
+    assert.equal(call.status, 200, 'the MCP session survived');
+    assert.notEqual(fixture.services.engine, oldEngine);
+    assert.deepEqual(fixture.services.engine.listSessions({}).sessions.map((meta) => meta.purpose), ['After the move']);
+  });
+
+  test('raising maxThoughtLength beyond the body limit restarts the server with a new secret', async () => {
+    register();
+    const first = await resolveDefinition();
+    setConfiguration('limits.maxThoughtLength', 1_000_000);
     fixture.services.reloadSettings();
     await waitFor(() => changes === 1);
     assert.equal(host.url, undefined);
     const second = await resolveDefinition();
     assert.notEqual(second.headers.Authorization, first.headers.Authorization, 'a new secret per start');
     const headers = await initialize(second.uri.toString(), second.headers.Authorization);
-    await rpc(second.uri.toString(), headers, 'tools/call', { name: 'sequentialthinking', arguments: thought(1, 2, 'After the move') }, 2);
-    assert.notEqual(fixture.services.engine, oldEngine);
-    assert.equal(fixture.services.engine.listSessions({}).sessions[0]?.purpose, 'After the move');
+    const long = 'x'.repeat(300_000);
+    const call = await rpc(second.uri.toString(), headers, 'tools/call', { name: 'sequentialthinking', arguments: thought(1, 2, long) }, 2);
+    assert.equal(call.status, 200);
+    assert.equal(fixture.services.engine.listSessions({}).sessions.length, 1);
   });
 
   test('concurrent resolves share one start', async () => {
