@@ -71,7 +71,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('thoughtExplorer.revealSessionFile', async (argument) => {
     const id = await resolveSessionArgument(services, argument, 'Reveal which session’s file?');
     if (id === undefined) return;
-    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(services.sessionFilePath(id)));
+    const file = vscode.Uri.file(services.sessionFilePath(id));
+    // The OS file manager is out of reach from a browser or a remote window: show the journal in an editor there.
+    if (vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined) await vscode.commands.executeCommand('vscode.open', file);
+    else await vscode.commands.executeCommand('revealFileInOS', file);
   });
 
   register('thoughtExplorer.importSession', async () => {

@@ -11,7 +11,7 @@ import { strategyNames } from '../../src/engine/strategies/catalog';
 import { activate, deactivate, type ThoughtExplorerApi } from '../../src/extension/extension';
 import { MCP_PROVIDER_ID } from '../../src/extension/mcpProvider';
 import { SETTINGS_SECTION } from '../../src/extension/settings';
-import { extensionContext, resetStub, stub } from './support/vscodeStub';
+import { env, extensionContext, resetStub, stub } from './support/vscodeStub';
 
 interface Manifest {
   activationEvents: string[];
@@ -108,6 +108,26 @@ describe('activation', () => {
     const last = api.engine().process('c', { thought: 'b', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false });
     assert.ok(last.ok);
     assert.equal(item.visible, false);
+  });
+
+  test('"Reveal in File Explorer" reveals the session journal (in an editor when the window is remote or web)', async () => {
+    const reply = api.engine().process('c', { thought: 'to reveal', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+    assert.ok(reply.ok);
+    const reveal = stub.commands.get('thoughtExplorer.revealSessionFile');
+    assert.ok(reveal);
+    await reveal({ sessionId: reply.reply.sessionId });
+    const revealed = stub.executed.at(-1);
+    assert.equal(revealed?.command, 'revealFileInOS');
+    const path = (revealed?.args[0] as { fsPath: string }).fsPath;
+    assert.equal(path, join(folder, 'not-yet-created', `${reply.reply.sessionId}.jsonl`));
+    assert.ok(existsSync(path));
+    env.remoteName = 'ssh-remote';
+    try {
+      await reveal(reply.reply.sessionId);
+      assert.equal(stub.executed.at(-1)?.command, 'vscode.open');
+    } finally {
+      env.remoteName = undefined;
+    }
   });
 
   test('"Rename Session" renames; "Show MCP Server Status" reports a server not started yet', async () => {

@@ -270,7 +270,14 @@ export const workspace = {
   workspaceFolders: undefined as { uri: Uri }[] | undefined,
 };
 
+export enum UIKind {
+  Desktop = 1,
+  Web = 2,
+}
+
 export const env = {
+  uiKind: UIKind.Desktop,
+  remoteName: undefined as string | undefined,
   clipboard: {
     writeText: (text: string) => {
       stub.clipboard = text;
