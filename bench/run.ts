@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import type { BenchCheck, BenchSection } from './section';
 import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
+import { webviewRenderSection } from './webviewRender';
 
-const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection];
+const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection];
 
 async function main(): Promise<number> {
   const root = resolve(__dirname, '..');

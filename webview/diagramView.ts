@@ -102,9 +102,13 @@ export class DiagramView {
 
   private schedule(): void {
     if (this.frame !== undefined || this.running) return;
+    // Wait for the next frame to be painted (rAF, then a new task) before rendering: the card and stage graph changes
+    // made by the same message reach the screen first, and every request arriving meanwhile is coalesced into this one.
     this.frame = requestAnimationFrame(() => {
-      this.frame = undefined;
-      void this.flush();
+      setTimeout(() => {
+        this.frame = undefined;
+        void this.flush();
+      }, 0);
     });
   }
 

@@ -32,11 +32,13 @@ import { restoreUiState, tabIndex, type UiState } from './uiState';
 import { connectToHost } from './vscodeApi';
 
 /**
- * Thoughts drawn live in the branch tree. Mermaid's flowchart costs grow about linearly with nodes (≈10 ms a node
- * on a 2-core machine without GPU), so a small window keeps a live redraw near the 100 ms budget; "Show all" draws
- * the whole session on request.
+ * Thoughts drawn live in the branch tree. Mermaid's flowchart cost grows about linearly with nodes and label text
+ * (≈10 ms a node on a 2-core machine without GPU), so a small window with short labels keeps a live redraw within
+ * the 100 ms budget (bench/webviewRender.ts); "Show all" draws the whole session with longer labels on request.
  */
-export const LIVE_BRANCH_WINDOW = 8;
+export const LIVE_BRANCH_WINDOW = 6;
+/** Characters of thought text in a live node label; the card beside it shows the whole text. */
+export const LIVE_EXCERPT = 32;
 /** Revision chains whose latest revision is among this many recent thoughts are drawn live. */
 export const LIVE_REVISION_WINDOW = 40;
 
@@ -262,7 +264,8 @@ function thoughtDiagramRequest(kind: 'branchTree' | 'revisionChain', snapshot: S
     source: () => {
       // The tree grows downwards (a sidebar is tall and narrow); each revision chain reads as one row.
       const direction = kind === 'branchTree' ? 'TB' : 'LR';
-      const source = build(snapshot, { maxThoughts, maxTextSize: MAX_TEXT_SIZE, maxEdges: MAX_EDGES, direction });
+      const excerptLength = showAll ? undefined : LIVE_EXCERPT;
+      const source = build(snapshot, { maxThoughts, excerptLength, maxTextSize: MAX_TEXT_SIZE, maxEdges: MAX_EDGES, direction });
       let note = '';
       if (source.truncated) {
         const what = kind === 'branchTree' ? `Last ${source.shown} of ${source.total} thoughts` : `Revisions among the last ${source.shown} of ${source.total} thoughts`;
