@@ -61,6 +61,7 @@ export class LineDelimitedTransport implements Transport {
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
     this.input.on('end', this.onEnd);
+    this.output.on('error', this.onOutputError);
   }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
@@ -75,6 +76,7 @@ export class LineDelimitedTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     this.input.off('end', this.onEnd);
+    this.output.off('error', this.onOutputError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.pending = [];
     this.onclose?.();
@@ -86,6 +88,12 @@ export class LineDelimitedTransport implements Transport {
 
   private readonly onInputError = (error: Error) => {
     this.onerror?.(error);
+  };
+
+  /** EPIPE and the like: the client is gone, so this connection is over (without a handler it would crash the process). */
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
   };
 
   private readonly onData = (chunk: Buffer | string) => {

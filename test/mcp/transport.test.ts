@@ -80,6 +80,17 @@ describe('LineDelimitedTransport', () => {
     ]);
   });
 
+  it('closes, without crashing, when the output fails (the client went away)', async () => {
+    const { output, transport, errors } = harness();
+    let closed = 0;
+    transport.onclose = () => closed++;
+    await transport.start();
+    output.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await tick();
+    assert.equal(closed, 1);
+    assert.deepEqual(errors, ['write EPIPE']);
+  });
+
   it('closes when its input ends, once', async () => {
     const { input, transport } = harness();
     let closed = 0;
