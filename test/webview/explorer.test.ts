@@ -280,6 +280,32 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
+  it('keeps the last good drawing and says what failed when Mermaid cannot render', async () => {
+    const full = reactSession({ thoughts: 14 });
+    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 12) });
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t11-"]');
+      // Fault injection: Mermaid measures every label with getBBox; make it fail for the next render.
+      await explorer.page.evaluate(() => {
+        SVGGraphicsElement.prototype.getBBox = () => {
+          throw new Error('measuring failed (injected)');
+        };
+      });
+      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[12] });
+      const failure = await explorer.waitForPosted('renderFailed', 10_000);
+      assert.equal(failure.diagram, 'branchTree');
+      assert.match(failure.message, /measuring failed/);
+      await explorer.page.waitForSelector('section.diagram-branchTree .diagram-status:not([hidden])');
+      assert.match((await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '', /could not be drawn \(showing the last good drawing\)/);
+      assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
+      assert.equal(await cardCount(explorer), 13, 'the card is shown anyway');
+      await explorer.screenshot('render-error-kept');
+    } finally {
+      await explorer.close();
+    }
+  });
+
   it('stays usable at 1,000 thoughts: every diagram draws, "Show all" draws the whole tree', { timeout: 240_000 }, async () => {
     const snapshot = reactSession({ thoughts: 1_000 });
     const explorer = await openWith(snapshot, { width: 1280, height: 900, surface: 'panel' });
