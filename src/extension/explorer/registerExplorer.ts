@@ -1,13 +1,16 @@
 // Host side of the explorer: the sidebar webview view (`thoughtExplorer.explorer`), editor panels with the same UI,
 // the replay panel (command `thoughtExplorer.replaySession`), and the functions other parts of the extension call
-// (show a session, open the panel, pre-rendered SVGs for exports).
+// (show a session, open the panel, pre-rendered SVGs for exports). Registers "Open Explorer" (the panel) and
+// "Replay Session…"; the commands' palette entries and menus are declared in package.json by the extension.
 import * as vscode from 'vscode';
 import type { RenderedSvgs } from '../../shared/protocol';
 import type { ExplorerHandle, ExtensionServices } from '../services';
+import { sessionIdFromArgument } from '../sessionPicker';
 import { ExplorerConnection, webviewOptions, type ExplorerServices } from './explorerConnection';
 
 export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
 export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
+export const OPEN_EXPLORER_COMMAND = 'thoughtExplorer.openExplorer';
 const PANEL_VIEW_TYPE = 'thoughtExplorer.explorerPanel';
 const REPLAY_VIEW_TYPE = 'thoughtExplorer.replayPanel';
 
@@ -33,7 +36,11 @@ export function registerExplorer(
   context.subscriptions.push(
     explorer,
     vscode.window.registerWebviewViewProvider(EXPLORER_VIEW_ID, explorer, { webviewOptions: { retainContextWhenHidden: false } }),
-    vscode.commands.registerCommand(REPLAY_COMMAND, (argument?: unknown) => explorer.replay(sessionIdFrom(argument))),
+    vscode.commands.registerCommand(REPLAY_COMMAND, (argument?: unknown) => explorer.replay(sessionIdFromArgument(argument))),
+    // "Open Explorer" opens the larger editor panel: on the session given (tree item) or picked, else the live one.
+    vscode.commands.registerCommand(OPEN_EXPLORER_COMMAND, (argument?: unknown) =>
+      explorer.openPanel(sessionIdFromArgument(argument) ?? services.selectedSessionId),
+    ),
     services.onDidSelectSession((sessionId) => {
       if (sessionId !== undefined) explorer.showPicked(sessionId);
     }),
@@ -185,15 +192,4 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
     );
     return picked?.sessionId;
   }
-}
-
-/** The session id from a command argument: a string, or a tree item / object carrying `sessionId` or `meta.id`. */
-export function sessionIdFrom(argument: unknown): string | undefined {
-  if (typeof argument === 'string' && argument !== '') return argument;
-  if (typeof argument !== 'object' || argument === null) return undefined;
-  const record = argument as Record<string, unknown>;
-  if (typeof record.sessionId === 'string') return record.sessionId;
-  const meta = record.meta;
-  if (typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>).id === 'string') return (meta as { id: string }).id;
-  return undefined;
 }
