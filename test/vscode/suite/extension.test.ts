@@ -263,6 +263,32 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.equal(wrong.status, 401);
   });
 
+  test('turning thoughtExplorer.mcpServer.enabled off withdraws the server and its tool; on brings them back', async function () {
+    this.timeout(120_000);
+    const configuration = () => vscode.workspace.getConfiguration('thoughtExplorer');
+    await configuration().update('mcpServer.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      await eventually(() => (api.mcpServerUrl() === undefined ? true : undefined), 'the server to stop');
+      await eventually(() => (vscode.lm.tools.some((tool) => tool.name === toolName) ? undefined : true), 'the tool to disappear', 30_000);
+    } finally {
+      await configuration().update('mcpServer.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await eventually(
+      async () => {
+        if (vscode.lm.tools.some((tool) => tool.name === toolName) && api.mcpServerUrl() !== undefined) return true;
+        try {
+          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
+        } catch (error) {
+          console.log(`    startServer: ${error instanceof Error ? error.message : String(error)} (retrying)`);
+        }
+        return undefined;
+      },
+      'the tool to come back',
+      90_000,
+      3000,
+    );
+  });
+
   test('shows the sidebar: Sessions with the live session expanded, and the explorer drawing it', async function () {
     this.timeout(30_000);
     assert.ok(sessionId, 'a session was recorded by an earlier test');
