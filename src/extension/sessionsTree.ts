@@ -67,6 +67,9 @@ export interface SessionsTreeOptions {
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionsTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly renderEmitter = new vscode.EventEmitter<number>();
+  /** The root was (re)drawn; carries how many sessions are listed (after the filter). */
+  readonly onDidRenderRoot = this.renderEmitter.event;
 
   private readonly now: () => number;
   private readonly idleMs: number;
@@ -185,6 +188,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     clearInterval(this.idleTimer);
     for (const disposable of this.disposables) disposable.dispose();
     this.changeEmitter.dispose();
+    this.renderEmitter.dispose();
   }
 
   private liveSessions: SessionsTreeNode[] = [];
@@ -204,6 +208,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     } catch (error) {
       this.lastError = `Sessions could not be listed: ${error instanceof Error ? error.message : String(error)}`;
       this.services.log.error(this.lastError);
+      this.renderEmitter.fire(0);
       return [];
     }
     const grouped = groupSessions(sessions, this.now(), this.idleMs);
@@ -227,6 +232,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     for (const id of [...this.sessionNodes.keys()]) if (!seen.has(id)) this.sessionNodes.delete(id);
     this.liveGroup.count = this.liveSessions.length;
     this.savedGroup.count = sessions.length - this.liveSessions.length;
+    this.renderEmitter.fire(sessions.length);
     // No groups at all when there is nothing: the view's welcome content explains how to start.
     if (sessions.length === 0) return [];
     return this.savedGroup.count > 0 ? [this.liveGroup, this.savedGroup] : [this.liveGroup];
@@ -397,14 +403,23 @@ export function registerSessionsTree(
 ): { provider: SessionsTreeProvider; view: vscode.TreeView<SessionsTreeNode> } {
   const provider = new SessionsTreeProvider(services, options);
   const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  const updateMessage = () => {
-    view.message = provider.error ?? (provider.filter !== undefined ? `Filtered by “${provider.filter}”` : undefined);
-    void vscode.commands.executeCommand('setContext', 'thoughtExplorer.sessionsFiltered', provider.filter !== undefined);
+  let filtered = false;
+  const updateMessage = (count: number | undefined) => {
+    const filter = provider.filter;
+    if (provider.error !== undefined) view.message = provider.error;
+    else if (filter === undefined) view.message = undefined;
+    // The filter text is the person's own; the view message is plain text.
+    else if (count === 0) view.message = `No session matches “${filter}”.`;
+    else view.message = `Filtered by “${filter}”${count !== undefined ? ` (${count} session${count === 1 ? '' : 's'})` : ''}`;
+    if (filtered !== (filter !== undefined)) {
+      filtered = filter !== undefined;
+      void vscode.commands.executeCommand('setContext', 'thoughtExplorer.sessionsFiltered', filtered);
+    }
   };
   context.subscriptions.push(
     provider,
     view,
-    provider.onDidChangeTreeData(() => setTimeout(updateMessage, 0)),
+    provider.onDidRenderRoot((count) => updateMessage(count)),
     view.onDidChangeSelection((event) => {
       const node = event.selection[0];
       if (node && node.kind !== 'group' && node.kind !== 'day') services.selectSession(node.sessionId);

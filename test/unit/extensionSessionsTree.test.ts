@@ -4,11 +4,12 @@ import './support/vscodeLoader';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ThinkingEngine } from '../../src/engine/engine';
-import { SessionsTreeProvider, type SessionsTreeNode } from '../../src/extension/sessionsTree';
+import type * as vscode from 'vscode';
+import { registerSessionsTree, SessionsTreeProvider, type SessionsTreeNode } from '../../src/extension/sessionsTree';
 import { StoreWatcher } from '../../src/extension/storeWatcher';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
-import { MarkdownString, resetStub, setConfiguration, ThemeIcon, type TreeItem } from './support/vscodeStub';
+import { extensionContext, MarkdownString, resetStub, setConfiguration, stub, ThemeIcon, type TreeItem } from './support/vscodeStub';
 
 let fixture: ServicesFixture;
 let tree: SessionsTreeProvider;
@@ -191,5 +192,28 @@ describe('Sessions tree', () => {
     await eventually(() => changes.includes(undefined), 2000, 'a full refresh');
     assert.deepEqual(tree.getChildren(), []);
     assert.equal(fixture.services.storageDirectory, `${fixture.directory}-other`);
+  });
+
+  test('the view message tells when a filter is on, how many match, or that none does', async () => {
+    const context = extensionContext('/extension');
+    try {
+      const { provider, view } = registerSessionsTree(context as unknown as vscode.ExtensionContext, fixture.services);
+      fixture.services.engine.process('a', thought(1, 3, 'Plan the trip'));
+      provider.getChildren();
+      assert.equal(view.message, undefined);
+      provider.setFilter('trip');
+      provider.getChildren();
+      assert.equal(view.message, 'Filtered by “trip” (1 session)');
+      assert.deepEqual(stub.executed.at(-1), { command: 'setContext', args: ['thoughtExplorer.sessionsFiltered', true] });
+      provider.setFilter('zebra');
+      provider.getChildren();
+      assert.equal(view.message, 'No session matches “zebra”.');
+      provider.setFilter(undefined);
+      provider.getChildren();
+      assert.equal(view.message, undefined);
+      assert.deepEqual(stub.executed.at(-1), { command: 'setContext', args: ['thoughtExplorer.sessionsFiltered', false] });
+    } finally {
+      context.disposeAll();
+    }
   });
 });
