@@ -44,7 +44,8 @@ const contexts = [
   // so activation never parses it (~1 MB).
   { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022' },
+  // The explorer draws flowcharts only (stage graph, branch tree, revision chain): the same flowchart-only Mermaid as the export renderer (7.7 MB -> 1.9 MB).
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022', plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
   // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.
   { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false, plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
   // The webview's styles and the codicon font, copied beside the bundle (the only folder the webview may load from).
