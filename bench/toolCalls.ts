@@ -11,6 +11,7 @@ import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workloa
 export const P50_RATIO_TARGET = 0.8;
 export const RSS_RATIO_TARGET = 1.0;
 const ROUNDS = 2;
+const WARM_UP_THOUGHTS = 500;
 
 interface ServerUnderTest {
   label: string;
@@ -115,14 +116,20 @@ export const toolCallSection: BenchSection = {
     if (Number.isInteger(thoughtsOverride) && thoughtsOverride > 0) workload.thoughts = thoughtsOverride;
     const servers = serversUnderTest(context.root, (round) => join(context.tempDir, `store-${round}`));
     const results: { ours: RunResult[]; reference: RunResult[] } = { ours: [], reference: [] };
+    // Warm the client first (its code is JIT-compiled during the first run, which would favour whichever server
+    // goes second), then alternate in ABBA order so neither server always runs first.
+    context.progress(`warm-up: ${WARM_UP_THOUGHTS} thoughts to each server`);
+    await runWorkload(servers.ours(0), { ...workload, thoughts: WARM_UP_THOUGHTS });
+    await runWorkload(servers.reference, { ...workload, thoughts: WARM_UP_THOUGHTS });
     for (let round = 1; round <= ROUNDS; round++) {
-      context.progress(`round ${round}/${ROUNDS}: thought-explorer, ${workload.thoughts} thoughts`);
-      results.ours.push(await runWorkload(servers.ours(round), workload));
-      context.progress(`round ${round}/${ROUNDS}: reference, ${workload.thoughts} thoughts`);
-      results.reference.push(await runWorkload(servers.reference, workload));
+      const order: ('ours' | 'reference')[] = round % 2 === 1 ? ['ours', 'reference'] : ['reference', 'ours'];
+      for (const which of order) {
+        context.progress(`round ${round}/${ROUNDS}: ${which === 'ours' ? 'thought-explorer' : 'reference'}, ${workload.thoughts} thoughts`);
+        results[which].push(await runWorkload(which === 'ours' ? servers.ours(round) : servers.reference, workload));
+      }
     }
     const lines = [
-      `Workload: ${workload.thoughts} thoughts of ${workload.thoughtLength} characters, every 10th a revision, every 25th a branch; SDK Client over stdio; ${ROUNDS} rounds, alternating.`,
+      `Workload: ${workload.thoughts} thoughts of ${workload.thoughtLength} characters, every 10th a revision, every 25th a branch; SDK Client over stdio; after a ${WARM_UP_THOUGHTS}-thought warm-up of each, ${ROUNDS} rounds, alternating (ABBA).`,
       '',
       '| server | round | p50 | p99 | calls/s | RSS after | server CPU per call |',
       '|---|---|---|---|---|---|---|',
