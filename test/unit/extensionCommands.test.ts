@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
 import { importSessionFile } from '../../src/extension/commands';
 import { exportFileName, registerExportCommand } from '../../src/extension/exportCommand';
-import { searchThoughtText, sessionIdFromArgument } from '../../src/extension/sessionPicker';
+import { pickSessionBySearch, searchThoughtText, sessionIdFromArgument } from '../../src/extension/sessionPicker';
 import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
 import { extensionContext, resetStub, stub } from './support/vscodeStub';
 
@@ -129,5 +129,28 @@ describe('session commands', () => {
     assert.equal(matches.length, 1);
     assert.equal(matches[0].thoughtNumber, 3);
     assert.match(matches[0].snippet, /TTL bounds staleness/);
+  });
+
+  test('"Search Sessions…" lists sessions, finds one by words in a later thought, and returns the picked one', async () => {
+    const id = recordSession();
+    assert.ok(fixture.services.engine.process('d', thought(1, 2, 'Unrelated session')).ok);
+    const picked = pickSessionBySearch(fixture.services);
+    const quickPick = stub.quickPicks[0];
+    assert.ok(quickPick?.shown);
+    assert.equal(quickPick.items.length, 2);
+    quickPick.type('staleness');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(quickPick.items[0].alwaysShow, true, 'a match in thought text is shown whatever the label filter says');
+    assert.match(quickPick.items[0].detail ?? '', /#3: .*TTL bounds staleness/);
+    quickPick.acceptItem(0);
+    assert.equal(await picked, id);
+    assert.ok(quickPick.disposed);
+  });
+
+  test('"Search Sessions…" resolves undefined when dismissed', async () => {
+    recordSession();
+    const picked = pickSessionBySearch(fixture.services);
+    stub.quickPicks[0].hide();
+    assert.equal(await picked, undefined);
   });
 });

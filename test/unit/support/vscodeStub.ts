@@ -155,6 +155,15 @@ export const stub = {
   mcpApiAvailable: true,
   treeViews: [] as { id: string; message?: string; options: unknown }[],
   webviewViewProviders: [] as string[],
+  quickPicks: [] as {
+    title?: string;
+    items: { label: string; alwaysShow?: boolean; detail?: string }[];
+    shown: boolean;
+    disposed: boolean;
+    type(value: string): void;
+    acceptItem(index: number): void;
+    hide(): void;
+  }[],
   globalState: new Map<string, unknown>(),
 };
 
@@ -172,6 +181,7 @@ export function resetStub(): void {
   stub.mcpApiAvailable = true;
   stub.treeViews.length = 0;
   stub.webviewViewProviders.length = 0;
+  stub.quickPicks.length = 0;
   stub.globalState.clear();
 }
 
@@ -247,6 +257,46 @@ export const window = {
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
   showInputBox: () => Promise.resolve(stub.inputBoxAnswers.shift()),
+  createQuickPick: () => {
+    const changeValue = new EventEmitter<string>();
+    const accept = new EventEmitter<void>();
+    const hide = new EventEmitter<void>();
+    const quickPick = {
+      title: undefined as string | undefined,
+      placeholder: undefined as string | undefined,
+      matchOnDescription: false,
+      matchOnDetail: false,
+      busy: false,
+      items: [] as { label: string; alwaysShow?: boolean }[],
+      selectedItems: [] as { label: string }[],
+      value: '',
+      shown: false,
+      disposed: false,
+      onDidChangeValue: changeValue.event,
+      onDidAccept: accept.event,
+      onDidHide: hide.event,
+      show() {
+        quickPick.shown = true;
+      },
+      hide() {
+        hide.fire();
+      },
+      dispose() {
+        quickPick.disposed = true;
+      },
+      /** Test helpers: type into the box, accept the item at `index`. */
+      type(value: string) {
+        quickPick.value = value;
+        changeValue.fire(value);
+      },
+      acceptItem(index: number) {
+        quickPick.selectedItems = [quickPick.items[index]];
+        accept.fire();
+      },
+    };
+    stub.quickPicks.push(quickPick);
+    return quickPick;
+  },
 };
 
 export const commands = {
