@@ -36,8 +36,11 @@ ${strategyDocumentation()}
 - \`thinking://sessions/{id}\`: a session as JSON (meta, strategy switches, every thought).
 - \`thinking://sessions/{id}/markdown\`: the same session as Markdown with its stage graph, branch tree and revision
   chain as Mermaid diagrams.
+- \`thinking://strategies\`: every strategy with its traits, typical length and stages (JSON);
+  \`thinking://strategies/{name}\`: one strategy's stages and stage graph (Markdown).
 
-## Prompt
-\`sequential-thinking\` (arguments \`problem\`, optional \`strategy\`) starts a session on a problem.
+## Prompts
+\`sequential-thinking\` (arguments \`problem\`, optional \`strategy\`) starts a session on a problem;
+\`think-<strategy>\` (argument \`problem\`) does the same in one strategy.
 `;
 }
