@@ -14,6 +14,7 @@ export class ExplorerHeader {
   private readonly stage: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly status: HTMLElement;
+  private readonly actions: HTMLElement;
 
   constructor(actions: HeaderActions) {
     this.element = document.createElement('header');
@@ -27,6 +28,7 @@ export class ExplorerHeader {
     if (actions.onOpenInPanel) toolbar.append(toolbarButton('open-preview', 'Open in editor', actions.onOpenInPanel, 'open-in-panel'));
     toolbar.append(toolbarButton('export', 'Export SVG of the diagram in view', actions.onExportSvg, 'export-svg'));
     top.append(this.title, toolbar);
+    this.actions = toolbar;
 
     const facts = document.createElement('div');
     facts.className = 'header-facts';
@@ -40,6 +42,8 @@ export class ExplorerHeader {
 
   show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number): void {
     this.element.classList.toggle('empty', meta === undefined);
+    // Nothing to open or export without a session.
+    this.actions.hidden = meta === undefined;
     if (!meta) {
       this.title.textContent = 'No session yet';
       for (const element of [this.strategy, this.stage, this.progress, this.status]) element.hidden = true;

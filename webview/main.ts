@@ -48,6 +48,13 @@ const TITLES: Record<DiagramKind, string> = {
   revisionChain: 'Revision chain',
 };
 
+/** Tab labels: short, so all three fit a narrow sidebar. */
+const TAB_LABELS: Record<DiagramKind, string> = {
+  stageGraph: 'Stages',
+  branchTree: 'Branches',
+  revisionChain: 'Revisions',
+};
+
 const host = connectToHost<UiState>();
 const ui = restoreUiState(host.getState());
 const model = new SessionModel();
@@ -108,7 +115,8 @@ for (const kind of DIAGRAM_KINDS) {
   const tabHeader = document.createElement('vscode-tab-header');
   tabHeader.setAttribute('slot', 'header');
   tabHeader.dataset.diagram = kind;
-  tabHeader.textContent = TITLES[kind];
+  tabHeader.textContent = TAB_LABELS[kind];
+  tabHeader.title = TITLES[kind];
   const panel = document.createElement('vscode-tab-panel');
   panel.dataset.diagram = kind;
   panel.append(views[kind].element);
