@@ -52,6 +52,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private ready = false;
   private mode: ExplorerMode;
   private sessionId: string | undefined;
+  /** Thoughts of the shown session the webview already has: a delta the snapshot already carried is not re-sent. */
+  private sentThoughts = 0;
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
   private requestCounter = 0;
 
@@ -188,6 +190,8 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'thoughtAdded':
         if (event.meta.id === this.sessionId) {
+          if (event.thought.seq < this.sentThoughts) return;
+          this.sentThoughts = event.thought.seq + 1;
           this.post({ type: 'thoughtAdded', sessionId: event.meta.id, meta: event.meta, thought: event.thought });
         } else if (follow) {
           this.sessionId = event.meta.id;
@@ -221,6 +225,7 @@ export class ExplorerConnection implements vscode.Disposable {
     } catch (error) {
       this.services.log.error(`Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    this.sentThoughts = session?.thoughts.length ?? 0;
     this.post({ type: 'snapshot', mode: this.mode, session });
   }
 

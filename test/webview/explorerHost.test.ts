@@ -1,0 +1,208 @@
+// The host side of one explorer webview (ExplorerConnection) under the vscode stub, with a real engine: what it puts
+// in the webview (HTML, CSP, resource roots), when it sends snapshots and deltas, how it follows the live session or
+// stays on a pinned one, how it treats malformed messages, and the pre-rendered SVG round trip for exports.
+import '../unit/support/vscodeLoader';
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import type * as vscode from 'vscode';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { EngineEvent } from '../../src/engine/events';
+import { ExplorerConnection, type ExplorerServices } from '../../src/extension/explorer/explorerConnection';
+import { isHostMessage, type HostMessage } from '../../src/shared/protocol';
+import { EventEmitter, Uri } from '../unit/support/vscodeStub';
+
+/** A stand-in for vscode.Webview that records what the host posts and lets the test post as the webview. */
+class FakeWebview {
+  options: unknown;
+  html = '';
+  readonly cspSource = 'https://webview.test';
+  readonly posted: HostMessage[] = [];
+  private readonly incoming = new EventEmitter<unknown>();
+  readonly onDidReceiveMessage = this.incoming.event;
+  asWebviewUri(uri: Uri): Uri {
+    return Uri.parse(`https://webview.test${uri.path}`);
+  }
+  postMessage(message: unknown): Promise<boolean> {
+    assert.ok(isHostMessage(message), `the host posted a message outside the protocol: ${JSON.stringify(message)}`);
+    this.posted.push(message);
+    return Promise.resolve(true);
+  }
+  fromWebview(message: unknown): void {
+    this.incoming.fire(message);
+  }
+  last(): HostMessage | undefined {
+    return this.posted[this.posted.length - 1];
+  }
+}
+
+interface Harness {
+  engine: ThinkingEngine;
+  webview: FakeWebview;
+  connection: ExplorerConnection;
+  warnings: string[];
+  settings: { followLiveSession: boolean };
+  opened: (string | undefined)[];
+}
+
+function thought(engine: ThinkingEngine, connection: string, sessionId: string, thoughtNumber: number): void {
+  const outcome = engine.process(connection, { sessionId, thought: `Thought ${thoughtNumber} of ${sessionId}`, thoughtNumber, totalThoughts: 5, nextThoughtNeeded: true });
+  assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+}
+
+function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: string; follow?: boolean } = {}): Harness {
+  const engine = new ThinkingEngine({ log: () => undefined });
+  const events = new EventEmitter<EngineEvent>();
+  engine.onEvent((event) => events.fire(event));
+  const warnings: string[] = [];
+  const settings = { followLiveSession: options.follow ?? true };
+  const log = { info: () => undefined, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message), trace: () => undefined };
+  const services = {
+    engine,
+    onEngineEvent: events.event,
+    onDidResetEngine: new EventEmitter<void>().event,
+    onDidChangeSettings: new EventEmitter<unknown>().event,
+    settings,
+    log,
+    extensionUri: Uri.file('/ext'),
+  } as unknown as ExplorerServices;
+  const webview = new FakeWebview();
+  const opened: (string | undefined)[] = [];
+  const connection = new ExplorerConnection(webview as unknown as vscode.Webview, services, {
+    surface: 'view',
+    mode: options.mode ?? 'live',
+    sessionId: options.sessionId,
+    onOpenInPanel: (sessionId) => opened.push(sessionId),
+  });
+  return { engine, webview, connection, warnings, settings, opened };
+}
+
+describe('explorer host connection', () => {
+  let harness: Harness;
+
+  beforeEach(() => {
+    harness = connect();
+  });
+
+  it('serves the bundle under a nonce CSP and may load only from dist/webview', () => {
+    const { webview } = harness;
+    assert.deepEqual(JSON.parse(JSON.stringify(webview.options)), {
+      enableScripts: true,
+      localResourceRoots: [JSON.parse(JSON.stringify(Uri.file('/ext/dist/webview')))],
+    });
+    const nonce = /script-src 'nonce-([^']+)'/.exec(webview.html)?.[1];
+    assert.ok(nonce);
+    assert.ok(webview.html.includes(`default-src 'none'; script-src 'nonce-${nonce}'; style-src https://webview.test 'unsafe-inline'`));
+    assert.ok(webview.html.includes(`<script type="module" nonce="${nonce}" src="https://webview.test/ext/dist/webview/explorer.js">`));
+  });
+
+  it('posts nothing before ready, then a snapshot of the live session, then deltas', () => {
+    const { engine, webview } = harness;
+    thought(engine, 'agent', 'first', 1);
+    assert.equal(webview.posted.length, 0, 'nothing is posted to a webview that has not said ready');
+    webview.fromWebview({ type: 'ready' });
+    const snapshot = webview.last();
+    assert.ok(snapshot?.type === 'snapshot');
+    assert.equal(snapshot.mode, 'live');
+    assert.equal(snapshot.session?.meta.id, 'first');
+    assert.equal(snapshot.session?.thoughts.length, 1);
+    assert.equal(snapshot.session?.strategy?.name, 'linear');
+
+    thought(engine, 'agent', 'first', 2);
+    const delta = webview.last();
+    assert.ok(delta?.type === 'thoughtAdded');
+    assert.equal(delta.sessionId, 'first');
+    assert.equal(delta.thought.seq, 1);
+  });
+
+  it('follows a new live session when the setting says so, and stays put when it does not', () => {
+    const { engine, webview, settings } = harness;
+    thought(engine, 'agent', 'first', 1);
+    webview.fromWebview({ type: 'ready' });
+    thought(engine, 'other-agent', 'second', 1);
+    const switched = webview.last();
+    assert.ok(switched?.type === 'snapshot');
+    assert.equal(switched.session?.meta.id, 'second');
+    assert.equal(harness.connection.shownSessionId, 'second');
+
+    settings.followLiveSession = false;
+    const before = webview.posted.length;
+    thought(engine, 'agent', 'third', 1);
+    assert.equal(webview.posted.length, before, 'another session does not take over the view');
+  });
+
+  it('stays on a pinned session and re-sends the snapshot when the view comes back', () => {
+    const { engine, webview, connection } = harness;
+    thought(engine, 'agent', 'pinned', 1);
+    thought(engine, 'other', 'busy', 1);
+    webview.fromWebview({ type: 'ready' });
+    connection.show('pinned');
+    const pinned = webview.last();
+    assert.ok(pinned?.type === 'snapshot');
+    assert.equal(pinned.mode, 'pinned');
+    assert.equal(pinned.session?.meta.id, 'pinned');
+
+    const before = webview.posted.length;
+    thought(engine, 'other', 'busy', 2);
+    assert.equal(webview.posted.length, before, 'a pinned view ignores other sessions');
+
+    // Hidden: the document is gone; nothing is posted until the new one says ready, which gets a fresh snapshot.
+    connection.markHidden();
+    thought(engine, 'agent', 'pinned', 2);
+    assert.equal(webview.posted.length, before);
+    webview.fromWebview({ type: 'ready' });
+    const again = webview.last();
+    assert.ok(again?.type === 'snapshot');
+    assert.equal(again.session?.thoughts.length, 2, 'the thought added while hidden is in the new snapshot');
+  });
+
+  it('answers a gap with the full session, and clears the view when its session is deleted', () => {
+    const { engine, webview } = harness;
+    thought(engine, 'agent', 'gone', 1);
+    webview.fromWebview({ type: 'ready' });
+    const count = webview.posted.length;
+    webview.fromWebview({ type: 'requestFullSession', sessionId: 'gone' });
+    assert.equal(webview.posted.length, count + 1);
+    assert.equal(webview.last()?.type, 'snapshot');
+    engine.deleteSession('gone');
+    const cleared = webview.last();
+    assert.ok(cleared?.type === 'snapshot');
+    assert.equal(cleared.session, null);
+  });
+
+  it('refuses malformed messages with a log line instead of acting on them', () => {
+    const { webview, warnings, opened } = harness;
+    webview.fromWebview({ type: 'openInPanel', sessionId: 42 });
+    webview.fromWebview({ type: 'exec', command: 'rm -rf /' });
+    webview.fromWebview('ready');
+    assert.equal(opened.length, 0);
+    assert.equal(webview.posted.length, 0);
+    assert.equal(warnings.length, 3);
+    assert.match(warnings[0], /does not understand/);
+    webview.fromWebview({ type: 'openInPanel', sessionId: 'x' });
+    assert.deepEqual(opened, ['x']);
+  });
+
+  it('gets pre-rendered SVGs from the webview for exports, and {} when it is not ready', async () => {
+    const { engine, webview, connection } = harness;
+    assert.deepEqual(await connection.requestSvgs(), {});
+    thought(engine, 'agent', 'export-me', 1);
+    webview.fromWebview({ type: 'ready' });
+    const pending = connection.requestSvgs();
+    const request = webview.last();
+    assert.ok(request?.type === 'requestSvg');
+    assert.equal(request.session, undefined, 'the shown session needs no copy');
+    webview.fromWebview({ type: 'svgRendered', requestId: 'someone-else', svgs: { stageGraph: '<svg>wrong</svg>' }, errors: [] });
+    webview.fromWebview({ type: 'svgRendered', requestId: request.requestId, svgs: { stageGraph: '<svg>stage</svg>', branchTree: '<svg>tree</svg>' }, errors: [] });
+    assert.deepEqual(await pending, { stageGraph: '<svg>stage</svg>', branchTree: '<svg>tree</svg>' });
+
+    // Another session than the one shown travels with the request.
+    thought(engine, 'other', 'not-shown', 1);
+    harness.settings.followLiveSession = false;
+    const other = connection.requestSvgs('export-me');
+    const second = webview.last();
+    assert.ok(second?.type === 'requestSvg');
+    webview.fromWebview({ type: 'svgRendered', requestId: second.requestId, svgs: {}, errors: ['Branch tree: failed'] });
+    assert.deepEqual(await other, {});
+    connection.dispose();
+  });
+});
