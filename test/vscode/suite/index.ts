@@ -37,6 +37,23 @@ function markConsoleOutput(marker: string): () => void {
   };
 }
 
+/** Suites that need a special setup (scripts/testVsix.mjs installs the packaged .vsix) run only when named. */
+const RUN_ONLY_WHEN_NAMED = new Set(['harnessVsix.test.js']);
+
+/** The compiled test files to load: the named ones (comma-separated), or every ordinary *.test.js. */
+function selectTestFiles(names: readonly string[], only: string | undefined): string[] {
+  const tests = names.filter((name) => name.endsWith('.test.js')).sort();
+  const wanted = (only ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (wanted.length > 0) {
+    const missing = wanted.filter((name) => !tests.includes(name));
+    if (missing.length > 0) throw new Error(`No compiled test file ${missing.join(', ')} next to ${__filename}`);
+    return wanted;
+  }
+  const selected = tests.filter((name) => !RUN_ONLY_WHEN_NAMED.has(name));
+  if (selected.length === 0) throw new Error(`No *.test.js files next to ${__filename}`);
+  return selected;
+}
+
 export async function run(): Promise<void> {
   const grep = process.env.THOUGHT_EXPLORER_TEST_GREP?.trim();
   const mocha = new Mocha({
@@ -47,10 +64,7 @@ export async function run(): Promise<void> {
     timeout: Number(process.env.THOUGHT_EXPLORER_TEST_TIMEOUT_MS ?? 60_000),
     ...(grep ? { grep } : {}),
   });
-  const files = readdirSync(__dirname)
-    .filter((name) => name.endsWith('.test.js'))
-    .sort();
-  if (files.length === 0) throw new Error(`No *.test.js files next to ${__filename}`);
+  const files = selectTestFiles(readdirSync(__dirname), process.env.THOUGHT_EXPLORER_TEST_FILES);
   for (const file of files) mocha.addFile(join(__dirname, file));
 
   const marker = process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER;
