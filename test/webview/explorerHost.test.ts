@@ -60,7 +60,6 @@ function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: str
     engine,
     onEngineEvent: events.event,
     onDidResetEngine: new EventEmitter<void>().event,
-    onDidChangeSettings: new EventEmitter<unknown>().event,
     settings,
     log,
     extensionUri: Uri.file('/ext'),
@@ -153,6 +152,23 @@ describe('explorer host connection', () => {
     const again = webview.last();
     assert.ok(again?.type === 'snapshot');
     assert.equal(again.session?.thoughts.length, 2, 'the thought added while hidden is in the new snapshot');
+  });
+
+  it('starts a replay playing from the first thought when its panel opens, and only then', () => {
+    const replay = connect({ mode: 'replay', sessionId: 'story' });
+    thought(replay.engine, 'agent', 'story', 1);
+    thought(replay.engine, 'agent', 'story', 2);
+    replay.webview.fromWebview({ type: 'ready' });
+    assert.deepEqual(
+      replay.webview.posted.map((message) => message.type),
+      ['snapshot', 'replayState'],
+    );
+    assert.deepEqual(replay.webview.last(), { type: 'replayState', playing: true, position: 0 });
+    const snapshot = replay.webview.posted[0];
+    assert.ok(snapshot.type === 'snapshot' && snapshot.mode === 'replay' && snapshot.session?.thoughts.length === 2);
+    replay.connection.markHidden();
+    replay.webview.fromWebview({ type: 'ready' });
+    assert.equal(replay.webview.last()?.type, 'snapshot', 'shown again: the webview resumes from its saved position');
   });
 
   it('answers a gap with the full session, and clears the view when its session is deleted', () => {

@@ -20,7 +20,7 @@ import { strategyView, toSessionView } from './sessionView';
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
   ExtensionServices,
-  'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'onDidChangeSettings' | 'settings' | 'log' | 'extensionUri'
+  'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'settings' | 'log' | 'extensionUri'
 >;
 
 /** Where the webview bundle lives; also the only folder the webview may load from. */
@@ -54,6 +54,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private sessionId: string | undefined;
   /** Thoughts of the shown session the webview already has: a delta the snapshot already carried is not re-sent. */
   private sentThoughts = 0;
+  /** A replay starts playing when its panel first opens; a panel shown again resumes where it was, paused. */
+  private autoplayPending: boolean;
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
   private requestCounter = 0;
 
@@ -64,6 +66,7 @@ export class ExplorerConnection implements vscode.Disposable {
   ) {
     this.mode = options.mode;
     this.sessionId = options.sessionId;
+    this.autoplayPending = options.mode === 'replay';
     webview.options = webviewOptions(services.extensionUri);
     const root = webviewRoot(services.extensionUri);
     webview.html = explorerHtml({
@@ -147,6 +150,10 @@ export class ExplorerConnection implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.sendSnapshot();
+        if (this.autoplayPending && this.mode === 'replay') {
+          this.autoplayPending = false;
+          this.post({ type: 'replayState', playing: true, position: 0 });
+        }
         return;
       case 'selectThought':
         this.options.onSelectThought?.(message.sessionId, message.seq);
