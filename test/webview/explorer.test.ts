@@ -96,6 +96,28 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
+  it('coalesces a burst of thoughts into a few renders that end on the latest thought', async () => {
+    const full = reactSession({ thoughts: 60 });
+    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 30) });
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t29-"]');
+      const before = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
+      // Thirty thoughts posted at once, as a fast agent (or a reconnect) would deliver them.
+      await explorer.page.evaluate((thoughts) => {
+        for (const entry of thoughts) window.postMessage(entry, '*');
+      }, full.thoughts.slice(30).map((thought) => ({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought })));
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t59-"]');
+      await explorer.page.waitForTimeout(300);
+      const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
+      assert.ok(renders >= 1 && renders <= 3, `30 thoughts drawn in ${renders} render(s)`);
+      assert.equal(await cardCount(explorer), 60);
+      assert.ok(!(await drawnNodeIds(explorer, 'branchTree')).includes('t30'), 'the window moved to the latest thoughts');
+    } finally {
+      await explorer.close();
+    }
+  });
+
   it('asks for the full session when a delta does not follow what it holds', async () => {
     const full = reactSession({ thoughts: 10 });
     const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 5) });
