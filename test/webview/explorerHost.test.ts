@@ -111,6 +111,7 @@ describe('explorer host connection', () => {
     assert.ok(delta?.type === 'thoughtAdded');
     assert.equal(delta.sessionId, 'first');
     assert.equal(delta.thought.seq, 1);
+    assert.deepEqual(harness.connection.status, { surface: 'view', mode: 'live', ready: true, sessionId: 'first', thoughtsSent: 2 });
   });
 
   it('follows a new live session when the setting says so, and stays put when it does not', () => {

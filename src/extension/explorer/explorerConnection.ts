@@ -39,6 +39,16 @@ interface PendingSvgRequest {
   timer: ReturnType<typeof setTimeout>;
 }
 
+export interface ExplorerConnectionStatus {
+  surface: ExplorerSurface;
+  mode: ExplorerMode;
+  /** The webview has said `ready` since it was last hidden. */
+  ready: boolean;
+  sessionId: string | undefined;
+  /** Thoughts of that session the webview has received (snapshot plus deltas). */
+  thoughtsSent: number;
+}
+
 export interface ExplorerConnectionOptions {
   surface: ExplorerSurface;
   mode: ExplorerMode;
@@ -89,6 +99,11 @@ export class ExplorerConnection implements vscode.Disposable {
 
   get isReady(): boolean {
     return this.ready;
+  }
+
+  /** What this webview has been sent: for diagnostics and the in-editor tests. */
+  get status(): ExplorerConnectionStatus {
+    return { surface: this.options.surface, mode: this.mode, ready: this.ready, sessionId: this.sessionId, thoughtsSent: this.sentThoughts };
   }
 
   /** The webview was hidden and its document destroyed: nothing may be posted until it says `ready` again. */

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { RenderedSvgs } from '../../shared/protocol';
 import type { ExplorerHandle, ExtensionServices } from '../services';
 import { sessionIdFromArgument } from '../sessionPicker';
-import { ExplorerConnection, webviewOptions, type ExplorerServices } from './explorerConnection';
+import { ExplorerConnection, webviewOptions, type ExplorerConnectionStatus, type ExplorerServices } from './explorerConnection';
 
 export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
 export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
@@ -23,6 +23,8 @@ export interface ExplorerApi extends ExplorerHandle {
   replay(sessionId?: string): Promise<void>;
   /** Full SVGs of the three diagrams, rendered by an open explorer; `{}` when none is open or rendering fails. */
   renderedSvgs(sessionId?: string): Promise<RenderedSvgs>;
+  /** Every open explorer webview and what it has been sent (diagnostics, in-editor tests). */
+  status(): ExplorerConnectionStatus[];
   /** Fires when a thought is selected in any explorer. */
   readonly onDidSelectThought: vscode.Event<{ sessionId: string; seq: number }>;
 }
@@ -151,6 +153,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
       if (connection?.isReady) return connection.requestSvgs(sessionId);
     }
     return {};
+  }
+
+  status(): ExplorerConnectionStatus[] {
+    return [this.view?.connection, this.panel?.connection, ...this.replays].flatMap((connection) => (connection ? [connection.status] : []));
   }
 
   dispose(): void {
