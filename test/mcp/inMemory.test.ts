@@ -60,6 +60,7 @@ describe('tools/list', () => {
       { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true },
       { thought: 'a', thoughtNumber: '2', totalThoughts: '3', nextThoughtNeeded: 'true', isRevision: 'true', revisesThought: '1' },
       { thought: 'a', thought_number: 3, total_thoughts: 3, next_thought_needed: false, branch_from_thought: 1, branch_id: 'b' },
+      { thought: 'a', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: ' True ', isRevision: null, revisesThought: null, branchFromThought: 1, branchId: 7, stage: null },
     ];
     const engine = new ThinkingEngine({ log: quiet });
     for (const args of accepted) {

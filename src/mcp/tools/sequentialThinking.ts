@@ -8,14 +8,19 @@ import { RESULT_JSON, errorResult, type ResultWithJson, type ToolRegistry } from
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
-const wholeNumber = (description: string) => ({
-  anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', description: 'a whole number written as text, e.g. "3"' }],
+// What the engine's parser accepts, field by field: numbers also as text ("3"), booleans also as text (any case),
+// names also as whole numbers, and null for an optional field (treated as absent). The text forms are not narrowed
+// with patterns: a bad value reaches the engine, whose error names the field, the value and what is valid.
+const NULL = { type: 'null' };
+const wholeNumber = (description: string, optional = false) => ({
+  anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', description: 'a whole number written as text, e.g. "3"' }, ...(optional ? [NULL] : [])],
   description,
 });
-const flag = (description: string) => ({
-  anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+const flag = (description: string, optional = false) => ({
+  anyOf: [{ type: 'boolean' }, { type: 'string', description: '"true" or "false"' }, ...(optional ? [NULL] : [])],
   description,
 });
+const name = (description: string) => ({ anyOf: [{ type: 'string' }, { type: 'integer' }, NULL], description });
 
 const DESCRIPTION = `Think through a problem step by step, one thought per call, and keep a durable record of the reasoning.
 
@@ -46,14 +51,14 @@ export const SEQUENTIAL_THINKING_TOOL: Tool = {
       thoughtNumber: wholeNumber('Number of this thought in the sequence, from 1; may exceed totalThoughts (required).'),
       totalThoughts: wholeNumber('Current estimate of the thoughts needed; adjust it up or down as you go (required).'),
       nextThoughtNeeded: flag('true if another thought should follow, false when the answer is reached (required).'),
-      isRevision: flag('true if this thought revises an earlier one (send revisesThought too).'),
-      revisesThought: wholeNumber('With isRevision: the number of the thought being revised.'),
-      branchFromThought: wholeNumber('With branchId: the number of the thought this branch forks from.'),
-      branchId: { type: 'string', description: 'With branchFromThought: a short name for the branch, e.g. "alt-1".' },
-      needsMoreThoughts: flag('true if you reached the planned end but need more thoughts.'),
-      sessionId: { type: 'string', description: 'Continue this saved session (from a reply or thinking_sessions). Omit to continue the current one.' },
-      strategy: { type: 'string', description: 'Reasoning strategy for a new session, e.g. "linear" (default). See thinking://documentation.' },
-      stage: { type: 'string', description: "The strategy stage of this thought: the current stage or one of the reply's nextStages. Optional." },
+      isRevision: flag('true if this thought revises an earlier one (send revisesThought too).', true),
+      revisesThought: wholeNumber('With isRevision: the number of the thought being revised.', true),
+      branchFromThought: wholeNumber('With branchId: the number of the thought this branch forks from.', true),
+      branchId: name('With branchFromThought: a short name for the branch, e.g. "alt-1".'),
+      needsMoreThoughts: flag('true if you reached the planned end but need more thoughts.', true),
+      sessionId: name('Continue this saved session (from a reply or thinking_sessions). Omit to continue the current one.'),
+      strategy: name('Reasoning strategy for a new session, e.g. "linear" (default). See thinking://documentation.'),
+      stage: name("The strategy stage of this thought: the current stage or one of the reply's nextStages. Optional."),
     },
     // Only `thought` is required in the advertised schema: the engine also accepts snake_case names
     // (thought_number, ...), and a validating client would refuse those if the camelCase names were required.
