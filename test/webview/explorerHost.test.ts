@@ -42,6 +42,10 @@ interface Harness {
   warnings: string[];
   settings: { followLiveSession: boolean };
   opened: (string | undefined)[];
+  /** Fires "the store changed on disk", as the store watcher does for another process's writes. */
+  diskChanged: () => void;
+  /** While false, the engine's events do not reach the explorer (its writes look like another process's). */
+  wired: { value: boolean };
 }
 
 function thought(engine: ThinkingEngine, connection: string, sessionId: string, thoughtNumber: number): void {
@@ -50,9 +54,15 @@ function thought(engine: ThinkingEngine, connection: string, sessionId: string, 
 }
 
 function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: string; follow?: boolean } = {}): Harness {
-  const engine = new ThinkingEngine({ log: () => undefined });
+  // A clock that always moves, so "the session updated last" is never a tie.
+  let clock = Date.UTC(2026, 0, 1);
+  const engine = new ThinkingEngine({ log: () => undefined, now: () => (clock += 1_000) });
   const events = new EventEmitter<EngineEvent>();
-  engine.onEvent((event) => events.fire(event));
+  const wired = { value: true };
+  engine.onEvent((event) => {
+    if (wired.value) events.fire(event);
+  });
+  const disk = new EventEmitter<void>();
   const warnings: string[] = [];
   const settings = { followLiveSession: options.follow ?? true };
   const log = { info: () => undefined, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message), trace: () => undefined };
@@ -60,6 +70,7 @@ function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: str
     engine,
     onEngineEvent: events.event,
     onDidResetEngine: new EventEmitter<void>().event,
+    onDidChangeStoreOnDisk: disk.event,
     settings,
     log,
     extensionUri: Uri.file('/ext'),
@@ -72,7 +83,7 @@ function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: str
     sessionId: options.sessionId,
     onOpenInPanel: (sessionId) => opened.push(sessionId),
   });
-  return { engine, webview, connection, warnings, settings, opened };
+  return { engine, webview, connection, warnings, settings, opened, diskChanged: () => disk.fire(), wired };
 }
 
 describe('explorer host connection', () => {
@@ -170,6 +181,28 @@ describe('explorer host connection', () => {
     replay.connection.markHidden();
     replay.webview.fromWebview({ type: 'ready' });
     assert.equal(replay.webview.last()?.type, 'snapshot', 'shown again: the webview resumes from its saved position');
+  });
+
+  it('picks up thoughts another process wrote to the store, and follows its newer live session', () => {
+    const { engine, webview, wired, diskChanged, connection } = harness;
+    thought(engine, 'agent', 'shared', 1);
+    webview.fromWebview({ type: 'ready' });
+    wired.value = false;
+    thought(engine, 'cli', 'shared', 2);
+    thought(engine, 'cli', 'shared', 3);
+    const before = webview.posted.length;
+    diskChanged();
+    const deltas = webview.posted.slice(before);
+    assert.deepEqual(deltas.map((message) => (message.type === 'thoughtAdded' ? message.thought.seq : message.type)), [1, 2]);
+    diskChanged();
+    assert.equal(webview.last()?.type, 'sessionUpdated', 'nothing new: only the meta is refreshed');
+
+    thought(engine, 'cli', 'from-cli', 1);
+    diskChanged();
+    const followed = webview.last();
+    assert.ok(followed?.type === 'snapshot');
+    assert.equal(followed.session?.meta.id, 'from-cli');
+    assert.equal(connection.status.thoughtsSent, 1);
   });
 
   it('answers a gap with the full session, and clears the view when its session is deleted', () => {

@@ -20,7 +20,7 @@ import { strategyView, toSessionView } from './sessionView';
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
   ExtensionServices,
-  'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'settings' | 'log' | 'extensionUri'
+  'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'onDidChangeStoreOnDisk' | 'settings' | 'log' | 'extensionUri'
 >;
 
 /** Where the webview bundle lives; also the only folder the webview may load from. */
@@ -33,6 +33,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 const SVG_REQUEST_TIMEOUT_MS = 120_000;
+/** More new thoughts than this after a change on disk are sent as one snapshot rather than one message each. */
+const MAX_DELTAS_FROM_DISK = 50;
 
 interface PendingSvgRequest {
   resolve: (svgs: RenderedSvgs) => void;
@@ -90,6 +92,7 @@ export class ExplorerConnection implements vscode.Disposable {
       webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
       services.onEngineEvent((event) => this.onEngineEvent(event)),
       services.onDidResetEngine(() => this.sendSnapshot()),
+      services.onDidChangeStoreOnDisk(() => this.onStoreChangedOnDisk()),
     );
   }
 
@@ -235,6 +238,40 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       default:
         assertNever(event, 'engine event');
+    }
+  }
+
+  /**
+   * Another process (the stdio CLI used by another MCP client) wrote to the store: no engine event tells us what, so
+   * the shown session is re-read and what is new is sent as deltas; a follower moves to a newer live session.
+   */
+  private onStoreChangedOnDisk(): void {
+    if (!this.ready) return;
+    try {
+      if (this.mode === 'live' && this.services.settings.followLiveSession) {
+        const latest = this.latestSessionId();
+        if (latest !== undefined && latest !== this.sessionId) {
+          this.sessionId = latest;
+          this.sendSnapshot();
+          return;
+        }
+      }
+      if (this.sessionId === undefined) return;
+      const snapshot = this.services.engine.getSession(this.sessionId);
+      if (!snapshot || snapshot.thoughts.length < this.sentThoughts || snapshot.thoughts.length - this.sentThoughts > MAX_DELTAS_FROM_DISK) {
+        this.sendSnapshot();
+        return;
+      }
+      if (snapshot.thoughts.length === this.sentThoughts) {
+        this.post({ type: 'sessionUpdated', meta: snapshot.meta, strategy: strategyView(snapshot.meta.strategy) });
+        return;
+      }
+      for (const thought of snapshot.thoughts.slice(this.sentThoughts)) {
+        this.post({ type: 'thoughtAdded', sessionId: snapshot.meta.id, meta: snapshot.meta, thought });
+      }
+      this.sentThoughts = snapshot.thoughts.length;
+    } catch (error) {
+      this.services.log.warn(`Explorer could not re-read the session store: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
