@@ -36,9 +36,9 @@ import { connectToHost } from './vscodeApi';
  * (≈10 ms a node on a 2-core machine without GPU), so a small window with short labels keeps a live redraw within
  * the 100 ms budget (bench/webviewRender.ts); "Show all" draws the whole session with longer labels on request.
  */
-export const LIVE_BRANCH_WINDOW = 6;
+export const LIVE_BRANCH_WINDOW = 5;
 /** Characters of thought text in a live node label; the card beside it shows the whole text. */
-export const LIVE_EXCERPT = 32;
+export const LIVE_EXCERPT = 28;
 /** Revision chains whose latest revision is among this many recent thoughts are drawn live. */
 export const LIVE_REVISION_WINDOW = 40;
 
