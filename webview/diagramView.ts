@@ -70,6 +70,14 @@ export class DiagramView {
     return this.note;
   }
 
+  /** Scrolls the drawing (not the page) so the node is in the middle of the view, if it is drawn. */
+  reveal(node: Element): void {
+    const canvas = this.canvas.getBoundingClientRect();
+    const box = node.getBoundingClientRect();
+    this.canvas.scrollLeft += box.left + box.width / 2 - (canvas.left + canvas.width / 2);
+    this.canvas.scrollTop += box.top + box.height / 2 - (canvas.top + canvas.height / 2);
+  }
+
   /** Asks for a render; several requests before the next frame collapse into one. */
   request(request: DiagramRequest): void {
     this.generation++;

@@ -222,6 +222,8 @@ function showSnapshot(session: SessionView | null, isReplay: boolean): void {
   } else {
     replay.stop();
     redrawAll();
+    // Joining a session in progress: where its own scroll area allows (the wide panel), start at the newest card.
+    if (ui.selectedSeq === undefined && cardsColumn.scrollHeight > cardsColumn.clientHeight) cardsColumn.scrollTop = cardsColumn.scrollHeight;
   }
   if (ui.selectedSeq !== undefined) select(ui.selectedSeq, 'restore');
   saveState();
@@ -311,7 +313,14 @@ function setActiveTab(kind: DiagramKind): void {
 
 function afterRender(kind: DiagramKind, svg: SVGSVGElement): void {
   if (kind === 'stageGraph') stageGraph.afterRender(svg);
-  markSelectedNode(kind, svg);
+  const selected = markSelectedNode(kind, svg);
+  // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
+  // latest one, into view instead of leaving the view on an empty corner.
+  if (kind !== 'stageGraph' && ui.showAll.includes(kind)) {
+    const last = model.shownThoughts().length - 1;
+    const target = selected ?? (last >= 0 ? nodesById(svg).get(`t${last}`) : undefined);
+    if (target) views[kind].reveal(target);
+  }
 }
 
 type SelectSource = 'card' | 'diagram' | 'restore';
@@ -323,7 +332,9 @@ function select(seq: number, source: SelectSource): void {
   cards.select(seq, source !== 'card');
   for (const kind of DIAGRAM_KINDS) {
     const svg = views[kind].svg;
-    if (svg) markSelectedNode(kind, svg);
+    const node = svg ? markSelectedNode(kind, svg) : undefined;
+    // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
+    if (node && source === 'card' && kind === ui.activeTab) views[kind].reveal(node);
   }
   diff.show(thoughts, seq);
   saveState();
@@ -331,15 +342,18 @@ function select(seq: number, source: SelectSource): void {
   if (sessionId !== undefined && source !== 'restore') host.post({ type: 'selectThought', sessionId, seq });
 }
 
-function markSelectedNode(kind: DiagramKind, svg: SVGSVGElement): void {
+/** Marks the selected thought's node (its stage's node in the stage graph); returns it when drawn. */
+function markSelectedNode(kind: DiagramKind, svg: SVGSVGElement): SVGGElement | undefined {
   for (const node of svg.querySelectorAll('.selected-node')) node.classList.remove('selected-node');
   const seq = ui.selectedSeq;
-  if (seq === undefined) return;
+  if (seq === undefined) return undefined;
   const thought = model.shownThoughts()[seq];
-  if (!thought) return;
+  if (!thought) return undefined;
   const nodeId = kind === 'stageGraph' ? (thought.stage === undefined ? undefined : stageGraph.nodeIdFor(thought.stage)) : `t${seq}`;
-  if (nodeId === undefined) return;
-  nodesById(svg).get(nodeId)?.classList.add('selected-node');
+  if (nodeId === undefined) return undefined;
+  const node = nodesById(svg).get(nodeId);
+  node?.classList.add('selected-node');
+  return node;
 }
 
 function onDiagramNodeClick(nodeId: string): void {

@@ -346,6 +346,14 @@ describe('explorer webview in Chromium', () => {
       assert.equal(ids.filter((id) => /^t\d+$/.test(id)).length, 1_000, 'all thoughts drawn');
       const errors = await explorer.page.locator('section.diagram-branchTree .diagram-status:not([hidden])').count();
       assert.equal(errors, 0, 'no render error');
+      // Not a blank corner of a huge drawing: the latest thought is inside the visible part of the canvas.
+      const visible = await explorer.page.evaluate(() => {
+        const canvas = document.querySelector('section.diagram-branchTree .diagram-canvas')?.getBoundingClientRect();
+        const node = document.querySelector('section.diagram-branchTree g.node[id*="-flowchart-t999-"]')?.getBoundingClientRect();
+        if (!canvas || !node) return false;
+        return node.left >= canvas.left && node.right <= canvas.right && node.top >= canvas.top && node.bottom <= canvas.bottom;
+      });
+      assert.ok(visible, 'the latest thought is in view');
       await explorer.screenshot('branch-tree-1000-all');
     } finally {
       await explorer.close();
