@@ -375,6 +375,64 @@ export class ThinkingEngine {
     return snapshot.meta;
   }
 
+  /**
+   * Brings the session in line with its stored data after another process (the stdio CLI on the same store) changed
+   * it. A held session is re-read and replaced, the stored data being the truth, so a connection of this process that
+   * goes on writing to it continues after the other process's thoughts. Listeners hear `thoughtAdded` for each thought
+   * the re-read adds after the held ones (then `stageChanged`/`sessionEnded` when those changed) and `sessionUpdated`
+   * last; a session removed by the other process is dropped with `sessionDeleted`. Cheap when nothing changed: one
+   * stat, through the store. Returns whether the store found a change this process did not make (false when the
+   * store cannot tell, e.g. memory-only engines).
+   */
+  refreshSession(id: string): boolean {
+    const store = this.store;
+    if (store?.externalChange === undefined) return false;
+    let change;
+    try {
+      change = store.externalChange(id);
+    } catch (error) {
+      if (error instanceof InvalidSessionIdError) return false;
+      this.log(`could not check session "${id}" for changes by another process: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+    if (change === 'none') return false;
+    const held = this.held.get(id);
+    // Nothing in memory is stale: the next read goes to the store anyway.
+    if (!held) return true;
+    if (change === 'removed') {
+      this.held.delete(id);
+      for (const [connection, sessionId] of this.currentByConnection) if (sessionId === id) this.currentByConnection.delete(connection);
+      this.emit({ type: 'sessionDeleted', sessionId: id });
+      return true;
+    }
+    let snapshot: SessionSnapshot | undefined;
+    try {
+      snapshot = store.loadSession(id);
+    } catch (error) {
+      this.log(`could not re-read session "${id}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // Unreadable now (the store has said why) or removed since the stat: keep what is held; a removal notifies again.
+    if (!snapshot) return true;
+    const reloaded = holdFromSnapshot(snapshot);
+    this.held.set(id, reloaded);
+    const before = held.meta;
+    const after = reloaded.meta;
+    // Deltas only when the re-read extends what listeners have; otherwise (both processes wrote at once, and the
+    // journal ordered the thoughts differently) `sessionUpdated` tells them to take the session as it now is.
+    if (extendsThoughts(held.thoughts, reloaded.thoughts)) {
+      for (const thought of reloaded.thoughts.slice(held.thoughts.length)) this.emit({ type: 'thoughtAdded', meta: after, thought });
+      if (after.stage !== undefined && after.stage !== before.stage) this.emit({ type: 'stageChanged', meta: after, from: before.stage, to: after.stage });
+      if (after.status === 'complete' && before.status !== 'complete') this.emit({ type: 'sessionEnded', meta: after });
+    }
+    this.emit({ type: 'sessionUpdated', meta: after });
+    return true;
+  }
+
+  /** `refreshSession` for every held session (when a change notification does not say which file changed). */
+  refreshHeldSessions(): string[] {
+    return [...this.held.keys()].filter((id) => this.refreshSession(id));
+  }
+
   /** Forgets a closed connection's current-session pointer; the session itself stays. */
   closeConnection(connectionId: string): void {
     this.currentByConnection.delete(connectionId);
@@ -429,6 +487,17 @@ function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
     thoughtNumbers: new Set(thoughts.map((thought) => thought.thoughtNumber)),
     thoughtsInStage,
   };
+}
+
+/** Whether `next` is `previous` with thoughts appended (same thoughts, same order). */
+function extendsThoughts(previous: readonly ThoughtRecord[], next: readonly ThoughtRecord[]): boolean {
+  if (next.length < previous.length) return false;
+  for (let index = 0; index < previous.length; index++) {
+    const a = previous[index];
+    const b = next[index];
+    if (a.timestamp !== b.timestamp || a.thoughtNumber !== b.thoughtNumber || a.branchId !== b.branchId || a.thought !== b.thought) return false;
+  }
+  return true;
 }
 
 function describeNumbers(numbers: Set<number>): string {

@@ -87,7 +87,17 @@ export interface SessionStore {
   deleteSession(id: string): boolean;
   /** Whole-session write, used by import. Replaces a session with the same id. */
   saveSession(snapshot: SessionSnapshot): void;
+  /**
+   * Optional (a store shared with other processes implements it): whether a session's stored data changed since this
+   * store last wrote or read it, i.e. someone else wrote it. 'none' also when this store made every change itself;
+   * 'removed' when the session is gone and this store did not delete it. Must be cheap (a stat, no read): it runs on
+   * every change notification.
+   */
+  externalChange?(id: string): ExternalChange;
 }
+
+/** What `SessionStore.externalChange` found. */
+export type ExternalChange = 'none' | 'changed' | 'removed';
 
 /**
  * Thrown by a store for a session id it cannot hold (path traversal, reserved names). The engine reports it to the

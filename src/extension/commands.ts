@@ -107,7 +107,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     if (text !== undefined) tree.setFilter(text);
   });
   register('thoughtExplorer.clearSessionsFilter', () => tree.setFilter(undefined));
-  register('thoughtExplorer.refreshSessions', () => tree.refresh());
+  register('thoughtExplorer.refreshSessions', () => {
+    // Re-read held sessions another process wrote to (needed when the store watcher could not run).
+    if (services.isEngineBuilt) services.engine.refreshHeldSessions();
+    tree.refresh();
+  });
 
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 

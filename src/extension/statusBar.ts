@@ -1,5 +1,6 @@
 // The status bar item shown while a session is live (`$(lightbulb) 4/7 · react · action_planning`); clicking it opens
-// the session in the explorer. Hidden when nothing is live.
+// the session in the explorer. Hidden when nothing is live. Follows this extension's engine through its events, and
+// sessions of other processes (the stdio CLI) through one store listing per debounced change on disk.
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
 import type { SessionMeta } from '../engine/model';
@@ -14,8 +15,9 @@ export function statusBarText(meta: SessionMeta): string {
 }
 
 /**
- * Tracks which session to show: the live session that most recently received a thought. When it ends, another live
- * one (if any) takes its place; a session idle past the abandoned threshold no longer counts as live.
+ * Tracks which session to show: the live session that most recently received a thought, in this process or (through
+ * `syncFromStore`) another. When it ends, another live one (if any) takes its place; a session idle past the
+ * abandoned threshold no longer counts as live.
  */
 export class LiveSessionTracker {
   private readonly live = new Map<string, SessionMeta>();
@@ -36,6 +38,33 @@ export class LiveSessionTracker {
       return true;
     }
     return this.live.delete(meta.id);
+  }
+
+  /**
+   * Takes the store's newest live session (`listSessions({ status: 'live', limit: 1 })`), which may belong to another
+   * process. The store lists every session, this engine's too, at least as fresh as its events: a session tracked
+   * here as live but as new as that one (or newer) and not it has ended or gone meanwhile. Returns true when the
+   * shown session may have changed.
+   */
+  syncFromStore(latestLive: SessionMeta | undefined): boolean {
+    const latest = latestLive?.status === 'live' ? latestLive : undefined;
+    let changed = false;
+    for (const [id, meta] of this.live) {
+      if (id !== latest?.id && (latest === undefined || meta.updatedAt >= latest.updatedAt)) {
+        this.live.delete(id);
+        changed = true;
+      }
+    }
+    if (latest) {
+      const tracked = this.live.get(latest.id);
+      if (tracked === undefined || tracked.updatedAt <= latest.updatedAt) {
+        // Every entry left is older, so it goes last: the Map stays ordered by most recent activity.
+        this.live.delete(latest.id);
+        this.live.set(latest.id, latest);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   clear(): void {
@@ -76,6 +105,17 @@ export function registerStatusBar(context: vscode.ExtensionContext, services: Ex
     { dispose: () => clearInterval(idleCheck) },
     services.onEngineEvent((event) => {
       if (tracker.apply(event)) update();
+    }),
+    // Fired debounced by the store watcher, only for changes made by other processes: one short listing each.
+    services.onDidChangeStoreOnDisk(() => {
+      let latest: SessionMeta | undefined;
+      try {
+        latest = services.engine.listSessions({ status: 'live', limit: 1 }).sessions[0];
+      } catch (error) {
+        services.log.warn(`The status bar could not list live sessions: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      if (tracker.syncFromStore(latest)) update();
     }),
     services.onDidResetEngine(() => {
       tracker.clear();

@@ -1,6 +1,8 @@
 // Watches the session store's directory so sessions written by another process (the stdio CLI used by Claude Desktop,
-// Cursor, …) appear and update live. Changes caused by this extension's own engine are already drawn from its events,
-// so a journal the engine wrote to a moment ago is ignored; everything else is debounced into one refresh.
+// Cursor, …) appear and update live. Each changed journal is checked at once with the engine (one stat through the
+// store): our own writes are recognised exactly (the store knows the size it left each journal at) and change
+// nothing; a session the engine holds in memory that another process wrote to is re-read, so the views and exports
+// never show a stale copy. External changes are then debounced into one "changed on disk" notification.
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import type * as vscode from 'vscode';
@@ -9,20 +11,14 @@ import type { ExtensionServices } from './services';
 
 export interface StoreWatcherOptions {
   debounceMs?: number;
-  /** How long after an engine event a change to that session's journal counts as our own write. */
-  ownWriteWindowMs?: number;
-  now?: () => number;
 }
 
 export class StoreWatcher implements vscode.Disposable {
   private watcher: FSWatcher | undefined;
   private directory: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly recentOwnWrites = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly debounceMs: number;
-  private readonly ownWriteWindowMs: number;
-  private readonly now: () => number;
   /** External changes noticed so far (for the status command and tests). */
   externalChanges = 0;
 
@@ -31,14 +27,7 @@ export class StoreWatcher implements vscode.Disposable {
     options: StoreWatcherOptions = {},
   ) {
     this.debounceMs = options.debounceMs ?? 250;
-    this.ownWriteWindowMs = options.ownWriteWindowMs ?? 2000;
-    this.now = options.now ?? Date.now;
-    this.subscriptions.push(
-      services.onEngineEvent((event) => {
-        this.recentOwnWrites.set(event.type === 'sessionDeleted' ? event.sessionId : event.meta.id, this.now());
-      }),
-      services.onDidResetEngine(() => this.start()),
-    );
+    this.subscriptions.push(services.onDidResetEngine(() => this.start()));
   }
 
   /** Starts (or moves) the watch to the services' current storage directory. */
@@ -62,20 +51,39 @@ export class StoreWatcher implements vscode.Disposable {
 
   /** Handles one change notification (public for tests, which cannot rely on fs.watch timing). */
   onChange(fileName: string | undefined): void {
+    let external: boolean;
     if (fileName !== undefined) {
       // Only journals matter: index.json and its temporary files change on every flush.
       if (!fileName.endsWith(JOURNAL_EXTENSION)) return;
       const id = sessionIdFromFileName(fileName);
       if (id === undefined) return;
-      const ownWrite = this.recentOwnWrites.get(id);
-      if (ownWrite !== undefined && this.now() - ownWrite < this.ownWriteWindowMs) return;
+      external = this.refresh((engine) => engine.refreshSession(id));
+    } else {
+      // The platform did not say which file changed: check every session the engine holds, and re-list.
+      this.refresh((engine) => engine.refreshHeldSessions().length > 0);
+      external = true;
     }
+    if (!external) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.externalChanges += 1;
       this.services.notifyStoreChangedOnDisk();
     }, this.debounceMs);
+  }
+
+  /**
+   * Runs a refresh on the engine if it is built (an unbuilt engine holds nothing that could be stale, and whatever
+   * changed is news to it). Returns whether the change came from another process.
+   */
+  private refresh(check: (engine: ExtensionServices['engine']) => boolean): boolean {
+    if (!this.services.isEngineBuilt) return true;
+    try {
+      return check(this.services.engine);
+    } catch (error) {
+      this.services.log.warn(`Checking the session store for changes by another process failed: ${error instanceof Error ? error.message : String(error)}`);
+      return true;
+    }
   }
 
   dispose(): void {

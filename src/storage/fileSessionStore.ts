@@ -1,9 +1,9 @@
 // The durable SessionStore: one append-only journal per session plus a cached index, in one directory.
 // Wired to the engine by the composition roots (src/cli.ts, src/extension); plain Node, no vscode.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { ExternalChange, ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { resetDerived } from './metaDerivation';
 import { JOURNAL_VERSION, JournalWriter, journalText, readJournal, serializeRecord, thoughtLine, type Durability } from './sessionJournal';
 import { SessionIndex, describeError, idMismatch } from './sessionIndex';
@@ -24,6 +24,15 @@ export interface FileSessionStoreOptions {
   indexFlushDelayMs?: number;
 }
 
+/**
+ * A journal as this store last left it: its inode and size after our own last read or write. `size` -1: unknown (a
+ * write failed part-way), so the journal counts as changed until it is read again.
+ */
+interface KnownJournal {
+  ino: number;
+  size: number;
+}
+
 export class FileSessionStore implements SessionStore {
   readonly directory: string;
   private readonly log: (message: string) => void;
@@ -32,6 +41,13 @@ export class FileSessionStore implements SessionStore {
   private readonly index: SessionIndex;
   /** Open journals, least recently used first. */
   private readonly writers = new Map<string, JournalWriter>();
+  /**
+   * Per session, the journal as this store last saw it (or 'deleted' when this store removed it), so a change by
+   * another process (the stdio CLI next to the extension) is told from our own with one stat. Kept apart from the
+   * index, whose entries a listing advances past other processes' appends while a reader may still hold the old data.
+   * Our own appends only add the bytes written: no syscall on the per-thought path.
+   */
+  private readonly known = new Map<string, KnownJournal | 'deleted'>();
 
   constructor(directory: string, options: FileSessionStoreOptions = {}) {
     this.directory = resolve(directory);
@@ -80,6 +96,7 @@ export class FileSessionStore implements SessionStore {
     }
     if (this.durability === 'fsync') this.syncDirectory();
     this.keepWriter(meta.id, writer);
+    this.known.set(meta.id, { ino: writer.ino, size: bytes });
     this.index.remember(meta.id, { meta: base, ino: writer.ino, size: bytes, consumed: bytes });
   }
 
@@ -118,6 +135,11 @@ export class FileSessionStore implements SessionStore {
       result.meta = { ...result.meta, id };
     }
     this.index.remember(id, result);
+    this.known.set(id, { ino: result.ino, size: result.size });
+    // The journal was replaced (an import by another process renames a new file over it): an open descriptor would
+    // append to the old, unlinked file, so the next write reopens the journal by name.
+    const writer = this.writers.get(id);
+    if (writer !== undefined && writer.ino !== result.ino) this.closeWriter(id);
     return { meta: result.meta, thoughts: result.thoughts ?? [], strategySwitches: result.strategySwitches ?? [] };
   }
 
@@ -135,9 +157,13 @@ export class FileSessionStore implements SessionStore {
     this.index.forget(id);
     try {
       unlinkSync(path);
+      this.known.set(id, 'deleted');
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.known.set(id, 'deleted');
+        return false;
+      }
       throw new Error(`Cannot delete session "${id}" (${path}): ${describeError(error)}`);
     }
   }
@@ -166,10 +192,27 @@ export class FileSessionStore implements SessionStore {
     }
     if (this.durability === 'fsync') this.syncDirectory();
     try {
-      this.index.remember(id, readJournal(path, false));
+      const read = readJournal(path, false);
+      this.index.remember(id, read);
+      this.known.set(id, { ino: read.ino, size: read.size });
     } catch (error) {
+      this.known.set(id, { ino: -1, size: -1 });
       this.log(`saved session "${id}" but could not re-read it: ${describeError(error)}`);
     }
+  }
+
+  /**
+   * Whether another process changed a session's journal since this store last wrote or read it: one stat, compared
+   * with the inode and size this store left it at. Journals are only ever appended to or replaced (rename), so an
+   * unchanged inode and size mean unchanged content. Throws for an invalid id or a journal that cannot be stat'ed.
+   */
+  externalChange(id: string): ExternalChange {
+    const path = this.sessionFilePath(id);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    const known = this.known.get(id);
+    if (stat === undefined) return known === 'deleted' ? 'none' : 'removed';
+    if (known === undefined || known === 'deleted') return 'changed';
+    return stat.ino === known.ino && stat.size === known.size ? 'none' : 'changed';
   }
 
   /** Writes the index now (it is otherwise written debounced and at close). */
@@ -191,13 +234,22 @@ export class FileSessionStore implements SessionStore {
   }
 
   private append(id: string, writer: JournalWriter, line: string): number {
+    let bytes: number;
     try {
-      return writer.append(line);
+      bytes = writer.append(line);
     } catch (error) {
+      // Part of the line may be on disk: our idea of the journal's size is lost until it is read again.
+      this.known.set(id, { ino: writer.ino, size: -1 });
       // A failed descriptor is not trusted again; the next write reopens the journal (and starts on a fresh line).
       this.closeWriter(id);
       throw new Error(`Cannot append to the journal of session "${id}" (${writer.path}): ${describeError(error)}`);
     }
+    const known = this.known.get(id);
+    // Our own bytes: the journal stays "as we left it". A journal we never read, or one our descriptor no longer is
+    // (replaced meanwhile), stays unknown, so it counts as changed and is read again.
+    if (known !== undefined && known !== 'deleted' && known.ino === writer.ino && known.size >= 0) known.size += bytes;
+    else this.known.set(id, { ino: writer.ino, size: -1 });
+    return bytes;
   }
 
   private writerFor(id: string): JournalWriter {
