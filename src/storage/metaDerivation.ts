@@ -65,6 +65,48 @@ export function metaPatch(expected: SessionMeta, actual: SessionMeta): MetaPatch
   return patch as MetaPatch | undefined;
 }
 
+/**
+ * metaPatch(applyThought(previous, thought), next), without building the derived meta: the store computes this for
+ * every thought it appends, and the answer is nearly always "no patch".
+ */
+export function thoughtMetaPatch(previous: SessionMeta, next: SessionMeta, thought: ThoughtRecord): MetaPatch | undefined {
+  const before = previous as unknown as Record<string, unknown>;
+  const after = next as unknown as Record<string, unknown>;
+  let patch: Record<string, unknown> | undefined;
+  const compare = (key: string, have: unknown) => {
+    const want = after[key];
+    if (sameValue(want, have)) return;
+    patch ??= {};
+    patch[key] = want === undefined ? null : want;
+  };
+  // The keys applyThought's result has: the previous meta's, then those it always sets.
+  for (const key in before) {
+    if (isDerived(key)) continue;
+    compare(key, expectedAfterThought(before, thought, key));
+  }
+  if (!Object.hasOwn(before, 'updatedAt')) compare('updatedAt', thought.timestamp);
+  if (!Object.hasOwn(before, 'totalThoughts')) compare('totalThoughts', thought.totalThoughts);
+  if (thought.stage !== undefined && !Object.hasOwn(before, 'stage')) compare('stage', thought.stage);
+  // Then the keys only the new meta has (compare is idempotent, so a key seen twice changes nothing).
+  for (const key in after) {
+    if (Object.hasOwn(before, key) || isDerived(key)) continue;
+    compare(key, expectedAfterThought(before, thought, key));
+  }
+  return patch as MetaPatch | undefined;
+}
+
+/** What applyThought(previous, thought)[key] is, for a non-derived key. */
+function expectedAfterThought(previous: Record<string, unknown>, thought: ThoughtRecord, key: string): unknown {
+  if (key === 'updatedAt') return thought.timestamp;
+  if (key === 'totalThoughts') return thought.totalThoughts;
+  if (key === 'stage' && thought.stage !== undefined) return thought.stage;
+  return previous[key];
+}
+
+function isDerived(key: string): boolean {
+  return key === 'thoughtCount' || key === 'revisionCount' || key === 'branchIds' || key === 'lastThoughtNumber';
+}
+
 export function applyPatch(meta: SessionMeta, patch: MetaPatch): SessionMeta {
   const next = { ...meta } as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {

@@ -18,7 +18,7 @@
 // line, so a new record is never glued onto the fragment.
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { applyPatch, applyThought, applyThoughtInPlace, metaPatch, resetDerived, withDerivedFrom, type MetaPatch } from './metaDerivation';
+import { applyPatch, applyThought, applyThoughtInPlace, resetDerived, thoughtMetaPatch, withDerivedFrom, type MetaPatch } from './metaDerivation';
 import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
 
 export const JOURNAL_VERSION = 1;
@@ -37,7 +37,7 @@ export function serializeRecord(record: JournalRecord): string {
 /** The line for a thought: the meta patch is computed against what a reader would derive from `previous`. */
 export function thoughtLine(previous: SessionMeta | undefined, next: SessionMeta, thought: ThoughtRecord): string {
   // Without the previous meta (never the case for the engine) the whole meta goes along: a full patch is still valid.
-  const patch = previous === undefined ? (next as MetaPatch) : metaPatch(applyThought(previous, thought), next);
+  const patch = previous === undefined ? (next as MetaPatch) : thoughtMetaPatch(previous, next, thought);
   return serializeRecord(patch === undefined ? { type: 'thought', thought } : { type: 'thought', thought, meta: patch });
 }
 
@@ -93,7 +93,10 @@ export class JournalWriter {
   /** Appends one serialized line (ending in "\n") with one write; returns the bytes written. */
   append(line: string): number {
     if (this.closed) throw new Error(`journal ${this.path} is closed`);
-    const data = Buffer.from(this.needsNewline ? `\n${line}` : line, 'utf8');
+    const data = this.needsNewline ? `\n${line}` : line;
+    // The string goes to writeSync as it is: Node encodes it natively for the one write() call, where a Buffer made
+    // here first cost a JS allocation (and a new pool every few thoughts) on every call.
+    const length = Buffer.byteLength(data, 'utf8');
     let written: number;
     try {
       written = writeSync(this.fd, data);
@@ -102,9 +105,9 @@ export class JournalWriter {
       this.needsNewline = true;
       throw error;
     }
-    if (written !== data.length) {
+    if (written !== length) {
       this.needsNewline = true;
-      throw new Error(`short write to ${this.path}: ${written} of ${data.length} bytes (disk full?)`);
+      throw new Error(`short write to ${this.path}: ${written} of ${length} bytes (disk full?)`);
     }
     this.needsNewline = false;
     if (this.durability === 'fsync') fsyncSync(this.fd);

@@ -3,7 +3,7 @@
 // (numbers and booleans may arrive as strings, snake_case names are accepted): clients such as VS Code validate calls
 // against it, and a stricter schema would refuse calls the engine handles well.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ThinkingEngine } from '../../engine/engine';
+import type { ThinkingEngine, ThoughtReply } from '../../engine/engine';
 import { RESULT_JSON, errorResult, type ResultWithJson, type ToolRegistry } from '../toolRegistry';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
@@ -116,10 +116,71 @@ export function registerSequentialThinkingTool(tools: ToolRegistry, engine: Thin
     const outcome = engine.process(connectionId, args);
     if (!outcome.ok) return errorResult(outcome.error);
     // Compact JSON: agents pay for every token.
-    const text = JSON.stringify(outcome.reply);
+    const { text, quoted } = replyJson(outcome.reply);
     const result: ResultWithJson = { content: [{ type: 'text', text }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
-    // The same result as JSON, built from `text` rather than by serialising the reply a second time (see RESULT_JSON).
-    result[RESULT_JSON] = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`;
+    // The same result as JSON, built from the pieces rather than by serialising the reply again (see RESULT_JSON).
+    result[RESULT_JSON] = `{"content":[{"type":"text","text":"${quoted}"}],"structuredContent":${text}}`;
     return result;
   });
+}
+
+/** A branches list's JSON and that JSON escaped for a JSON string, for as long as the list is unchanged. */
+interface BranchesJson {
+  length: number;
+  last: string | undefined;
+  json: string;
+  quoted: string;
+}
+
+// Keyed by the list itself: a session's list is replaced (never edited) when a branch opens, so the entry of a list
+// stays true; length and last name are checked as well, in case a list is ever extended in place.
+const branchesJsonCache = new WeakMap<readonly string[], BranchesJson>();
+
+function branchesJson(branches: readonly string[]): BranchesJson {
+  const last = branches[branches.length - 1];
+  const cached = branchesJsonCache.get(branches);
+  if (cached !== undefined && cached.length === branches.length && cached.last === last) return cached;
+  const json = JSON.stringify(branches);
+  const entry = { length: branches.length, last, json, quoted: JSON.stringify(json).slice(1, -1) };
+  branchesJsonCache.set(branches, entry);
+  return entry;
+}
+
+/**
+ * The reply as JSON (`text`, exactly JSON.stringify(reply)) and as the inside of a JSON string holding that text
+ * (`quoted`, exactly JSON.stringify(text) without its quotes). Why not just those two calls: `branches` grows with
+ * the session (hundreds of names in a long one) and was most of a reply's bytes, serialised and then escaped again on
+ * every call; here its two forms are made once per new branch. Escaping is done piece by piece, which gives the same
+ * text because JSON escapes each character on its own and the pieces meet at ASCII punctuation.
+ */
+export function replyJson(reply: ThoughtReply): { text: string; quoted: string } {
+  const fields = reply as unknown as Record<string, unknown>;
+  const branches = fields.branches;
+  if (!Array.isArray(branches)) {
+    const text = JSON.stringify(reply);
+    return { text, quoted: JSON.stringify(text).slice(1, -1) };
+  }
+  // Everything before the branches list (ending in `"branches":`) and everything after it.
+  let head = '{';
+  let tail = '';
+  let afterBranches = false;
+  for (const key in fields) {
+    if (key === 'branches') {
+      head += head.length === 1 ? '"branches":' : ',"branches":';
+      afterBranches = true;
+      continue;
+    }
+    // As JSON.stringify does: undefined members are left out.
+    const value = JSON.stringify(fields[key]) as string | undefined;
+    if (value === undefined) continue;
+    const member = `${JSON.stringify(key)}:${value}`;
+    if (afterBranches) tail += `,${member}`;
+    else head += head.length === 1 ? member : `,${member}`;
+  }
+  tail += '}';
+  const list = branchesJson(branches as string[]);
+  return {
+    text: `${head}${list.json}${tail}`,
+    quoted: `${JSON.stringify(head).slice(1, -1)}${list.quoted}${JSON.stringify(tail).slice(1, -1)}`,
+  };
 }
