@@ -1,6 +1,7 @@
 // Thought Explorer inside a real VS Code: activation time, the MCP server listed and started by VS Code's own MCP
 // client, thoughts recorded through vscode.lm.invokeTool and shown in the Sessions tree, a session written by the stdio
-// CLI into the same store appearing live, and 401 for a request without the secret.
+// CLI into the same store appearing live, a CLI thought into a session the extension holds re-read, and 401 for a
+// request without the secret.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -244,6 +245,43 @@ suite('extension: Thought Explorer in real VS Code', () => {
     } finally {
       child.kill();
     }
+  });
+
+  test('a CLI thought into a session the extension holds is re-read: engine, tree and the next tool reply see it', async function () {
+    this.timeout(60_000);
+    assert.ok(toolName && sessionId, 'a session was recorded by the earlier tests');
+    const invoke = async (input: Record<string, unknown>) =>
+      toolResultJson(await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+    // The extension's engine now holds the session in memory (and it is this MCP connection's current session).
+    const back = await invoke({ sessionId, thought: 'Back in VS Code', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true });
+    assert.equal(back.sessionId, sessionId, JSON.stringify(back));
+    const held = api.engine().getSession(sessionId)?.thoughts.length ?? 0;
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--storage-path', storage], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    try {
+      const client = new StdioClient(child);
+      const init = await client.request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-desktop-stand-in', version: '1' } });
+      assert.ok(init.result, JSON.stringify(init));
+      client.notify('notifications/initialized');
+      const call = await client.request(2, 'tools/call', {
+        name: 'sequentialthinking',
+        arguments: { sessionId, thought: 'Added by the CLI to a held session', thoughtNumber: 6, totalThoughts: 7, nextThoughtNeeded: true },
+      });
+      assert.ok(call.result, JSON.stringify(call));
+    } finally {
+      child.kill();
+    }
+    await eventually(
+      () => (api.engine().getSession(sessionId)?.thoughts.some((thought) => thought.thought === 'Added by the CLI to a held session') ? true : undefined),
+      'the held session re-read after the CLI wrote to it',
+    );
+    await eventually(() => {
+      const node = sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId);
+      return node && renderTree(api, node).some((line) => line.includes('Added by the CLI to a held session')) ? true : undefined;
+    }, 'the CLI thought in the Sessions tree');
+    const next = await invoke({ thought: 'VS Code continues after the CLI', thoughtNumber: 7, totalThoughts: 7, nextThoughtNeeded: false });
+    assert.equal(next.sessionId, sessionId, JSON.stringify(next));
+    assert.equal(next.thoughtHistoryLength, held + 2, 'the next thought is numbered after the CLI one');
   });
 
   test('a request without the secret gets 401', async () => {
