@@ -62,6 +62,7 @@ export class ExtensionServices implements vscode.Disposable {
   private readonly settingsEmitter = new vscode.EventEmitter<ExtensionSettings>();
   private readonly diskEmitter = new vscode.EventEmitter<void>();
   private readonly selectEmitter = new vscode.EventEmitter<string | undefined>();
+  private readonly storeOpenedEmitter = new vscode.EventEmitter<void>();
 
   /** Every event of the current engine (survives rebuilds: subscribe once). */
   readonly onEngineEvent = this.engineEventEmitter.event;
@@ -73,6 +74,11 @@ export class ExtensionServices implements vscode.Disposable {
   readonly onDidChangeStoreOnDisk = this.diskEmitter.event;
   /** A session was picked (Sessions tree selection, search, "Open in Explorer"); undefined clears the pick. */
   readonly onDidSelectSession = this.selectEmitter.event;
+  /**
+   * The engine was just built and its store opened (lazily, on first use). Fired from inside that first use:
+   * listeners that read the store should defer the work rather than add to it.
+   */
+  readonly onDidOpenStore = this.storeOpenedEmitter.event;
 
   constructor(private readonly options: ServicesOptions) {
     this.log = options.log;
@@ -155,7 +161,7 @@ export class ExtensionServices implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.teardown();
-    for (const emitter of [this.engineEventEmitter, this.resetEmitter, this.settingsEmitter, this.diskEmitter, this.selectEmitter]) {
+    for (const emitter of [this.engineEventEmitter, this.resetEmitter, this.settingsEmitter, this.diskEmitter, this.selectEmitter, this.storeOpenedEmitter]) {
       emitter.dispose();
     }
   }
@@ -188,7 +194,9 @@ export class ExtensionServices implements vscode.Disposable {
     const unsubscribe = engine.onEvent((event) => this.engineEventEmitter.fire(event));
     this.built = { engine, store, directory, unsubscribe };
     this.log.info(`Session store opened at ${directory} in ${(performance.now() - started).toFixed(1)} ms.`);
-    return this.built;
+    const built = this.built;
+    this.storeOpenedEmitter.fire();
+    return built;
   }
 
   private teardown(): void {

@@ -83,6 +83,9 @@ export class LiveSessionTracker {
   }
 }
 
+/** How long the status bar waits before listing the store, so a burst of notifications costs one listing. */
+const STORE_SYNC_DELAY_MS = 100;
+
 export function registerStatusBar(context: vscode.ExtensionContext, services: ExtensionServices): { item: vscode.StatusBarItem; tracker: LiveSessionTracker } {
   const item = vscode.window.createStatusBarItem('thoughtExplorer.liveSession', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Thought Explorer: live session';
@@ -98,6 +101,22 @@ export function registerStatusBar(context: vscode.ExtensionContext, services: Ex
     item.command = { title: 'Open in Explorer', command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
     item.show();
   };
+  let syncTimer: ReturnType<typeof setTimeout> | undefined;
+  const syncFromStore = () => {
+    syncTimer = undefined;
+    if (!services.isEngineBuilt) return;
+    let latest: SessionMeta | undefined;
+    try {
+      latest = services.engine.listSessions({ status: 'live', limit: 1 }).sessions[0];
+    } catch (error) {
+      services.log.warn(`The status bar could not list live sessions: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    if (tracker.syncFromStore(latest)) update();
+  };
+  const scheduleSync = () => {
+    syncTimer ??= setTimeout(syncFromStore, STORE_SYNC_DELAY_MS);
+  };
   const idleCheck = setInterval(update, 60_000);
   idleCheck.unref?.();
   context.subscriptions.push(
@@ -106,17 +125,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, services: Ex
     services.onEngineEvent((event) => {
       if (tracker.apply(event)) update();
     }),
-    // Fired debounced by the store watcher, only for changes made by other processes: one short listing each.
-    services.onDidChangeStoreOnDisk(() => {
-      let latest: SessionMeta | undefined;
-      try {
-        latest = services.engine.listSessions({ status: 'live', limit: 1 }).sessions[0];
-      } catch (error) {
-        services.log.warn(`The status bar could not list live sessions: ${error instanceof Error ? error.message : String(error)}`);
-        return;
-      }
-      if (tracker.syncFromStore(latest)) update();
-    }),
+    // Changes on disk come only from other processes (the store watcher already debounced them); the store opening
+    // finds a CLI session that was live before. Either way one short listing, deferred and coalesced.
+    services.onDidChangeStoreOnDisk(scheduleSync),
+    services.onDidOpenStore(scheduleSync),
+    { dispose: () => clearTimeout(syncTimer) },
     services.onDidResetEngine(() => {
       tracker.clear();
       update();

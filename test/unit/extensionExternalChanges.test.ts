@@ -150,6 +150,23 @@ describe('sessions changed by another process', () => {
     assert.equal(engine.getSession(id)?.thoughts.length, 2);
   });
 
+  test('the status bar shows a CLI session that was live before the store opened, once it opens', async () => {
+    const context = extensionContext('/extension');
+    try {
+      registerStatusBar(context as unknown as vscode.ExtensionContext, fixture.services);
+      const item = stub.statusBarItems.find((candidate) => candidate.id === 'thoughtExplorer.liveSession');
+      assert.ok(item);
+      const cliSession = started(cli, 'claude', thought(1, 4, 'Started before VS Code looked', { strategy: 'linear' }));
+      assert.equal(fixture.services.isEngineBuilt, false);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal(item.visible, false, 'nothing is read before the store is needed');
+      fixture.services.engine.listSessions();
+      await eventually(() => item.visible && item.command?.arguments?.[0] === cliSession, 2000, 'the CLI session in the status bar');
+    } finally {
+      context.disposeAll();
+    }
+  });
+
   test('the status bar shows the newest live session of another process, and hides it when that process ends it', async () => {
     const context = extensionContext('/extension');
     try {
