@@ -12,7 +12,8 @@ import type { EngineEvent } from '../../src/engine/events';
 import { ExplorerConnection } from '../../src/extension/explorer/explorerConnection';
 import { registerExportCommand } from '../../src/extension/exportCommand';
 import { SessionsTreeProvider } from '../../src/extension/sessionsTree';
-import { registerStatusBar } from '../../src/extension/statusBar';
+import { LiveSessionTracker, registerStatusBar } from '../../src/extension/statusBar';
+import type { SessionMeta } from '../../src/engine/model';
 import { StoreWatcher } from '../../src/extension/storeWatcher';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { isHostMessage, type HostMessage } from '../../src/shared/protocol';
@@ -193,5 +194,37 @@ describe('sessions changed by another process', () => {
     } finally {
       context.disposeAll();
     }
+  });
+});
+
+describe('LiveSessionTracker.syncFromStore', () => {
+  const NOW = Date.UTC(2026, 0, 1);
+  function meta(id: string, updatedAt: number, status: SessionMeta['status'] = 'live'): SessionMeta {
+    return { id, strategy: 'linear', status, createdAt: NOW, updatedAt, thoughtCount: 1, revisionCount: 0, branchIds: [], lastThoughtNumber: 1, totalThoughts: 3 };
+  }
+
+  test('the store’s newest live session wins when newer; one tracked here that is newer but not it has ended', () => {
+    const tracker = new LiveSessionTracker(() => NOW + 10);
+    tracker.apply({ type: 'sessionStarted', meta: meta('older', NOW + 1) });
+    tracker.apply({ type: 'sessionStarted', meta: meta('ours', NOW + 3) });
+    assert.equal(tracker.current()?.id, 'ours');
+
+    // Another process's session is newer: shown; ours stays as the fallback.
+    assert.equal(tracker.syncFromStore(meta('cli', NOW + 5)), true);
+    assert.equal(tracker.current()?.id, 'cli');
+    tracker.apply({ type: 'sessionEnded', meta: meta('cli', NOW + 6, 'complete') });
+    assert.equal(tracker.current()?.id, 'ours');
+
+    // The store's newest live one is older than "ours": ours is no longer live (ended elsewhere), "older" is.
+    assert.equal(tracker.syncFromStore(meta('older', NOW + 1)), true);
+    assert.equal(tracker.current()?.id, 'older');
+
+    // Nothing live in the store at all: nothing shown.
+    assert.equal(tracker.syncFromStore(undefined), true);
+    assert.equal(tracker.current(), undefined);
+    assert.equal(tracker.syncFromStore(undefined), false);
+    // A listing entry that is not live is no live session.
+    assert.equal(tracker.syncFromStore(meta('done', NOW + 9, 'complete')), false);
+    assert.equal(tracker.current(), undefined);
   });
 });
