@@ -41,6 +41,7 @@ export function onCleanup(stop) {
 }
 
 export async function cleanupAll() {
+  // Concurrent callers (a signal during a normal exit) share one pass; a later call cleans what was started since.
   cleaningUp ??= (async () => {
     while (cleanups.length > 0) {
       const stop = cleanups.pop();
@@ -50,7 +51,9 @@ export async function cleanupAll() {
         process.stderr.write(`cleanup: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }
-  })();
+  })().finally(() => {
+    cleaningUp = undefined;
+  });
   return cleaningUp;
 }
 

@@ -1,0 +1,94 @@
+// `npm run screenshots`: the workbench as a person sees it after the demo's sample session, captured in headless
+// Chromium in the dark and the light theme: docs/screenshot-dark.png, docs/screenshot-light.png (the explorer panel
+// on the stage graph, the Sessions tree expanded) and docs/screenshot-branches-dark.png (the branch tree tab).
+// Options: --no-package (reuse the existing .vsix), --port <n> (default: a free port).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cleanupAll, freePort, stopEverythingOnSignals } from './codeServer.mjs';
+import { repo, startDemo } from './demo/demoServer.mjs';
+import { packageExtension, vsixPath } from './package.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    'no-package': { type: 'boolean', default: false },
+    port: { type: 'string' },
+  },
+});
+const log = (line) => process.stderr.write(`[screenshots] ${line}\n`);
+const docs = join(repo, 'docs');
+
+/**
+ * The explorer panel's webview document: among the frames that hold the explorer's tab bar (the sidebar view has
+ * one too), the widest one.
+ */
+async function explorerPanelFrame(page) {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    let best;
+    for (const frame of page.frames()) {
+      try {
+        if ((await frame.locator('text=Revisions').count()) === 0) continue;
+        const box = await (await frame.frameElement()).boundingBox();
+        if (box && (!best || box.width > best.width)) best = { frame, width: box.width };
+      } catch {
+        // a frame that went away while looking
+      }
+    }
+    if (best) return best.frame;
+    await page.waitForTimeout(250);
+  }
+  return undefined;
+}
+
+async function capture(theme, vsix) {
+  const port = options.port ? Number(options.port) : await freePort();
+  const demo = await startDemo({ vsix, port, paceMs: 200, theme, browser: true, viewport: { width: 1600, height: 1000 }, log });
+  const { page } = demo;
+  await demo.nextPlayThrough(180_000);
+  // Expand the saved session in the Sessions tree: a person would see its thoughts and branches listed.
+  const today = page.locator('.monaco-list-row', { hasText: 'Today' }).first();
+  if ((await today.count()) > 0) {
+    await today.click();
+    await page.waitForTimeout(400);
+    const session = page.locator('.monaco-list-row', { hasText: 'nightly build' }).first();
+    if ((await session.count()) > 0) await session.click();
+  }
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(1500);
+  const file = join(docs, `screenshot-${theme}.png`);
+  await page.screenshot({ path: file });
+  log(`saved ${file}`);
+  if (theme === 'dark') {
+    const frame = await explorerPanelFrame(page);
+    if (frame) {
+      await frame.locator('text=Branches').first().click();
+      // The tree opens on the latest thoughts (windowed): the fork of the second branch, the revision and the end.
+      await page.waitForTimeout(1500);
+      const branches = join(docs, 'screenshot-branches-dark.png');
+      await page.screenshot({ path: branches });
+      log(`saved ${branches}`);
+    } else {
+      log('the explorer panel\'s tabs were not found; skipped the branch-tree screenshot');
+    }
+  }
+  await cleanupAll();
+}
+
+async function main() {
+  stopEverythingOnSignals();
+  mkdirSync(docs, { recursive: true });
+  const vsix = options['no-package'] ? vsixPath() : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
+  for (const theme of ['dark', 'light']) await capture(theme, vsix);
+  return 0;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  log(`error: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  await cleanupAll();
+}
+process.exit(exitCode);
