@@ -205,6 +205,19 @@ describe('explorer host connection', () => {
     assert.equal(connection.status.thoughtsSent, 1);
   });
 
+  it('re-sends the whole session when an update changes its thoughts without deltas (concurrent writers, import)', () => {
+    const { engine, webview } = harness;
+    thought(engine, 'agent', 'rewritten', 1);
+    webview.fromWebview({ type: 'ready' });
+    const shown = engine.getSession('rewritten');
+    assert.ok(shown);
+    const second = { ...shown.thoughts[0], seq: 1, thoughtNumber: 2, thought: 'Written by another process' };
+    engine.importSession({ ...shown, meta: { ...shown.meta, thoughtCount: 2, lastThoughtNumber: 2 }, thoughts: [...shown.thoughts, second] });
+    const resent = webview.last();
+    assert.ok(resent?.type === 'snapshot', 'a snapshot, not a bare meta update');
+    assert.equal(resent.session?.thoughts.length, 2);
+  });
+
   it('answers a gap with the full session, and clears the view when its session is deleted', () => {
     const { engine, webview } = harness;
     thought(engine, 'agent', 'gone', 1);

@@ -228,7 +228,11 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'sessionEnded':
       case 'sessionUpdated':
-        if (event.meta.id === this.sessionId) this.post({ type: 'sessionUpdated', meta: event.meta, strategy: strategyView(event.meta.strategy) });
+        if (event.meta.id !== this.sessionId) return;
+        // A re-read after concurrent writes by two processes, or an import over the shown session, changes thoughts
+        // that no delta describes: start over from a snapshot.
+        if (event.meta.thoughtCount !== this.sentThoughts) this.sendSnapshot();
+        else this.post({ type: 'sessionUpdated', meta: event.meta, strategy: strategyView(event.meta.strategy) });
         return;
       case 'sessionDeleted':
         if (event.sessionId === this.sessionId) {
