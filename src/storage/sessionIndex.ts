@@ -13,7 +13,7 @@
 //   whatever one misses the other's next reconciliation catches from the journals. Neither can harm a journal.
 import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
 import { matchesQuery } from '../engine/engine';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
@@ -22,6 +22,9 @@ import { sessionIdFromFileName } from './sessionIds';
 export const INDEX_FILE_NAME = 'index.json';
 const INDEX_FORMAT = 'thought-explorer-index';
 const INDEX_VERSION = 1;
+
+/** Marks an entry with the number of the last refresh that found its journal (a symbol: index.json never holds it). */
+const SEEN: unique symbol = Symbol('seen by refresh');
 
 export interface IndexEntry {
   id: string;
@@ -32,6 +35,7 @@ export interface IndexEntry {
   /** Undefined after our own appends (we know the size, not the new mtime). */
   mtimeMs?: number;
   meta: SessionMeta;
+  [SEEN]?: number;
 }
 
 /** How a journal's recorded id relates to the id its file name stands for. */
@@ -47,12 +51,18 @@ export class SessionIndex {
   private timer: NodeJS.Timeout | undefined;
   /** Problems already reported, by file, with the file's state then: each is reported once, not on every listing. */
   private readonly reported = new Map<string, string>();
+  /** Counts refreshes, for SEEN. */
+  private generation = 0;
+  /** The directory with a trailing separator: journal paths are this plus a name from readdir. */
+  private readonly prefix: string;
 
   constructor(
     private readonly directory: string,
     private readonly log: (message: string) => void,
     private readonly flushDelayMs: number,
-  ) {}
+  ) {
+    this.prefix = directory.endsWith(sep) ? directory : `${directory}${sep}`;
+  }
 
   get indexPath(): string {
     return join(this.directory, INDEX_FILE_NAME);
@@ -111,7 +121,10 @@ export class SessionIndex {
       this.report(this.directory, 'readdir', `cannot list the session directory ${this.directory}: ${describeError(error)}`);
       return;
     }
-    const present = new Set<string>();
+    // Every entry whose journal is found is marked with this refresh's number; the rest are dropped afterwards. (A
+    // set of the ids found cost as much as the rest of the loop at 10,000 sessions: the ids are new strings each time.)
+    const generation = ++this.generation;
+    let seen = 0;
     for (const name of names) {
       if (name.startsWith('.') || !name.endsWith('.jsonl')) continue;
       const id = sessionIdFromFileName(name);
@@ -119,8 +132,7 @@ export class SessionIndex {
         this.report(name, 'name', `skipping ${join(this.directory, name)}: its name is not a valid session id`);
         continue;
       }
-      present.add(id);
-      const path = join(this.directory, name);
+      const path = `${this.prefix}${name}`;
       let stat;
       try {
         stat = statSync(path, { throwIfNoEntry: false });
@@ -129,21 +141,25 @@ export class SessionIndex {
         this.forget(id);
         continue;
       }
-      if (stat === undefined || !stat.isFile()) {
-        present.delete(id);
-        continue;
-      }
-      const entry = this.entries.get(id);
+      if (stat === undefined || !stat.isFile()) continue;
+      let entry = this.entries.get(id);
       if (entry && entry.ino === stat.ino && entry.size === stat.size && (entry.mtimeMs === undefined || entry.mtimeMs === stat.mtimeMs)) {
         if (entry.mtimeMs === undefined) {
           entry.mtimeMs = stat.mtimeMs;
           this.markDirty();
         }
-        continue;
+      } else {
+        this.reread(id, path, entry, `${stat.ino}:${stat.size}:${stat.mtimeMs}`);
+        entry = this.entries.get(id);
       }
-      this.reread(id, path, entry, `${stat.ino}:${stat.size}:${stat.mtimeMs}`);
+      if (entry !== undefined && entry[SEEN] !== generation) {
+        entry[SEEN] = generation;
+        seen++;
+      }
     }
-    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.forget(id);
+    if (seen !== this.entries.size) {
+      for (const entry of [...this.entries.values()]) if (entry[SEEN] !== generation) this.forget(entry.id);
+    }
     // A rebuild is expensive; keep its result at once so the next process starts fast.
     if (rebuilding) this.flush();
     else if (this.dirty) this.schedule();

@@ -1,15 +1,17 @@
 // The per-thought fast paths give exactly what the plain code they replace gives: the store's meta patch
 // (thoughtMetaPatch vs metaPatch(applyThought(...))), the sequentialthinking reply's JSON (replyJson vs
-// JSON.stringify, twice) and the journal's one-write append of a string (byte counts with non-ASCII text).
+// JSON.stringify, twice), the journal's one-write append of a string (byte counts with non-ASCII text), and the
+// index's reconciliation with the directory (which sessions a listing keeps).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
 import { replyJson } from '../../src/mcp/tools/sequentialThinking';
 import { applyThought, metaPatch, thoughtMetaPatch } from '../../src/storage/metaDerivation';
+import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { JournalWriter } from '../../src/storage/sessionJournal';
 
 function baseMeta(): SessionMeta {
@@ -165,6 +167,43 @@ test('JournalWriter appends a string with one write and counts its bytes, not it
     writer.close();
     assert.equal(readFileSync(path, 'utf8'), first + second);
     assert.throws(() => writer.append(second), /closed/);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('listing drops exactly the sessions whose journals are gone, across repeated listings', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'hot-path-list-'));
+  try {
+    const quiet = () => {};
+    const writer = new FileSessionStore(directory, { log: quiet });
+    const engine = new ThinkingEngine({ store: writer, log: quiet });
+    for (const id of ['one', 'two', 'three', 'a:b']) {
+      const outcome = engine.process(id, { sessionId: id, thought: `about ${id}`, thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false });
+      assert.ok(outcome.ok);
+    }
+    writer.close();
+    const reader = new FileSessionStore(directory, { log: quiet });
+    const ids = () => reader.listSessions().sessions.map((meta) => meta.id).sort();
+    assert.deepEqual(ids(), ['a:b', 'one', 'three', 'two']);
+    assert.deepEqual(ids(), ['a:b', 'one', 'three', 'two'], 'a second listing keeps every session');
+    // Another process deletes a journal; a directory with a journal's name is no session.
+    unlinkSync(join(directory, 'two.jsonl'));
+    mkdirSync(join(directory, 'dir.jsonl'));
+    assert.deepEqual(ids(), ['a:b', 'one', 'three']);
+    // A second file name for the same id (":" written as is): listed once, and kept while either file is there.
+    copyFileSync(join(directory, 'a%3Ab.jsonl'), join(directory, 'a:b.jsonl'));
+    assert.deepEqual(ids(), ['a:b', 'one', 'three']);
+    unlinkSync(join(directory, 'a%3Ab.jsonl'));
+    assert.deepEqual(ids(), ['a:b', 'one', 'three']);
+    unlinkSync(join(directory, 'a:b.jsonl'));
+    unlinkSync(join(directory, 'one.jsonl'));
+    assert.deepEqual(ids(), ['three']);
+    reader.close();
+    // What the index file keeps afterwards is only the surviving session, with no bookkeeping of the listing.
+    const index = JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { entries: Record<string, unknown>[] };
+    assert.deepEqual(index.entries.map((entry) => entry.id), ['three']);
+    assert.deepEqual(Object.keys(index.entries[0]).sort(), ['consumed', 'id', 'ino', 'meta', 'mtimeMs', 'size']);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
