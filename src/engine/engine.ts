@@ -62,6 +62,8 @@ export class ThinkingEngine {
   private readonly held = new Map<string, HeldSession>();
   /** Each MCP connection's current session. */
   private readonly currentByConnection = new Map<string, string>();
+  /** Subscribed listeners: with none (the stdio CLI), a thought builds no event objects at all. */
+  private listenerCount = 0;
 
   constructor(options: EngineOptions = {}) {
     this.limits = resolveLimits(options.limits);
@@ -74,7 +76,16 @@ export class ThinkingEngine {
   }
 
   onEvent(listener: EngineEventListener): () => void {
-    return this.events.on(listener);
+    const off = this.events.on(listener);
+    this.listenerCount++;
+    let subscribed = true;
+    return () => {
+      if (subscribed) {
+        subscribed = false;
+        this.listenerCount--;
+      }
+      return off();
+    };
   }
 
   /** Records one thought sent by `connectionId`. Never throws for bad input: the outcome says what was wrong. */
@@ -178,8 +189,7 @@ export class ThinkingEngine {
     if (input.needsMoreThoughts !== undefined) thought.needsMoreThoughts = input.needsMoreThoughts;
 
     const completes = !input.nextThoughtNeeded || isTerminalStage(strategy, stage);
-    const branchIds =
-      thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId) ? [...meta.branchIds, thought.branchId] : meta.branchIds;
+    const branchIds = branchIsNew ? [...meta.branchIds, input.branchId as string] : meta.branchIds;
     const nextMeta: SessionMeta = {
       ...meta,
       strategy: strategy.name,
@@ -215,11 +225,13 @@ export class ThinkingEngine {
     session.thoughtsInStage = stage === currentStage ? thoughtsInStage + 1 : 1;
     this.currentByConnection.set(connectionId, nextMeta.id);
 
-    if (isNew) this.emit({ type: 'sessionStarted', meta: nextMeta });
-    if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: nextMeta });
-    this.emit({ type: 'thoughtAdded', meta: nextMeta, thought });
-    if (stage !== meta.stage) this.emit({ type: 'stageChanged', meta: nextMeta, from: meta.stage, to: stage });
-    if (completes && meta.status !== 'complete') this.emit({ type: 'sessionEnded', meta: nextMeta });
+    if (this.listenerCount > 0) {
+      if (isNew) this.emit({ type: 'sessionStarted', meta: nextMeta });
+      if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: nextMeta });
+      this.emit({ type: 'thoughtAdded', meta: nextMeta, thought });
+      if (stage !== meta.stage) this.emit({ type: 'stageChanged', meta: nextMeta, from: meta.stage, to: stage });
+      if (completes && meta.status !== 'complete') this.emit({ type: 'sessionEnded', meta: nextMeta });
+    }
 
     const upcoming = completes ? [] : [...nextStages(strategy, stage)];
     warnings.push(...stageWarnings({ strategy, thought, branchIsNew, completes }));

@@ -208,3 +208,32 @@ test('listing drops exactly the sessions whose journals are gone, across repeate
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+test('engine events: skipped without listeners, delivered to every subscribed one, however often one unsubscribes', () => {
+  const engine = new ThinkingEngine({ log: () => {} });
+  let number = 0;
+  const think = () => {
+    number++;
+    const outcome = engine.process('c', { thought: `t${number}`, thoughtNumber: number, totalThoughts: 99, nextThoughtNeeded: true });
+    assert.ok(outcome.ok);
+  };
+  think();
+  const first: string[] = [];
+  const second: string[] = [];
+  const offFirst = engine.onEvent((event) => event.type === 'thoughtAdded' && first.push(event.thought.thought));
+  const offSecond = engine.onEvent((event) => event.type === 'thoughtAdded' && second.push(event.thought.thought));
+  think();
+  assert.deepEqual(first, ['t2']);
+  offFirst();
+  offFirst();
+  think();
+  assert.deepEqual(first, ['t2'], 'an unsubscribed listener hears nothing');
+  assert.deepEqual(second, ['t2', 't3'], 'unsubscribing another listener twice does not silence this one');
+  offSecond();
+  think();
+  assert.deepEqual(second, ['t2', 't3']);
+  const third: string[] = [];
+  engine.onEvent((event) => event.type === 'thoughtAdded' && third.push(event.thought.thought));
+  think();
+  assert.deepEqual(third, ['t5']);
+});
