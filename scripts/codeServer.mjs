@@ -59,8 +59,12 @@ export async function cleanupAll() {
 
 /** Ctrl-C / SIGTERM / SIGHUP stop everything this process started, then exit with the signal's code. */
 export function stopEverythingOnSignals() {
+  let stopping = false;
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
-    process.once(signal, () => {
+    // `on`, not `once`: a second Ctrl-C while stopping must not kill this process before its children are gone.
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       process.stderr.write(`\n${signal}: stopping code-server and Chromium…\n`);
       void cleanupAll().finally(() => process.exit(code));
     });
@@ -219,7 +223,16 @@ export async function startCodeServer({ environment, profile, port, workspace, s
 }
 
 export async function launchChromium(environment, { viewport = { width: 1400, height: 900 }, colorScheme } = {}) {
-  const browser = await chromium.launch({ executablePath: environment.chromium, headless: true, args: CHROMIUM_ARGS });
+  // Signals are handled by stopEverythingOnSignals: Playwright's own handlers would exit the process as soon as the
+  // browser is closed, before code-server has been stopped.
+  const browser = await chromium.launch({
+    executablePath: environment.chromium,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   onCleanup(() => browser.close());
   const context = await browser.newContext({ viewport, colorScheme });
   return { browser, context };
