@@ -131,8 +131,12 @@ async function withLock(lockDir, log, body) {
 /** Environment for anything that must run on the cached Node 24 (code-server itself, native builds). */
 export function node24Env(env = process.env) {
   const p = paths();
+  // Under `npm test` / `npm run`, the outer npm leaves npm_* variables (npm_node_execpath, npm_config_*…) and NODE
+  // pointing at the Node that runs it; a nested npm would then run install scripts on that Node, and code-server's
+  // postinstall refuses anything but Node 24. Start from a clean slate, as a top-level command would.
+  const clean = Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE'));
   return {
-    ...env,
+    ...clean,
     PATH: `${p.nodeBinDir}${delimiter}${env.PATH ?? ''}`,
     // ~/.npmrc may point nodedir at the system Node 20 headers, and node-gyp cannot download others here.
     npm_config_nodedir: p.nodeDir,
