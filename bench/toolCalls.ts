@@ -36,7 +36,13 @@ export interface RunResult {
   rssMb: number;
   /** The server process's own CPU time (user + system, all its threads) per call: its share of a call, free of the client's. */
   serverCpuUsPerCall: number;
+  /** p50 of the first WARM_UP_CALLS calls and of the rest: how much of the p50 is a fresh process's JIT warm-up. */
+  p50Early: number;
+  p50Late: number;
 }
+
+/** Calls counted as a fresh server's warm-up in the early/late split (V8 optimises our hot path within ~2,000 calls). */
+const WARM_UP_CALLS = 1_000;
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -105,9 +111,12 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
     return connections.map((connection) => {
       const rss = rssMb(connection.pid);
       const cpuMs = cpuTimeMs(connection.pid) - connection.cpuBeforeMs;
-      const durations = [...connection.durations].sort((a, b) => a - b);
+      const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+      const durations = sorted(connection.durations);
       const totalMs = durations.reduce((sum, duration) => sum + duration, 0);
       return {
+        p50Early: percentile(sorted(connection.durations.slice(0, WARM_UP_CALLS)), 0.5),
+        p50Late: percentile(sorted(connection.durations.slice(WARM_UP_CALLS)), 0.5),
         p50: percentile(durations, 0.5),
         p99: percentile(durations, 0.99),
         callsPerSecond: (durations.length / totalMs) * 1000,
@@ -187,6 +196,7 @@ export const toolCallSection: BenchSection = {
     const rssRatio = median(ratio((run) => run.rssMb));
     const cpuRatio = median(ratio((run) => run.serverCpuUsPerCall));
     const throughputRatio = median(ratio((run) => run.callsPerSecond));
+    const medianOf = (side: keyof RoundResult, pick: (run: RunResult) => number) => formatMs(median(results.map((result) => pick(result[side]))));
     const lines = [
       `Workload: ${workload.thoughts} thoughts of ${workload.thoughtLength} characters, every 10th a revision, every 25th a branch; SDK Client over stdio. ` +
         `After a ${WARM_UP_THOUGHTS}-thought warm-up, ${rounds} rounds; in each, both servers start fresh and get every thought, one call at a time, alternating which server goes first on every thought.`,
@@ -205,6 +215,9 @@ export const toolCallSection: BenchSection = {
       '',
       `Ratios ours/reference (median of the ${rounds} rounds' ratios): p50 ${p50Ratio.toFixed(2)} (rounds ${Math.min(...p50Ratios).toFixed(2)}–${Math.max(...p50Ratios).toFixed(2)}), ` +
         `p99 ${p99Ratio.toFixed(2)}, calls/s ${throughputRatio.toFixed(2)}, RSS ${rssRatio.toFixed(2)}, server CPU per call ${cpuRatio.toFixed(2)}`,
+      `p50 of the first ${WARM_UP_CALLS} calls of a fresh server / of the rest (medians of the rounds): ` +
+        `ours ${medianOf('ours', (run) => run.p50Early)} / ${medianOf('ours', (run) => run.p50Late)}, ` +
+        `reference ${medianOf('reference', (run) => run.p50Early)} / ${medianOf('reference', (run) => run.p50Late)}`,
     );
     return {
       lines,
