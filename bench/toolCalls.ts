@@ -215,10 +215,15 @@ export const toolCallSection: BenchSection = {
       '',
       `Ratios ours/reference (median of the ${rounds} rounds' ratios): p50 ${p50Ratio.toFixed(2)} (rounds ${Math.min(...p50Ratios).toFixed(2)}–${Math.max(...p50Ratios).toFixed(2)}), ` +
         `p99 ${p99Ratio.toFixed(2)}, calls/s ${throughputRatio.toFixed(2)}, RSS ${rssRatio.toFixed(2)}, server CPU per call ${cpuRatio.toFixed(2)}`,
-      `p50 of the first ${WARM_UP_CALLS} calls of a fresh server / of the rest (medians of the rounds): ` +
-        `ours ${medianOf('ours', (run) => run.p50Early)} / ${medianOf('ours', (run) => run.p50Late)}, ` +
-        `reference ${medianOf('reference', (run) => run.p50Early)} / ${medianOf('reference', (run) => run.p50Late)}`,
     );
+    // Only meaningful when the rest is the larger part (BENCH_THOUGHTS may be set lower).
+    if (workload.thoughts >= 2 * WARM_UP_CALLS) {
+      lines.push(
+        `p50 of the first ${WARM_UP_CALLS} calls of a fresh server / of the rest (medians of the rounds): ` +
+          `ours ${medianOf('ours', (run) => run.p50Early)} / ${medianOf('ours', (run) => run.p50Late)}, ` +
+          `reference ${medianOf('reference', (run) => run.p50Early)} / ${medianOf('reference', (run) => run.p50Late)}`,
+      );
+    }
     return {
       lines,
       checks: [
