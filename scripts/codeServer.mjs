@@ -58,7 +58,7 @@ export async function cleanupAll() {
 }
 
 /** Ctrl-C / SIGTERM / SIGHUP stop everything this process started, then exit with the signal's code. */
-export function stopEverythingOnSignals() {
+function stopEverythingOnSignals() {
   let stopping = false;
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
     // `on`, not `once`: a second Ctrl-C while stopping must not kill this process before its children are gone.
@@ -69,6 +69,21 @@ export function stopEverythingOnSignals() {
       void cleanupAll().finally(() => process.exit(code));
     });
   }
+}
+
+/** Runs a script's `main()` and exits with its code, stopping everything it started on every path. */
+export async function runToExit(main, log) {
+  stopEverythingOnSignals();
+  let exitCode = 1;
+  try {
+    exitCode = await main();
+  } catch (error) {
+    log(`error: ${error instanceof Error ? error.message : String(error)}`);
+    exitCode = 1;
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(exitCode);
 }
 
 export function freePort() {

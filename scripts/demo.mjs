@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanupAll, stopEverythingOnSignals } from './codeServer.mjs';
+import { runToExit } from './codeServer.mjs';
 import { startDemo, repo } from './demo/demoServer.mjs';
 import { packageExtension, vsixPath } from './package.mjs';
 
@@ -32,7 +32,6 @@ function positiveInteger(name, value, { allowZero = false } = {}) {
 }
 
 async function main() {
-  stopEverythingOnSignals();
   const port = positiveInteger('port', options.port);
   if (port > 65_535) throw new Error(`--port must be at most 65535, got ${port}`);
   const paceMs = positiveInteger('pace', options.pace, { allowZero: true });
@@ -74,13 +73,4 @@ async function main() {
   return 1;
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  log(`error: ${error instanceof Error ? error.message : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanupAll();
-}
-process.exit(exitCode);
+await runToExit(main, log);

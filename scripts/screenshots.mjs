@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanupAll, freePort, stopEverythingOnSignals } from './codeServer.mjs';
+import { cleanupAll, freePort, runToExit } from './codeServer.mjs';
 import { repo, startDemo } from './demo/demoServer.mjs';
 import { packageExtension, vsixPath } from './package.mjs';
 
@@ -75,20 +75,10 @@ async function capture(theme, vsix) {
 }
 
 async function main() {
-  stopEverythingOnSignals();
   mkdirSync(docs, { recursive: true });
   const vsix = options['no-package'] ? vsixPath() : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
   for (const theme of ['dark', 'light']) await capture(theme, vsix);
   return 0;
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  log(`error: ${error instanceof Error ? error.message : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanupAll();
-}
-process.exit(exitCode);
+await runToExit(main, log);

@@ -6,7 +6,7 @@
 // one always goes to test-results/vscode-failure.png). KEEP_TEMP=1 keeps the temporary profile folder.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { cleanupAll, stopEverythingOnSignals } from './codeServer.mjs';
+import { runToExit } from './codeServer.mjs';
 import { parseTimeout, repo, runInEditorSuite } from './suiteRunner.mjs';
 
 const { values: options } = parseArgs({
@@ -22,7 +22,6 @@ const timeoutSeconds = parseTimeout(options.timeout);
 const log = (line) => process.stderr.write(`[test:vscode] ${line}\n`);
 
 async function main() {
-  stopEverythingOnSignals();
   if (!options['no-build']) {
     log('npm run build');
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' });
@@ -38,13 +37,4 @@ async function main() {
   });
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  log(`error: ${error instanceof Error ? error.message : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanupAll();
-}
-process.exit(exitCode);
+await runToExit(main, log);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanupAll, stopEverythingOnSignals } from './codeServer.mjs';
+import { runToExit } from './codeServer.mjs';
 import { packageExtension, vsixPath } from './package.mjs';
 import { parseTimeout, repo, runInEditorSuite } from './suiteRunner.mjs';
 
@@ -21,7 +21,6 @@ const timeoutSeconds = parseTimeout(options.timeout);
 const log = (line) => process.stderr.write(`[test:vsix] ${line}\n`);
 
 async function main() {
-  stopEverythingOnSignals();
   let vsix = vsixPath();
   if (!options['no-package']) vsix = packageExtension({ log }).path;
   else if (!existsSync(vsix)) throw new Error(`${vsix} does not exist: run npm run package first (or drop --no-package)`);
@@ -41,13 +40,4 @@ async function main() {
   });
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  log(`error: ${error instanceof Error ? error.message : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanupAll();
-}
-process.exit(exitCode);
+await runToExit(main, log);

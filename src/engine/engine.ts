@@ -62,8 +62,6 @@ export class ThinkingEngine {
   private readonly held = new Map<string, HeldSession>();
   /** Each MCP connection's current session. */
   private readonly currentByConnection = new Map<string, string>();
-  /** Subscribed listeners: with none (the stdio CLI), a thought builds no event objects at all. */
-  private listenerCount = 0;
 
   constructor(options: EngineOptions = {}) {
     this.limits = resolveLimits(options.limits);
@@ -76,16 +74,7 @@ export class ThinkingEngine {
   }
 
   onEvent(listener: EngineEventListener): () => void {
-    const off = this.events.on(listener);
-    this.listenerCount++;
-    let subscribed = true;
-    return () => {
-      if (subscribed) {
-        subscribed = false;
-        this.listenerCount--;
-      }
-      return off();
-    };
+    return this.events.on(listener);
   }
 
   /** Records one thought sent by `connectionId`. Never throws for bad input: the outcome says what was wrong. */
@@ -225,7 +214,7 @@ export class ThinkingEngine {
     session.thoughtsInStage = stage === currentStage ? thoughtsInStage + 1 : 1;
     this.currentByConnection.set(connectionId, nextMeta.id);
 
-    if (this.listenerCount > 0) {
+    if (this.events.hasListeners) {
       if (isNew) this.emit({ type: 'sessionStarted', meta: nextMeta });
       if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: nextMeta });
       this.emit({ type: 'thoughtAdded', meta: nextMeta, thought });

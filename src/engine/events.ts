@@ -21,6 +21,11 @@ export class EngineEventEmitter {
     return () => this.listeners.delete(listener);
   }
 
+  /** With no listener (the stdio CLI), callers skip building events at all. */
+  get hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
   emit(event: EngineEvent, onListenerError: (error: unknown) => void): void {
     for (const listener of this.listeners) {
       try {

@@ -1,10 +1,8 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only, so it crosses every boundary (journal, MCP, webview) as JSON unchanged.
 
-/** One accepted thought, as stored and as shown. Field names follow the reference `sequentialthinking` tool. */
-export interface ThoughtRecord {
-  /** Position in the session, 0-based, in arrival order. Unique within a session (thoughtNumber is not). */
-  seq: number;
+/** The fields of the reference `sequentialthinking` tool, shared by its input, our records and the seed-001 files. */
+export interface ReferenceThoughtFields {
   thought: string;
   thoughtNumber: number;
   totalThoughts: number;
@@ -16,6 +14,12 @@ export interface ThoughtRecord {
   needsMoreThoughts?: boolean;
   /** The strategy stage this thought belongs to. */
   stage?: string;
+}
+
+/** One accepted thought, as stored and as shown. */
+export interface ThoughtRecord extends ReferenceThoughtFields {
+  /** Position in the session, 0-based, in arrival order. Unique within a session (thoughtNumber is not). */
+  seq: number;
   /** Milliseconds since the epoch when the engine accepted it. */
   timestamp: number;
   /** Room for later fields (tool recommendations, perspectives/roles, plan steps) without a model change. */

@@ -1,20 +1,11 @@
 // Turns a tool call's raw arguments into a typed ThoughtInput: accepts the camelCase names of the reference tool and
 // the snake_case names models often send, and numbers/booleans sent as strings. Hand-written rather than a schema
 // library: it runs on every call and must be cheap, and each error must name the field, the value and what is valid.
+import type { ReferenceThoughtFields } from './model';
 
-export interface ThoughtInput {
-  thought: string;
-  thoughtNumber: number;
-  totalThoughts: number;
-  nextThoughtNeeded: boolean;
-  isRevision?: boolean;
-  revisesThought?: number;
-  branchFromThought?: number;
-  branchId?: string;
-  needsMoreThoughts?: boolean;
+export interface ThoughtInput extends ReferenceThoughtFields {
   sessionId?: string;
   strategy?: string;
-  stage?: string;
 }
 
 export class ThoughtInputError extends Error {

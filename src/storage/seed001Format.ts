@@ -2,7 +2,7 @@
 // branches}` that sequentialthinking-plus and think-strategies save, so their sessions open here too.
 // Imports are validated completely before anything is returned: a file is taken whole or refused with an error that
 // names the offending field, never half-imported.
-import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/thoughtInput';
 import { applyThought, purposeOf } from './metaDerivation';
 import {
@@ -43,17 +43,7 @@ export interface Seed001SessionFile {
   branches: Record<string, Seed001Thought[]>;
 }
 
-export interface Seed001Thought {
-  thought: string;
-  thoughtNumber: number;
-  totalThoughts: number;
-  nextThoughtNeeded: boolean;
-  isRevision?: boolean;
-  revisesThought?: number;
-  branchFromThought?: number;
-  branchId?: string;
-  needsMoreThoughts?: boolean;
-  stage?: string;
+export interface Seed001Thought extends ReferenceThoughtFields {
   [extra: string]: unknown;
 }
 
