@@ -9,7 +9,6 @@ import { registerCommands } from './commands';
 import { registerExportCommand } from './exportCommand';
 import { registerExplorer } from './explorer/registerExplorer';
 import { registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
-import { sessionIdFromArgument } from './sessionPicker';
 import { createServices, type ExtensionServices, type OpenedStore } from './services';
 import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree';
 import { registerStatusBar } from './statusBar';
@@ -48,7 +47,6 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   registerExportCommand(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   registerExplorer(context, services);
-  registerOpenExplorerFallback(context, services);
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);
@@ -68,24 +66,6 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
       await sessionsView.reveal(node, { select: true, focus: true, expand: 2 });
     },
   };
-}
-
-/**
- * "Open Explorer" focuses the explorer view (showing the picked session, if any). The explorer module may register
- * the command itself; then that registration wins and this one steps aside (registering twice would throw).
- */
-function registerOpenExplorerFallback(context: vscode.ExtensionContext, services: ExtensionServices): void {
-  try {
-    context.subscriptions.push(
-      vscode.commands.registerCommand('thoughtExplorer.openExplorer', async (argument?: unknown) => {
-        await vscode.commands.executeCommand('thoughtExplorer.explorer.focus');
-        const id = sessionIdFromArgument(argument) ?? services.selectedSessionId;
-        if (id !== undefined) await services.explorerHandle?.showSession(id);
-      }),
-    );
-  } catch (error) {
-    services.log.trace(`thoughtExplorer.openExplorer is registered by the explorer: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /** Closes the MCP server before the extension host goes away (context disposables also stop it, without waiting). */
