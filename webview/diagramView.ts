@@ -103,9 +103,22 @@ export class DiagramView {
     return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
 
-  /** Renders `text` off-screen without touching what is on screen (exports). */
+  /**
+   * Renders `text` off-screen without touching what is on screen (exports). In a scratch element of its own under
+   * <body>: this view's own off-screen box sits in its tab panel, which is display:none while another tab is shown,
+   * and there Mermaid cannot measure edges ("Could not find a suitable point for the given distance"); sharing it
+   * would also let a live render's clean-up empty it mid-render.
+   */
   async renderDetached(text: string): Promise<string> {
-    return renderMermaid(`export-${this.kind}-${++renderCounter}`, text, this.offscreen);
+    const scratch = document.createElement('div');
+    scratch.className = 'diagram-offscreen';
+    scratch.setAttribute('aria-hidden', 'true');
+    document.body.append(scratch);
+    try {
+      return await renderMermaid(`export-${this.kind}-${++renderCounter}`, text, scratch);
+    } finally {
+      scratch.remove();
+    }
   }
 
   private schedule(): void {
