@@ -7,7 +7,7 @@ import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
 import { registerCommands } from './commands';
 import { registerExportCommand } from './exportCommand';
-import { registerExplorer } from './explorer/registerExplorer';
+import { registerExplorer, type ExplorerApi } from './explorer/registerExplorer';
 import { registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
 import { createServices, type ExtensionServices, type OpenedStore } from './services';
 import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree';
@@ -21,6 +21,8 @@ export interface ThoughtExplorerApi {
   readonly services: ExtensionServices;
   readonly sessionsTree: SessionsTreeProvider;
   readonly storeWatcher: StoreWatcher;
+  /** The explorer webviews (sidebar view, panels): what each was sent, and their rendered SVGs. */
+  readonly explorer: ExplorerApi;
   /** The engine the views and the MCP server share (builds it on first use). */
   engine(): ThinkingEngine;
   /** The running MCP server's URL, or undefined before VS Code started it. */
@@ -46,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
-  registerExplorer(context, services);
+  const explorer = registerExplorer(context, services);
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);
@@ -56,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     services,
     sessionsTree,
     storeWatcher,
+    explorer,
     engine: () => services.engine,
     mcpServerUrl: () => host.url,
     mcpStatus: () => host.status(),

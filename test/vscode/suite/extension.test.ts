@@ -10,29 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { SessionsTreeNode } from '../../../src/extension/sessionsTree';
-
-const EXTENSION_ID = 'thought-explorer.thought-explorer';
-
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-function toolResultJson(result: vscode.LanguageModelToolResult): Record<string, unknown> {
-  const text = result.content
-    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
-    .join('');
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw new Error(`The tool did not answer JSON: ${text.slice(0, 500)}`);
-  }
-}
+import { EXTENSION_ID, eventually, toolResultJson } from './support';
 
 function label(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
   const item = api.sessionsTree.getTreeItem(node) as vscode.TreeItem;

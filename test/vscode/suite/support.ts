@@ -1,0 +1,84 @@
+// Helpers shared by the in-editor suites (bundled into each *.test.js; not a test file itself): waiting for a
+// condition, reading the MCP tool's JSON reply, finding and calling the sequentialthinking tool through VS Code's own
+// MCP client, and giving a suite a session store of its own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ThoughtExplorerApi } from '../../../src/extension/extension';
+
+export const EXTENSION_ID = 'thought-explorer.thought-explorer';
+
+/** Polls `probe` until it returns something other than undefined; throws naming `what` after `timeoutMs`. */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The tool's text reply parsed as JSON (our tool answers JSON text next to its structuredContent). */
+export function toolResultJson(result: vscode.LanguageModelToolResult): Record<string, unknown> {
+  const text = result.content
+    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+    .join('');
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`The tool did not answer JSON: ${text.slice(0, 500)}`);
+  }
+}
+
+/**
+ * The `mcp_…_sequentialthinking` tool, starting the MCP server through VS Code's own client until it shows up (right
+ * after activation, or after a setting rebuilt the engine, the provider's collection may not be registered yet).
+ */
+export async function sequentialThinkingTool(timeoutMs = 90_000): Promise<string> {
+  return eventually(
+    async () => {
+      const found = vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith('_sequentialthinking'));
+      if (found) return found.name;
+      try {
+        await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
+      } catch (error) {
+        console.log(`    startServer: ${error instanceof Error ? error.message : String(error)} (retrying)`);
+      }
+      return undefined;
+    },
+    'the mcp_…_sequentialthinking tool',
+    timeoutMs,
+    3000,
+  );
+}
+
+/** One tool call through vscode.lm.invokeTool (VS Code's MCP client → the in-host server); the reply as JSON. */
+export async function invokeJson(toolName: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return toolResultJson(result);
+}
+
+export interface IsolatedStorage {
+  readonly directory: string;
+  /** Puts the storage setting back and removes the directory. */
+  restore(): Promise<void>;
+}
+
+/**
+ * Points `thoughtExplorer.storagePath` at a fresh temporary directory, as a person would, and waits until the
+ * services use it (the engine is rebuilt on it, or will be built there on first use).
+ */
+export async function isolateStorage(api: ThoughtExplorerApi, prefix: string): Promise<IsolatedStorage> {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', directory, vscode.ConfigurationTarget.Global);
+  await eventually(() => (api.services.storageDirectory === directory ? true : undefined), `the services to use ${directory}`, 10_000);
+  return {
+    directory,
+    restore: async () => {
+      await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
