@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { SessionsTreeNode } from '../../../src/extension/sessionsTree';
-import { EXTENSION_ID, eventually, toolResultJson } from './support';
+import { EXTENSION_ID, eventually, sequentialThinkingTool, toolResultJson } from './support';
 
 function label(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
   const item = api.sessionsTree.getTreeItem(node) as vscode.TreeItem;
@@ -126,21 +126,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
   test('workbench.mcp.startServer makes VS Code send initialize and tools/list; the tool appears', async function () {
     this.timeout(120_000);
     // Right after activation the provider's collection may not be registered yet: repeat until the tool shows up.
-    toolName = await eventually(
-      async () => {
-        const found = vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith('_sequentialthinking'));
-        if (found) return found.name;
-        try {
-          await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
-        } catch (error) {
-          console.log(`    startServer: ${error instanceof Error ? error.message : String(error)} (retrying)`);
-        }
-        return undefined;
-      },
-      'the mcp_…_sequentialthinking tool',
-      90_000,
-      3000,
-    );
+    toolName = await sequentialThinkingTool();
     const status = api.mcpStatus();
     console.log(`    tool ${toolName}; server ${status.url}; requests ${JSON.stringify(status.requests)}`);
     assert.ok(status.running);
@@ -289,6 +275,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
     } finally {
       await configuration().update('mcpServer.enabled', undefined, vscode.ConfigurationTarget.Global);
     }
+    // VS Code may list the tool again from its cache before the server runs: start it until both are back.
     await eventually(
       async () => {
         if (vscode.lm.tools.some((tool) => tool.name === toolName) && api.mcpServerUrl() !== undefined) return true;
