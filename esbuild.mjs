@@ -53,6 +53,9 @@ const contexts = [
   { ...common, entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/webview/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]' },
   // The in-editor suite: index.ts plus each *.test.ts as its own entry, so index.js can load them one by one.
   { ...common, entryPoints: inEditorSuiteEntries(), outdir: 'out/test/vscode', outbase: 'test/vscode/suite', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+  // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
+  // out of the suite's folder so the normal in-editor run never loads it.
+  { ...common, entryPoints: ['test/vscode/bench/redraw.bench.ts'], outfile: 'out/test/vscode-bench/redraw.bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
   { ...common, entryPoints: ['test/vscode/helper-extension/src/extension.ts'], outfile: 'test/vscode/helper-extension/dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
 ].filter((options) => options.entryPoints.length > 0 && options.entryPoints.every((entry) => existsSync(entry)));

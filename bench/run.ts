@@ -7,8 +7,9 @@ import type { BenchCheck, BenchSection } from './section';
 import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
+import { vscodeRedrawSection } from './vscodeRedraw';
 
-const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection];
+const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection];
 
 async function main(): Promise<number> {
   const root = resolve(__dirname, '..');

@@ -53,11 +53,16 @@ async function saveScreenshot(page, file, log) {
  * @param {string} [options.screenshot] save the workbench at the end to this file
  * @param {Record<string, string>} [options.env] more environment for code-server (and so the extension host)
  * @param {(line: string) => void} options.log
+ * @param {string} [options.testsPath] the extensionTestsPath module to run instead of the suite (bench/vscodeRedraw.ts)
+ * @param {(page: import('playwright-core').Page) => void | Promise<void>} [options.onPage] called with the workbench
+ *   page before it opens, for callers that also watch the page (the redraw benchmark observes the webview's frames)
+ * @param {(line: string) => void} [options.onOutput] receives the suite's own output lines instead of stdout
  * @returns {Promise<number>} the suite's exit code (124 on time-out)
  */
 export async function runInEditorSuite(options) {
   const { log } = options;
-  if (!existsSync(suiteEntry)) throw new Error(`${suiteEntry} is missing: the build did not produce the in-editor suite`);
+  const testsPath = options.testsPath ?? suiteEntry;
+  if (!existsSync(testsPath)) throw new Error(`${testsPath} is missing: the build did not produce the in-editor suite`);
   const environment = await ensureVscodeEnvironment({ log });
   const root = makeTempDir('thought-explorer-vscode-test-');
   const profile = makeProfile(root);
@@ -107,6 +112,7 @@ export async function runInEditorSuite(options) {
 
   const { context } = await launchChromium(environment);
   const page = await context.newPage();
+  await options.onPage?.(page);
   let finish;
   const finished = new Promise((resolveFinish) => (finish = resolveFinish));
   await page.exposeFunction('codeAutomationExit', (code) => {
@@ -119,7 +125,11 @@ export async function runInEditorSuite(options) {
     const decoded = extensionHostLine(message);
     printed = printed.then(async () => {
       const line = await decoded;
-      if (line?.text.startsWith(outputMarker)) process.stdout.write(`${line.text.slice(outputMarker.length)}\n`);
+      if (line?.text.startsWith(outputMarker)) {
+        const text = line.text.slice(outputMarker.length);
+        if (options.onOutput) options.onOutput(text);
+        else process.stdout.write(`${text}\n`);
+      }
       else if (options.verbose) process.stderr.write(`[workbench ${line?.level ?? message.type()}] ${line?.text ?? message.text()}\n`);
     });
   });
@@ -129,12 +139,12 @@ export async function runInEditorSuite(options) {
   server.exited.then(({ code, signal }) => finish({ kind: 'server-exit', code, signal }));
   const timer = setTimeout(() => finish({ kind: 'timeout' }), options.timeoutSeconds * 1000);
 
-  log(`opening the workbench (suite: ${suiteEntry}${options.grep ? `, grep: ${options.grep}` : ''})`);
+  log(`opening the workbench (suite: ${testsPath}${options.grep ? `, grep: ${options.grep}` : ''})`);
   const started = Date.now();
   await page.goto(
     workbenchUrl(server, workspace, {
       extensionDevelopmentPath: developmentPath,
-      extensionTestsPath: suiteEntry,
+      extensionTestsPath: testsPath,
     }),
   );
 
