@@ -46,6 +46,11 @@ export interface SessionMeta {
   branchIds: string[];
   lastThoughtNumber: number;
   totalThoughts: number;
+  /**
+   * Set only in listings, for a journal the store cannot open (the reason, for a person): the session cannot be
+   * opened, and its counters are zero because nothing readable backs them.
+   */
+  unreadable?: string;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */

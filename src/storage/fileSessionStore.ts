@@ -1,11 +1,14 @@
 // The durable SessionStore: one append-only journal per session plus a cached index, in one directory.
 // Wired to the engine by the composition roots (src/cli.ts, src/extension); plain Node, no vscode.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { ExternalChange, ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { resetDerived } from './metaDerivation';
-import { JOURNAL_VERSION, JournalWriter, journalText, readJournal, serializeRecord, thoughtLine, type Durability } from './sessionJournal';
+import { MAX_LINE_BYTES } from './journalLines';
+import { requireStorableSnapshot } from './recordValidation';
+import { JOURNAL_VERSION, JournalFullError, JournalWriter, journalLines, readJournal, serializeRecord, thoughtLine, type Durability } from './sessionJournal';
+import { SessionFullError, StoreLocationError, formatBytes } from './storeErrors';
 import { SessionIndex, describeError, idMismatch } from './sessionIndex';
 import { journalFileName } from './sessionIds';
 
@@ -22,7 +25,15 @@ export interface FileSessionStoreOptions {
   maxOpenJournals?: number;
   /** How long index changes wait before index.json is written (default 1000 ms). */
   indexFlushDelayMs?: number;
+  /**
+   * Largest journal a session may grow to, in bytes (default 256 MiB). A thought (or an import) that would pass it is
+   * refused before anything is written, with an error telling the agent to continue in a new session: a session is
+   * read back whole into memory, so it must stay a size a process can hold.
+   */
+  maxSessionBytes?: number;
 }
+
+export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
 
 /**
  * A journal as this store last left it: its inode and size after our own last read or write. `size` -1: unknown (a
@@ -38,6 +49,7 @@ export class FileSessionStore implements SessionStore {
   private readonly log: (message: string) => void;
   private readonly durability: Durability;
   private readonly maxOpenJournals: number;
+  readonly maxSessionBytes: number;
   private readonly index: SessionIndex;
   /** Open journals, least recently used first. */
   private readonly writers = new Map<string, JournalWriter>();
@@ -58,11 +70,11 @@ export class FileSessionStore implements SessionStore {
     if (!Number.isSafeInteger(this.maxOpenJournals) || this.maxOpenJournals < 1) {
       throw new RangeError(`Invalid maxOpenJournals: got ${this.maxOpenJournals}; expected a whole number of at least 1.`);
     }
-    try {
-      mkdirSync(this.directory, { recursive: true });
-    } catch (error) {
-      throw new Error(`Cannot use ${this.directory} as the session store: ${describeError(error)}`);
+    this.maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES;
+    if (!Number.isSafeInteger(this.maxSessionBytes) || this.maxSessionBytes < 1024) {
+      throw new RangeError(`Invalid maxSessionBytes: got ${this.maxSessionBytes}; expected a whole number of at least 1024.`);
     }
+    prepareDirectory(this.directory);
     this.index = new SessionIndex(this.directory, this.log, options.indexFlushDelayMs ?? 1000);
   }
 
@@ -100,13 +112,15 @@ export class FileSessionStore implements SessionStore {
     this.index.remember(meta.id, { meta: base, ino: writer.ino, size: bytes, consumed: bytes });
   }
 
+  /** Throws SessionFullError, with nothing written, when the thought would take the journal past maxSessionBytes. */
   appendThought(meta: SessionMeta, thought: ThoughtRecord): void {
     const writer = this.writerFor(meta.id);
     const line = thoughtLine(this.index.peek(meta.id)?.meta, meta, thought);
-    const bytes = this.append(meta.id, writer, line);
+    const bytes = this.append(meta.id, writer, line, this.maxSessionBytes);
     this.index.noteAppend(meta.id, meta, bytes, writer.ino);
   }
 
+  /** Not held to maxSessionBytes: a meta record is small, and a full session must still be renamed or closed. */
   updateMeta(meta: SessionMeta, strategySwitch?: StrategySwitch): void {
     const writer = this.writerFor(meta.id);
     const line = serializeRecord(strategySwitch === undefined ? { type: 'meta', meta } : { type: 'meta', meta, strategySwitch });
@@ -122,12 +136,15 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       this.log(`cannot open session "${id}": ${describeError(error)}`);
+      // Listed from now on as unreadable, with the reason, rather than with counts nothing can open.
+      this.index.markUnreadable(id, describeError(error));
       return undefined;
     }
     for (const problem of result.problems) this.log(problem);
     const relation = idMismatch(id, result.meta.id);
     if (relation === 'caseCollision') {
       this.log(`${path} holds session "${result.meta.id}", not "${id}" (the file system ignores case)`);
+      this.index.markUnreadable(id, `${path} holds session "${result.meta.id}", whose id differs from "${id}" only in case`);
       return undefined;
     }
     if (relation === 'different') {
@@ -168,26 +185,24 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  /** Writes a whole session (import) to a temporary file and renames it over the journal: all or nothing. */
+  /**
+   * Writes a whole session (import) to a temporary file and renames it over the journal: all or nothing. Refused
+   * (SessionFormatError naming the field, or SessionFullError) when the journal reader would not read it back exactly
+   * as given: a value out of range, a record longer than a line may be, a session past maxSessionBytes.
+   */
   saveSession(snapshot: SessionSnapshot): void {
+    requireStorableSnapshot(snapshot);
     const id = snapshot.meta.id;
     const path = this.sessionFilePath(id);
     this.refuseCaseCollision(id, path);
     const temporary = join(this.directory, `.${journalFileName(id)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      writeFileSync(temporary, journalText(snapshot), { flag: 'wx' });
-      if (this.durability === 'fsync') {
-        const fd = openSync(temporary, 'r+');
-        try {
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      }
+      this.writeJournalFile(temporary, journalLines(snapshot), id);
       this.closeWriter(id);
       renameSync(temporary, path);
     } catch (error) {
       tryUnlink(temporary);
+      if (error instanceof SessionFullError) throw error;
       throw new Error(`Cannot save session "${id}" to ${path}: ${describeError(error)}`);
     }
     if (this.durability === 'fsync') this.syncDirectory();
@@ -201,6 +216,39 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
+  /** Writes `lines` to a new file in batches (never as one string), within maxSessionBytes and MAX_LINE_BYTES. */
+  private writeJournalFile(path: string, lines: readonly string[], id: string): void {
+    const fd = openSync(path, 'wx');
+    try {
+      let total = 0;
+      let batch: string[] = [];
+      let batchBytes = 0;
+      const writeBatch = () => {
+        const text = batch.join('');
+        let offset = 0;
+        const data = Buffer.from(text, 'utf8');
+        while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+        batch = [];
+        batchBytes = 0;
+      };
+      for (const line of lines) {
+        const bytes = Buffer.byteLength(line, 'utf8');
+        if (bytes > MAX_LINE_BYTES) {
+          throw new Error(`one of its records takes ${formatBytes(bytes)}, more than a journal line may hold (${formatBytes(MAX_LINE_BYTES)})`);
+        }
+        total += bytes;
+        if (total > this.maxSessionBytes) throw new SessionFullError(id, this.maxSessionBytes);
+        batch.push(line);
+        batchBytes += bytes;
+        if (batchBytes >= 1024 * 1024) writeBatch();
+      }
+      if (batch.length > 0) writeBatch();
+      if (this.durability === 'fsync') fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /**
    * Whether another process changed a session's journal since this store last wrote or read it: one stat, compared
    * with the inode and size this store left it at. Journals are only ever appended to or replaced (rename), so an
@@ -208,7 +256,8 @@ export class FileSessionStore implements SessionStore {
    */
   externalChange(id: string): ExternalChange {
     const path = this.sessionFilePath(id);
-    const stat = statSync(path, { throwIfNoEntry: false });
+    // lstat: a journal replaced by a symbolic link is a change too (and is never followed).
+    const stat = lstatSync(path, { throwIfNoEntry: false });
     const known = this.known.get(id);
     if (stat === undefined) return known === 'deleted' ? 'none' : 'removed';
     if (known === undefined || known === 'deleted') return 'changed';
@@ -233,11 +282,13 @@ export class FileSessionStore implements SessionStore {
     this.index.close();
   }
 
-  private append(id: string, writer: JournalWriter, line: string): number {
+  private append(id: string, writer: JournalWriter, line: string, maxSize?: number): number {
     let bytes: number;
     try {
-      bytes = writer.append(line);
+      bytes = writer.append(line, maxSize);
     } catch (error) {
+      // Refused before writing: the journal and the descriptor are as they were.
+      if (error instanceof JournalFullError) throw new SessionFullError(id, error.maxSize);
       // Part of the line may be on disk: our idea of the journal's size is lost until it is read again.
       this.known.set(id, { ino: writer.ino, size: -1 });
       // A failed descriptor is not trusted again; the next write reopens the journal (and starts on a fresh line).
@@ -317,6 +368,22 @@ export class FileSessionStore implements SessionStore {
       this.log(`could not sync ${this.directory}: ${describeError(error)}`);
     }
   }
+}
+
+/** Creates the store's folder if needed; a path that is (or lies under) a file is refused with a plain message. */
+function prepareDirectory(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      throw new StoreLocationError(directory, `${code === 'EEXIST' ? 'it is a file' : 'part of that path is a file'}, not a folder. Choose a folder for the sessions (an empty or missing one is fine).`);
+    }
+    throw new StoreLocationError(directory, describeError(error));
+  }
+  // mkdir with recursive succeeds on an existing directory and fails on most other things; make sure.
+  const stat = statSync(directory);
+  if (!stat.isDirectory()) throw new StoreLocationError(directory, 'it is not a folder. Choose a folder for the sessions.');
 }
 
 function tryUnlink(path: string): void {

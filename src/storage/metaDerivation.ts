@@ -110,7 +110,8 @@ function isDerived(key: string): boolean {
 export function applyPatch(meta: SessionMeta, patch: MetaPatch): SessionMeta {
   const next = { ...meta } as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {
-    if ((DERIVED_FIELDS as readonly string[]).includes(key)) continue;
+    // "__proto__" is no meta field; assigning it would swap the prototype and let a journal line smuggle in fields.
+    if ((DERIVED_FIELDS as readonly string[]).includes(key) || key === '__proto__') continue;
     if (value === null) delete next[key];
     else next[key] = value;
   }

@@ -1,7 +1,9 @@
 // Checks that data read from disk or from an imported file really has the shape of our model, naming the exact place
 // of any problem ("thoughts[3].thoughtNumber: expected a whole number of at least 1, got -2"). Shared by the journal
 // reader and the import formats so both accept exactly the same records.
-import type { SessionMeta, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
+import { MAX_TIMESTAMP, NAME_RULE, SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
+import type { EngineLimits } from '../engine/limits';
+import type { SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/thoughtInput';
 import { sessionIdProblem } from './sessionIds';
 
@@ -15,9 +17,6 @@ export class SessionFormatError extends Error {
     this.name = 'SessionFormatError';
   }
 }
-
-const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-const STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
 
 export type JsonObject = Record<string, unknown>;
 
@@ -41,22 +40,22 @@ export function requireString(value: unknown, where: string): string {
 }
 
 export function requireName(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
-    throw new SessionFormatError(where, `expected 1-64 letters, digits, "_", "-", "." or ":", got ${describeValue(value)}`);
+  if (!isName(value)) {
+    throw new SessionFormatError(where, `expected ${NAME_RULE}, got ${describeValue(value)}`);
   }
   return value;
 }
 
 export function requireInteger(value: unknown, where: string, minimum: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new SessionFormatError(where, `expected a whole number of at least ${minimum}, got ${describeValue(value)}`);
+  if (!isWholeNumberInRange(value, minimum)) {
+    throw new SessionFormatError(where, `expected a whole number from ${minimum} to ${Number.MAX_SAFE_INTEGER}, got ${describeValue(value)}`);
   }
   return value;
 }
 
 export function requireTime(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new SessionFormatError(where, `expected a time in milliseconds since 1970, got ${describeValue(value)}`);
+  if (!isTimestamp(value)) {
+    throw new SessionFormatError(where, `expected a time in milliseconds since 1970, from 0 to ${MAX_TIMESTAMP} (the year 2999), got ${describeValue(value)}`);
   }
   return value;
 }
@@ -107,8 +106,8 @@ export function readThoughtRecord(value: unknown, where: string): ThoughtRecord 
 export function readSessionMeta(value: unknown, where: string): SessionMeta {
   const source = requireObject(value, where);
   const status = source.status;
-  if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) {
-    throw new SessionFormatError(`${where}.status`, `expected one of ${STATUSES.join(', ')}, got ${describeValue(status)}`);
+  if (typeof status !== 'string' || !(SESSION_STATUSES as readonly string[]).includes(status)) {
+    throw new SessionFormatError(`${where}.status`, `expected one of ${SESSION_STATUSES.join(', ')}, got ${describeValue(status)}`);
   }
   const meta: SessionMeta = {
     id: requireSessionId(source.id, `${where}.id`),
@@ -136,4 +135,41 @@ export function readStrategySwitch(value: unknown, where: string): StrategySwitc
     to: requireName(source.to, `${where}.to`),
     timestamp: requireTime(source.timestamp, `${where}.timestamp`),
   };
+}
+
+/**
+ * Sets `key` on `target` as an own data property, whatever the key: a plain assignment of "__proto__" would replace
+ * the object's prototype and lose the value. Keys in foreign files are data, kept as they are.
+ */
+export function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Refuses a session the engine would not have accepted thought by thought: more thoughts than maxThoughtsPerSession,
+ * or a thought longer than maxThoughtLength (the same limits as tool input, so an import cannot hold what no agent
+ * could have sent). Names the field and the limit.
+ */
+export function requireWithinLimits(snapshot: SessionSnapshot, limits: Pick<EngineLimits, 'maxThoughtLength' | 'maxThoughtsPerSession'>): void {
+  if (snapshot.thoughts.length > limits.maxThoughtsPerSession) {
+    throw new SessionFormatError(
+      'thoughts',
+      `${snapshot.thoughts.length} thoughts, more than a session may hold (maxThoughtsPerSession ${limits.maxThoughtsPerSession}); split the file into several sessions`,
+    );
+  }
+  snapshot.thoughts.forEach((thought, index) => {
+    if (thought.thought.length > limits.maxThoughtLength) {
+      throw new SessionFormatError(
+        `thoughts[${index}].thought`,
+        `${thought.thought.length} characters, more than a thought may hold (maxThoughtLength ${limits.maxThoughtLength})`,
+      );
+    }
+  });
+}
+
+/** Checks a whole snapshot by the rules the journal reader applies, so a saved session reads back as it was given. */
+export function requireStorableSnapshot(snapshot: SessionSnapshot): void {
+  readSessionMeta(snapshot.meta, 'meta');
+  requireArray(snapshot.thoughts, 'thoughts').forEach((thought, index) => readThoughtRecord(thought, `thoughts[${index}]`));
+  requireArray(snapshot.strategySwitches, 'strategySwitches').forEach((strategySwitch, index) => readStrategySwitch(strategySwitch, `strategySwitches[${index}]`));
 }

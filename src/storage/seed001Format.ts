@@ -19,8 +19,12 @@ import {
   requireObject,
   requireSessionId,
   requireString,
+  requireWithinLimits,
+  setOwn,
   type JsonObject,
 } from './recordValidation';
+import { isTimestamp } from '../engine/fieldRules';
+import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
 
 export { SessionFormatError } from './recordValidation';
 
@@ -59,6 +63,8 @@ export interface ParseSessionOptions {
   id?: string;
   /** For seed-001 files without a usable timestamp. */
   now?: () => number;
+  /** The engine's limits the session must keep (default: DEFAULT_LIMITS), as for thoughts sent by an agent. */
+  limits?: Pick<EngineLimits, 'maxThoughtLength' | 'maxThoughtsPerSession'>;
 }
 
 /** Our own shape: everything the store holds, re-importable without loss. */
@@ -112,11 +118,17 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
     throw new SessionFormatError('file', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const file = requireObject(parsed, 'file');
+  let result: ParsedSessionFile | undefined;
   if (file.format !== undefined) {
     if (file.format !== LOSSLESS_FORMAT) throw new SessionFormatError('format', `expected "${LOSSLESS_FORMAT}", got ${describeValue(file.format)}`);
-    return parseLossless(file, options);
+    result = parseLossless(file, options);
+  } else if (file.thoughtHistory !== undefined) {
+    result = parseSeed001(file, options);
   }
-  if (file.thoughtHistory !== undefined) return parseSeed001(file, options);
+  if (result !== undefined) {
+    requireWithinLimits(result.snapshot, options.limits ?? DEFAULT_LIMITS);
+    return result;
+  }
   throw new SessionFormatError(
     'file',
     `not a session file: expected {"format": "${LOSSLESS_FORMAT}", ...} or the seed-001 shape {id, timestamp, thoughtHistory, branches}`,
@@ -249,7 +261,7 @@ function readSeedThought(value: unknown, where: string, seq: number, createdAt: 
     throw new SessionFormatError(`${where}.branchId`, `expected a branch name alongside branchFromThought ${record.branchFromThought}`);
   }
   const extra: Record<string, unknown> = {};
-  for (const [key, fieldValue] of Object.entries(source)) if (!SEED_KNOWN_FIELDS.has(key)) extra[key] = fieldValue;
+  for (const [key, fieldValue] of Object.entries(source)) if (!SEED_KNOWN_FIELDS.has(key)) setOwn(extra, key, fieldValue);
   if (Object.keys(extra).length > 0) record.extra = extra;
   return record;
 }
@@ -260,7 +272,9 @@ function seedKey(thought: ThoughtRecord): string {
 
 function parseTime(value: unknown, where: string): number {
   const time = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(time) || time < 0) throw new SessionFormatError(where, `expected an ISO date or milliseconds since 1970, got ${describeValue(value)}`);
+  if (!isTimestamp(time)) {
+    throw new SessionFormatError(where, `expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got ${describeValue(value)}`);
+  }
   return time;
 }
 

@@ -8,20 +8,30 @@
 //   journal, ~25 ms for 10,000 on a small machine): a journal with the recorded inode and size is up to date; one that
 //   grew (another process, e.g. the stdio CLI next to the extension, appended to it) is read from `consumed` on only;
 //   a new, replaced or shrunken journal is read whole; an entry whose journal is gone is dropped.
-// - A missing, unreadable or corrupt `index.json` (or one of another format) is rebuilt from the journals.
+// - A missing, unreadable, corrupt or oversized `index.json` (or one of another format or version, e.g. written by a
+//   version whose reader accepted values this one refuses) is rebuilt from the journals.
+// - A journal that cannot be opened (a FIFO, a symbolic link, no permission, no session record) stays listed, marked
+//   `unreadable` with the reason and with zero counters, so a listing never offers what `get` then refuses. Such
+//   entries are not written to index.json: each process finds them again. A directory with a journal's name is no
+//   session at all and is not listed.
 // - Two processes may write `index.json`; each writes its own whole view atomically (temporary file, then rename), and
 //   whatever one misses the other's next reconciliation catches from the journals. Neither can harm a journal.
-import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
 import { matchesQuery } from '../engine/engine';
+import { isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
+import { nonRegularKind, openRegularFile } from './regularFiles';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
 
 export const INDEX_FILE_NAME = 'index.json';
 const INDEX_FORMAT = 'thought-explorer-index';
-const INDEX_VERSION = 1;
+// 2: values checked by the bounds in fieldRules, ctimeMs recorded. An index of version 1 is rebuilt once.
+const INDEX_VERSION = 2;
+/** An index.json larger than this is not read but rebuilt (10,000 sessions take a few MB). */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
 /** Marks an entry with the number of the last refresh that found its journal (a symbol: index.json never holds it). */
 const SEEN: unique symbol = Symbol('seen by refresh');
@@ -34,6 +44,8 @@ export interface IndexEntry {
   consumed: number;
   /** Undefined after our own appends (we know the size, not the new mtime). */
   mtimeMs?: number;
+  /** Like mtimeMs; also changes with permissions, so a journal made unreadable is read again. */
+  ctimeMs?: number;
   meta: SessionMeta;
   [SEEN]?: number;
 }
@@ -73,9 +85,32 @@ export class SessionIndex {
   }
 
   /** Records what a whole read (or our own creation) of a journal found. */
-  remember(id: string, read: Pick<JournalReadResult, 'meta' | 'ino' | 'size' | 'consumed'> & { mtimeMs?: number }): void {
-    this.entries.set(id, { id, ino: read.ino, size: read.size, consumed: read.consumed, mtimeMs: read.mtimeMs, meta: read.meta });
+  remember(id: string, read: Pick<JournalReadResult, 'meta' | 'ino' | 'size' | 'consumed'> & { mtimeMs?: number; ctimeMs?: number }): void {
+    this.entries.set(id, { id, ino: read.ino, size: read.size, consumed: read.consumed, mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, meta: read.meta });
     this.markDirty();
+  }
+
+  /**
+   * Lists the session as unreadable (with `reason`) instead of with what an earlier read found. Without `stat` the
+   * journal is read again at the next listing; with it, only once the file changes.
+   */
+  markUnreadable(id: string, reason: string, stat?: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): void {
+    const time = stat !== undefined && isTimestamp(stat.mtimeMs) ? Math.floor(stat.mtimeMs) : 0;
+    const meta: SessionMeta = {
+      id,
+      strategy: 'unknown',
+      // Not "live": nothing may pick an unreadable session as the one to follow or continue.
+      status: 'abandoned',
+      createdAt: time,
+      updatedAt: time,
+      thoughtCount: 0,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 0,
+      totalThoughts: 0,
+      unreadable: reason,
+    };
+    this.entries.set(id, { id, ino: stat?.ino ?? -1, size: stat?.size ?? -1, consumed: 0, mtimeMs: stat?.mtimeMs, ctimeMs: stat?.ctimeMs, meta });
   }
 
   /** Our own append of `bytes` to a journal; the entry now reflects `meta`. O(1). */
@@ -90,6 +125,7 @@ export class SessionIndex {
       entry.size = -1;
     }
     entry.mtimeMs = undefined;
+    entry.ctimeMs = undefined;
     this.markDirty();
   }
 
@@ -135,23 +171,36 @@ export class SessionIndex {
       const path = `${this.prefix}${name}`;
       let stat;
       try {
-        stat = statSync(path, { throwIfNoEntry: false });
+        // lstat: a symbolic link is reported as what it is, never followed out of the store.
+        stat = lstatSync(path, { throwIfNoEntry: false });
       } catch (error) {
-        this.report(name, 'stat', `skipping ${path}: ${describeError(error)}`);
-        this.forget(id);
-        continue;
+        this.report(name, 'stat', `cannot stat ${path}: ${describeError(error)}`);
+        this.markUnreadable(id, `cannot stat the journal: ${describeError(error)}`);
+        stat = undefined;
       }
-      if (stat === undefined || !stat.isFile()) continue;
       let entry = this.entries.get(id);
-      if (entry && entry.ino === stat.ino && entry.size === stat.size && (entry.mtimeMs === undefined || entry.mtimeMs === stat.mtimeMs)) {
-        if (entry.mtimeMs === undefined) {
+      if (stat?.isDirectory()) continue;
+      if (stat === undefined) {
+        // Gone since readdir (dropped below as unseen), or unstat-able (just marked unreadable).
+      } else if (nonRegularKind(stat) !== undefined) {
+        const reason = `${path} is ${nonRegularKind(stat)}, not a regular file; it is not opened`;
+        this.report(name, `kind:${stat.ino}`, `skipping ${reason}`);
+        if (entry?.meta.unreadable !== reason) this.markUnreadable(id, reason, stat);
+      } else if (
+        entry &&
+        entry.ino === stat.ino &&
+        entry.size === stat.size &&
+        (entry.mtimeMs === undefined || (entry.mtimeMs === stat.mtimeMs && (entry.ctimeMs === undefined || entry.ctimeMs === stat.ctimeMs)))
+      ) {
+        if (entry.mtimeMs === undefined || entry.ctimeMs === undefined) {
           entry.mtimeMs = stat.mtimeMs;
+          entry.ctimeMs = stat.ctimeMs;
           this.markDirty();
         }
       } else {
-        this.reread(id, path, entry, `${stat.ino}:${stat.size}:${stat.mtimeMs}`);
-        entry = this.entries.get(id);
+        this.reread(id, path, entry, stat);
       }
+      entry = this.entries.get(id);
       if (entry !== undefined && entry[SEEN] !== generation) {
         entry[SEEN] = generation;
         seen++;
@@ -165,21 +214,23 @@ export class SessionIndex {
     else if (this.dirty) this.schedule();
   }
 
-  private reread(id: string, path: string, entry: IndexEntry | undefined, signature: string): void {
+  private reread(id: string, path: string, entry: IndexEntry | undefined, stat: FileSignature): void {
+    const signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
     let result: JournalReadResult | undefined;
     try {
-      if (entry && entry.size >= 0) result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
+      if (entry && entry.size >= 0 && entry.meta.unreadable === undefined) result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
       result ??= readJournal(path, false);
     } catch (error) {
-      this.report(path, signature, `skipping unreadable session journal: ${describeError(error)}`);
-      this.forget(id);
+      this.report(path, signature, `unreadable session journal: ${describeError(error)}`);
+      this.markUnreadable(id, describeError(error), stat);
       return;
     }
     if (result.problems.length > 0) this.report(path, signature, result.problems.join('\n'));
     const relation = idMismatch(id, result.meta.id);
     if (relation === 'caseCollision') {
-      this.report(path, signature, `skipping ${path}: it holds session "${result.meta.id}", whose id differs from its file name only in case`);
-      this.forget(id);
+      const reason = `${path} holds session "${result.meta.id}", whose id differs from its file name only in case`;
+      this.report(path, signature, `skipping ${reason}`);
+      this.markUnreadable(id, reason, stat);
       return;
     }
     if (relation === 'different') {
@@ -195,7 +246,7 @@ export class SessionIndex {
     this.loaded = true;
     let text: string;
     try {
-      text = readFileSync(this.indexPath, 'utf8');
+      text = readIndexText(this.indexPath);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`session index ${this.indexPath} unreadable (${describeError(error)}); rebuilding it from the journals`);
       return true;
@@ -232,7 +283,8 @@ export class SessionIndex {
     }
     if (!this.dirty || !this.loaded) return;
     this.dirty = false;
-    const text = JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, entries: [...this.entries.values()] });
+    const kept = [...this.entries.values()].filter((entry) => entry.meta.unreadable === undefined);
+    const text = JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, entries: kept });
     const temporary = join(this.directory, `.${INDEX_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       writeFileSync(temporary, text, { flag: 'wx' });
@@ -281,36 +333,66 @@ function parseIndex(text: string): IndexEntry[] | string {
     const value: unknown = file.entries[index];
     if (value === null || typeof value !== 'object') return `entries[${index}] is not an object`;
     const raw = value as Record<string, unknown>;
-    const { id, ino, size, consumed, mtimeMs, meta } = raw;
+    const { id, ino, size, consumed, mtimeMs, ctimeMs, meta } = raw;
     if (typeof id !== 'string') return `entries[${index}].id is not a string`;
     if (typeof ino !== 'number' || !Number.isSafeInteger(size) || !Number.isSafeInteger(consumed)) return `entries[${index}] has no valid file position`;
     if (mtimeMs !== undefined && typeof mtimeMs !== 'number') return `entries[${index}].mtimeMs is not a number`;
+    if (ctimeMs !== undefined && typeof ctimeMs !== 'number') return `entries[${index}].ctimeMs is not a number`;
     const problem = indexMetaProblem(meta, id);
     if (problem !== undefined) return `entries[${index}].meta: ${problem}`;
-    entries.push({ id, ino, size: size as number, consumed: consumed as number, mtimeMs, meta: meta as SessionMeta });
+    entries.push({ id, ino, size: size as number, consumed: consumed as number, mtimeMs, ctimeMs, meta: meta as SessionMeta });
   }
   return entries;
 }
 
 const STATUSES = new Set(['live', 'complete', 'abandoned']);
-const OPTIONAL_TEXT = ['title', 'purpose', 'stage'] as const;
-const COUNTERS = ['createdAt', 'updatedAt', 'thoughtCount', 'revisionCount', 'lastThoughtNumber', 'totalThoughts'] as const;
+const OPTIONAL_TEXT = ['title', 'purpose'] as const;
+const TIMES = ['createdAt', 'updatedAt'] as const;
+const COUNTERS = ['thoughtCount', 'revisionCount', 'lastThoughtNumber', 'totalThoughts'] as const;
 
-/** What makes an index entry's meta unusable, or undefined: the same rules as readSessionMeta, without copying. */
+/**
+ * What makes an index entry's meta unusable, or undefined: the bounds of readSessionMeta (fieldRules), without
+ * copying, so the index can never list a value the journal reader would refuse.
+ */
 function indexMetaProblem(value: unknown, id: string): string | undefined {
   if (value === null || typeof value !== 'object') return 'not an object';
   const meta = value as Record<string, unknown>;
   if (meta.id !== id) return 'id differs from the entry';
-  if (typeof meta.strategy !== 'string') return 'strategy is not a string';
+  if (!isName(meta.strategy)) return 'strategy is not a name';
   if (typeof meta.status !== 'string' || !STATUSES.has(meta.status)) return 'status is not live, complete or abandoned';
-  for (const field of COUNTERS) {
-    const number = meta[field];
-    if (typeof number !== 'number' || !(number >= 0)) return `${field} is not a number of at least 0`;
-  }
+  for (const field of TIMES) if (!isTimestamp(meta[field])) return `${field} is not a time from 1970 to 2999`;
+  for (const field of COUNTERS) if (!isWholeNumberInRange(meta[field], 0)) return `${field} is not a whole number of at least 0`;
   for (const field of OPTIONAL_TEXT) if (meta[field] !== undefined && typeof meta[field] !== 'string') return `${field} is not a string`;
+  if (meta.stage !== undefined && !isName(meta.stage)) return 'stage is not a name';
+  if (meta.unreadable !== undefined) return 'an unreadable entry';
   const branchIds = meta.branchIds;
-  if (!Array.isArray(branchIds) || branchIds.some((branchId) => typeof branchId !== 'string')) return 'branchIds is not a list of names';
+  if (!Array.isArray(branchIds) || !branchIds.every(isName)) return 'branchIds is not a list of names';
   return undefined;
+}
+
+interface FileSignature {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** index.json's text: a regular file only (a FIFO would block), and not read at all when absurdly large. */
+function readIndexText(path: string): string {
+  const { fd, stat } = openRegularFile(path, constants.O_RDONLY);
+  try {
+    if (stat.size > MAX_INDEX_BYTES) throw new Error(`${stat.size} bytes, more than an index of any real store`);
+    const buffer = Buffer.allocUnsafe(stat.size);
+    let offset = 0;
+    while (offset < stat.size) {
+      const read = readSync(fd, buffer, offset, stat.size - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return buffer.toString('utf8', 0, offset);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function describeError(error: unknown): string {

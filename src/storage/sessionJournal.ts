@@ -17,6 +17,8 @@
 // recovered. A corrupt line elsewhere is skipped and reported. After a torn line the next append starts on a fresh
 // line, so a new record is never glued onto the fragment.
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { MAX_LINE_BYTES, scanLines, type LineScan } from './journalLines';
+import { openRegularFile } from './regularFiles';
 import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { applyPatch, applyThought, applyThoughtInPlace, resetDerived, thoughtMetaPatch, withDerivedFrom, type MetaPatch } from './metaDerivation';
 import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
@@ -49,6 +51,11 @@ export class JournalWriter {
     readonly path: string,
     private readonly fd: number,
     readonly ino: number,
+    /**
+     * The journal's size as this writer knows it: at open, plus every byte it wrote since (another process's appends
+     * are not seen; the store's size limit is a guard against runaway growth, not an exact quota).
+     */
+    private knownSize: number,
     /** The file does not end with a newline (a torn line): the next record must start on a fresh line. */
     private needsNewline: boolean,
     private readonly durability: Durability,
@@ -60,43 +67,53 @@ export class JournalWriter {
     return JournalWriter.wrap(path, fd, false, durability);
   }
 
-  /** Opens an existing journal for appending; a missing file is an error, so a deleted session is never re-created. */
+  /**
+   * Opens an existing journal for appending; a missing file is an error, so a deleted session is never re-created. Only
+   * a regular file is opened, never through a symbolic link (NotARegularFileError), so no append leaves the store.
+   */
   static openExisting(path: string, durability: Durability): JournalWriter {
     // Read-write so the last byte can be checked; O_APPEND so every write lands at the end, whoever else appends.
-    const fd = openSync(path, constants.O_RDWR | constants.O_APPEND);
+    const { fd, stat } = openRegularFile(path, constants.O_RDWR | constants.O_APPEND);
     let needsNewline = false;
     try {
-      const size = fstatSync(fd).size;
-      if (size > 0) {
+      if (stat.size > 0) {
         const last = Buffer.alloc(1);
-        readSync(fd, last, 0, 1, size - 1);
+        readSync(fd, last, 0, 1, stat.size - 1);
         needsNewline = last[0] !== 0x0a;
       }
     } catch (error) {
       closeSync(fd);
       throw error;
     }
-    return JournalWriter.wrap(path, fd, needsNewline, durability);
+    return new JournalWriter(path, fd, stat.ino, stat.size, needsNewline, durability);
   }
 
   private static wrap(path: string, fd: number, needsNewline: boolean, durability: Durability): JournalWriter {
-    let ino: number;
+    let stat;
     try {
-      ino = fstatSync(fd).ino;
+      stat = fstatSync(fd);
     } catch (error) {
       closeSync(fd);
       throw error;
     }
-    return new JournalWriter(path, fd, ino, needsNewline, durability);
+    return new JournalWriter(path, fd, stat.ino, stat.size, needsNewline, durability);
   }
 
-  /** Appends one serialized line (ending in "\n") with one write; returns the bytes written. */
-  append(line: string): number {
+  get size(): number {
+    return this.knownSize;
+  }
+
+  /**
+   * Appends one serialized line (ending in "\n") with one write; returns the bytes written. With `maxSize`, a line
+   * that would take the journal past it is refused (JournalFullError) before anything is written.
+   */
+  append(line: string, maxSize = Number.POSITIVE_INFINITY): number {
     if (this.closed) throw new Error(`journal ${this.path} is closed`);
     const data = this.needsNewline ? `\n${line}` : line;
     // The string goes to writeSync as it is: Node encodes it natively for the one write() call, where a Buffer made
     // here first cost a JS allocation (and a new pool every few thoughts) on every call.
     const length = Buffer.byteLength(data, 'utf8');
+    if (this.knownSize + length > maxSize) throw new JournalFullError(this.path, this.knownSize, length, maxSize);
     let written: number;
     try {
       written = writeSync(this.fd, data);
@@ -105,6 +122,7 @@ export class JournalWriter {
       this.needsNewline = true;
       throw error;
     }
+    this.knownSize += written;
     if (written !== length) {
       this.needsNewline = true;
       throw new Error(`short write to ${this.path}: ${written} of ${length} bytes (disk full?)`);
@@ -129,6 +147,8 @@ export interface JournalReadResult {
   strategySwitches?: StrategySwitch[];
   ino: number;
   mtimeMs: number;
+  /** Changes with the content and with permissions or links (a journal made unreadable by chmod is read again). */
+  ctimeMs: number;
   /** File size when read. */
   size: number;
   /** Bytes up to the end of the last complete line: where a later read continues. */
@@ -156,7 +176,11 @@ class JournalReplay {
   }
 
   /** Returns false when the rest of the journal is meaningless: its first record is not a valid session record. */
-  line(text: string, lineNumber: number, isLast: boolean): boolean {
+  line(text: string | undefined, lineNumber: number, isLast: boolean): boolean {
+    if (text === undefined) {
+      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: line longer than ${MAX_LINE_BYTES} bytes skipped (no record is that long)`);
+      return this.meta !== undefined;
+    }
     if (text.trim() === '') return true;
     let parsed: unknown;
     try {
@@ -221,6 +245,19 @@ class JournalReplay {
   }
 }
 
+/** A record refused because the journal would grow past the store's limit; nothing was written. */
+export class JournalFullError extends Error {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly recordBytes: number,
+    readonly maxSize: number,
+  ) {
+    super(`${path} holds ${size} bytes; a record of ${recordBytes} bytes would take it past the limit of ${maxSize} bytes`);
+    this.name = 'JournalFullError';
+  }
+}
+
 /** Thrown when a journal cannot be used at all (no session record, unreadable). */
 export class UnreadableJournalError extends Error {
   constructor(message: string) {
@@ -229,64 +266,39 @@ export class UnreadableJournalError extends Error {
   }
 }
 
-interface RawRead {
-  buffer: Buffer;
-  ino: number;
-  mtimeMs: number;
-  size: number;
+/** Replays fd's lines [start, size) into `replay`; returns where the read ended and the last complete line's end. */
+function replayFile(replay: JournalReplay, fd: number, start: number, size: number): LineScan {
+  let lineNumber = 0;
+  return scanLines(fd, start, size, (text, terminated) => replay.line(text, ++lineNumber, !terminated));
 }
 
-/** Reads bytes [from, end of file) with one consistent fstat. */
-function readFrom(path: string, from: number): RawRead {
-  const fd = openSync(path, 'r');
+/**
+ * Reads a whole journal, line by line (never as one string, so no size makes it unreadable). Throws
+ * UnreadableJournalError when it holds no session, NotARegularFileError for a FIFO, device or symbolic link, and fs
+ * errors as they come.
+ */
+export function readJournal(path: string, withThoughts: boolean): JournalReadResult {
+  const { fd, stat } = openRegularFile(path, constants.O_RDONLY);
   try {
-    const stat = fstatSync(fd);
-    const length = Math.max(0, stat.size - from);
-    const buffer = Buffer.allocUnsafe(length);
-    let offset = 0;
-    while (offset < length) {
-      const read = readSync(fd, buffer, offset, length - offset, from + offset);
-      if (read === 0) break;
-      offset += read;
+    const replay = new JournalReplay(path, String, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
+    const scan = replayFile(replay, fd, 0, stat.size);
+    if (replay.meta === undefined) {
+      throw new UnreadableJournalError(`${path}: not a session journal (no valid "session" record on its first line)`);
     }
-    return { buffer: offset === length ? buffer : buffer.subarray(0, offset), ino: stat.ino, mtimeMs: stat.mtimeMs, size: from + offset };
+    return {
+      meta: replay.meta,
+      thoughts: replay.thoughts,
+      strategySwitches: replay.strategySwitches,
+      ino: stat.ino,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+      size: scan.end,
+      consumed: scan.consumed,
+      problems: replay.problems,
+    };
   } finally {
     closeSync(fd);
   }
-}
-
-function replayLines(replay: JournalReplay, text: string, firstLineNumber: number): void {
-  let start = 0;
-  let lineNumber = firstLineNumber;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const isLast = end === -1 || end === text.length - 1;
-    const line = end === -1 ? text.slice(start) : text.slice(start, end);
-    if (!replay.line(line, lineNumber, isLast && end === -1)) break;
-    lineNumber++;
-    if (end === -1) break;
-    start = end + 1;
-  }
-}
-
-/** Reads a whole journal. Throws UnreadableJournalError when it holds no session, and fs errors as they come. */
-export function readJournal(path: string, withThoughts: boolean): JournalReadResult {
-  const raw = readFrom(path, 0);
-  const replay = new JournalReplay(path, String, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
-  replayLines(replay, raw.buffer.toString('utf8'), 1);
-  if (replay.meta === undefined) {
-    throw new UnreadableJournalError(`${path}: not a session journal (no valid "session" record on its first line)`);
-  }
-  return {
-    meta: replay.meta,
-    thoughts: replay.thoughts,
-    strategySwitches: replay.strategySwitches,
-    ino: raw.ino,
-    mtimeMs: raw.mtimeMs,
-    size: raw.size,
-    consumed: completeLinesLength(raw.buffer),
-    problems: replay.problems,
-  };
 }
 
 /**
@@ -297,31 +309,27 @@ export function readJournal(path: string, withThoughts: boolean): JournalReadRes
 export function readJournalTail(path: string, meta: SessionMeta, consumed: number, ino: number): JournalReadResult | undefined {
   // Nothing complete was read before (not even the session record's line end): read the whole journal instead.
   if (consumed <= 0) return undefined;
-  const raw = readFrom(path, consumed - 1);
-  if (raw.ino !== ino || raw.size < consumed) return undefined;
-  // The byte before `consumed` must end a line; compact JSON lines never hold a raw newline, so anything else means
-  // our recorded position is not a line boundary of this file any more.
-  if (raw.buffer[0] !== 0x0a) return undefined;
-  const tail = raw.buffer.subarray(1);
-  const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
-  replayLines(replay, tail.toString('utf8'), 1);
-  if (replay.meta === undefined) return undefined;
-  return {
-    meta: replay.meta,
-    ino: raw.ino,
-    mtimeMs: raw.mtimeMs,
-    size: raw.size,
-    consumed: consumed + completeLinesLength(tail),
-    problems: replay.problems,
-  };
+  const { fd, stat } = openRegularFile(path, constants.O_RDONLY);
+  try {
+    if (stat.ino !== ino || stat.size < consumed) return undefined;
+    // The byte before `consumed` must end a line; compact JSON lines never hold a raw newline, so anything else means
+    // our recorded position is not a line boundary of this file any more.
+    const before = Buffer.alloc(1);
+    if (readSync(fd, before, 0, 1, consumed - 1) !== 1 || before[0] !== 0x0a) return undefined;
+    const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
+    const scan = replayFile(replay, fd, consumed, stat.size);
+    if (replay.meta === undefined) return undefined;
+    return { meta: replay.meta, ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: scan.end, consumed: scan.consumed, problems: replay.problems };
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function completeLinesLength(buffer: Buffer): number {
-  return buffer.lastIndexOf(0x0a) + 1;
-}
-
-/** The whole journal of a session, as saveSession writes it: the session, then its history in order. */
-export function journalText(snapshot: SessionSnapshot): string {
+/**
+ * The whole journal of a session, as saveSession writes it: the session, then its history in order. Lines, not one
+ * string, so a session of any size can be written.
+ */
+export function journalLines(snapshot: SessionSnapshot): string[] {
   const switches = [...snapshot.strategySwitches].sort((a, b) => a.atSeq - b.atSeq);
   const firstStrategy = switches.length > 0 ? switches[0].from : snapshot.meta.strategy;
   let meta = resetDerived({ ...snapshot.meta, strategy: firstStrategy, stage: undefined, status: 'live' });
@@ -346,5 +354,5 @@ export function journalText(snapshot: SessionSnapshot): string {
   }
   // Last, the session's own meta (title, status, stage, times) over what the thoughts imply.
   lines.push(serializeRecord({ type: 'meta', meta: snapshot.meta }));
-  return lines.join('');
+  return lines;
 }

@@ -218,7 +218,13 @@ describe('journals', () => {
     const { log, lines } = collectingLog();
     const reopened = new FileSessionStore(dir, { log });
     const listing = reopened.listSessions();
-    assert.deepEqual(listing.sessions.map((meta) => meta.id), ['good']);
+    // What cannot be opened stays listed, marked unreadable with the reason and with nothing counted.
+    const readable = listing.sessions.filter((meta) => meta.unreadable === undefined);
+    assert.deepEqual(readable.map((meta) => meta.id), ['good']);
+    const unreadable = new Map(listing.sessions.filter((meta) => meta.unreadable !== undefined).map((meta) => [meta.id, meta]));
+    assert.deepEqual([...unreadable.keys()].sort(), ['empty', 'not-a-session']);
+    assert.match(unreadable.get('not-a-session')?.unreadable ?? '', /not a session journal/);
+    for (const meta of unreadable.values()) assert.equal(meta.thoughtCount, 0);
     assert.ok(lines.some((line) => line.includes('not-a-session.jsonl') && /not a session journal/.test(line)), lines.join('\n'));
     assert.ok(lines.some((line) => line.includes('empty.jsonl')), lines.join('\n'));
     assert.ok(lines.some((line) => line.includes('bad%20name.jsonl') && /not a valid session id/.test(line)), lines.join('\n'));
@@ -385,7 +391,7 @@ describe('the index', () => {
   for (const [name, content] of [
     ['not JSON', '{"format":"thought-explorer-index","ver'],
     ['another format', '{"format":"something-else","version":1,"entries":[]}'],
-    ['an entry with a bad meta', '{"format":"thought-explorer-index","version":1,"entries":[{"id":"kept","ino":1,"size":1,"consumed":1,"meta":{"id":"kept"}}]}'],
+    ['an entry with a bad meta', '{"format":"thought-explorer-index","version":2,"entries":[{"id":"kept","ino":1,"size":1,"consumed":1,"meta":{"id":"kept"}}]}'],
   ] as const) {
     it(`is rebuilt when corrupt (${name}), and says so`, () => {
       const dir = freshDirectory();
@@ -399,7 +405,7 @@ describe('the index', () => {
       assert.deepEqual(reopened.listSessions().sessions, [writer.meta]);
       assert.ok(lines.some((line) => /session index .* is corrupt .*rebuilding it from the journals/.test(line)), lines.join('\n'));
       reopened.close();
-      assert.match(readFileSync(join(dir, INDEX_FILE_NAME), 'utf8'), /^\{"format":"thought-explorer-index","version":1,"entries":\[\{"id":"kept"/);
+      assert.match(readFileSync(join(dir, INDEX_FILE_NAME), 'utf8'), /^\{"format":"thought-explorer-index","version":2,"entries":\[\{"id":"kept"/);
     });
   }
 

@@ -158,11 +158,11 @@ describe('seed-001 import', () => {
   });
 
   const broken: [string, unknown, RegExp][] = [
-    ['a thoughtNumber that is a word', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 'two', totalThoughts: 1, nextThoughtNeeded: true }] }, /^thoughtHistory\[0\]\.thoughtNumber: expected a whole number of at least 1, got "two"$/],
+    ['a thoughtNumber that is a word', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 'two', totalThoughts: 1, nextThoughtNeeded: true }] }, /^thoughtHistory\[0\]\.thoughtNumber: expected a whole number from 1 to 9007199254740991, got "two"$/],
     ['a missing thought text', { id: 's', timestamp: 0, thoughtHistory: [{ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }] }, /^thoughtHistory\[0\]\.thought: expected a string, got nothing$/],
     ['a nextThoughtNeeded that is a string', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'no' }] }, /^thoughtHistory\[0\]\.nextThoughtNeeded: expected true or false, got "no"$/],
     ['an id with a path', { id: '../../x', timestamp: 0, thoughtHistory: [] }, /^id: a session id cannot contain path separators/],
-    ['a bad date', { id: 's', timestamp: 'yesterday', thoughtHistory: [] }, /^timestamp: expected an ISO date or milliseconds since 1970, got "yesterday"$/],
+    ['a bad date', { id: 's', timestamp: 'yesterday', thoughtHistory: [] }, /^timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got "yesterday"$/],
     ['no thoughts', { id: 's', timestamp: 0, thoughtHistory: [] }, /^thoughtHistory: expected at least one thought$/],
     ['thoughtHistory not an array', { id: 's', timestamp: 0, thoughtHistory: {} }, /^thoughtHistory: expected an array, got \{\}$/],
     ['a branch listed under another name', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }], branches: { x: [{ thought: 'b', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, branchFromThought: 1, branchId: 'y' }] } }, /^branches\.x\[0\]\.branchId: expected "x"/],
