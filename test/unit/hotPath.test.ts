@@ -203,7 +203,7 @@ test('listing drops exactly the sessions whose journals are gone, across repeate
     // What the index file keeps afterwards is only the surviving session, with no bookkeeping of the listing.
     const index = JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { entries: Record<string, unknown>[] };
     assert.deepEqual(index.entries.map((entry) => entry.id), ['three']);
-    assert.deepEqual(Object.keys(index.entries[0]).sort(), ['consumed', 'id', 'ino', 'meta', 'mtimeMs', 'size']);
+    assert.deepEqual(Object.keys(index.entries[0]).sort(), ['consumed', 'ctimeMs', 'id', 'ino', 'meta', 'mtimeMs', 'size']);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
