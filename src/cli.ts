@@ -9,6 +9,7 @@ import { USAGE, UsageError, parseCliArguments, type CliCommand, type CommonOptio
 import { serveStdio } from './mcp/stdio';
 import { FileSessionStore } from './storage/fileSessionStore';
 import { defaultStoragePath } from './storage/storageLocation';
+import { StoreLocationError } from './storage/storeErrors';
 
 const log = (message: string) => process.stderr.write(`[thought-explorer] ${message}\n`);
 
@@ -108,7 +109,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    log(`fatal: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    // A store path the user must change is their mistake, not a crash: its message alone, no stack trace.
+    log(`fatal: ${error instanceof StoreLocationError ? `${error.message} (--storage-path)` : error instanceof Error ? error.stack ?? error.message : String(error)}`);
     process.exit(1);
   },
 );

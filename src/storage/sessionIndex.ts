@@ -111,6 +111,8 @@ export class SessionIndex {
       unreadable: reason,
     };
     this.entries.set(id, { id, ino: stat?.ino ?? -1, size: stat?.size ?? -1, consumed: 0, mtimeMs: stat?.mtimeMs, ctimeMs: stat?.ctimeMs, meta });
+    // index.json must lose the entry it may hold for this session: its counts are no longer backed.
+    this.markDirty();
   }
 
   /** Our own append of `bytes` to a journal; the entry now reflects `meta`. O(1). */
