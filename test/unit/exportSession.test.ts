@@ -70,6 +70,32 @@ describe('exportSession', () => {
     assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'progress never goes back');
   });
 
+  it('exports every format for branches named like Object.prototype members (__proto__, constructor, toString)', async () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+    const engine = new ThinkingEngine({ log: () => {} });
+    let id = '';
+    const first = engine.process('c', { thought: 'Root', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+    assert.ok(first.ok);
+    id = first.reply.sessionId;
+    for (const [index, branchId] of names.entries()) {
+      const outcome = engine.process('c', { sessionId: id, thought: `On ${branchId}`, thoughtNumber: 2 + index, totalThoughts: 2 + names.length, nextThoughtNeeded: true, branchFromThought: 1, branchId });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+    }
+    const snapshot = engine.getSession(id);
+    assert.ok(snapshot);
+    const text = await exportSession(snapshot, 'json-seed001');
+    const seed = JSON.parse(text) as { branches: Record<string, { thought: string; branchId: string }[]> };
+    assert.deepEqual(Object.keys(seed.branches), names, 'every branch is an own key of "branches"');
+    for (const name of names) assert.deepEqual(Object.getOwnPropertyDescriptor(seed.branches, name)?.value?.map((thought: { thought: string }) => thought.thought), [`On ${name}`]);
+    const back = parseSessionJson(text).snapshot;
+    assert.deepEqual(back.thoughts.map((thought) => [thought.thought, thought.branchId]), snapshot.thoughts.map((thought) => [thought.thought, thought.branchId]));
+    assert.deepEqual(parseSessionJson(await exportSession(snapshot, 'json')).snapshot, snapshot);
+    const markdown = await exportSession(snapshot, 'md');
+    for (const name of names) assert.ok(markdown.includes(name.replace(/_/g, '\\_')), `${name} in the Markdown`);
+    const html = await exportSession(snapshot, 'html', { rendererScript: FAKE_RENDERER });
+    for (const name of names) assert.ok(html.includes(`<span class="line">${name}</span>`), `${name} in the HTML`);
+  });
+
   it('exports HTML with the renderer read from the given path, and explains a missing renderer', async () => {
     const snapshot = sampleSession();
     await assert.rejects(exportSession(snapshot, 'html', { rendererPath: '/nonexistent/export-render.js' }), (error: unknown) => {
