@@ -215,6 +215,14 @@ describe('sanitizeSvg', () => {
     assert.equal(parsed.querySelector('parsererror'), null, clean);
   });
 
+  it('keeps the SVG well-formed XML when labels hold characters XML forbids (control characters, lone surrogates)', () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text aria-label="a\u0001b">ctl \u0000\u0007\u001b[31m \ud800 &#0; &#x1; &#65; &#x1F600; ok</text></svg>';
+    const clean = svgForImage(svg);
+    const document = new JSDOM(clean, { contentType: 'image/svg+xml' }).window.document;
+    assert.equal(document.querySelector('text')?.textContent, 'ctl \ufffd\ufffd\ufffd[31m \ufffd \ufffd \ufffd A 😀 ok');
+    assert.equal(document.querySelector('text')?.getAttribute('aria-label'), 'a\ufffdb');
+  });
+
   it('does not let removals join into new active content', () => {
     const clean = sanitizeSvg('<svg><scr<script>x</script>ipt>alert(1)</scr<script></script>ipt></svg>');
     assert.doesNotMatch(clean, /<script/i);
