@@ -1,6 +1,6 @@
 // Markdown export of a session: the summary, the diagrams as ```mermaid blocks (which GitHub renders) and every
 // thought with its badges. Thought text is untrusted: it is escaped so that it always reads as plain text — no
-// heading, list, code fence, table, link, image, HTML or math can come out of it.
+// heading, list, code fence, table, link (nor autolink), image, HTML or math can come out of it.
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
@@ -44,9 +44,20 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
 // and HTML via `<`, entities via `&`, strikethrough, table cells, GitHub math) and the escape character itself.
 const INLINE_SPECIAL = /[\\`*_[\]<>&~|$!]/g;
 
+// What autolinking keys on, besides `<` and `[`: a "//" after a scheme (GFM's and markdown-it's http/ftp/"//" links),
+// a dot inside a host-like word ("www.", and the bare domains markdown-it's fuzzy linkify takes) and "@" (e-mail).
+// A backslash before each renders as the character itself, so the reader sees and copies the text unchanged, while
+// every renderer sees a broken pattern (GFM and marked match the raw text; markdown-it links text between escapes).
+const AUTOLINK_TRIGGERS = /\/(?=\/)|(?<=\/)\/|(?<=[\p{L}\p{N}_-])\.(?=\p{L})|@/gu;
+
+/** Escapes inline markup and everything a GFM or linkify renderer would turn into a link. */
+function escapeInline(text: string): string {
+  return text.replace(INLINE_SPECIAL, '\\$&').replace(AUTOLINK_TRIGGERS, '\\$&');
+}
+
 /** Escapes text for use inside one Markdown line (headings, list items): whitespace flattened. */
 export function markdownInline(text: string): string {
-  return escapeLineStart(text.replace(/\s+/g, ' ').trim().replace(INLINE_SPECIAL, '\\$&'));
+  return escapeLineStart(escapeInline(text.replace(/\s+/g, ' ').trim()));
 }
 
 /**
@@ -62,7 +73,7 @@ export function markdownText(text: string): string {
       if (paragraphs[paragraphs.length - 1].length > 0) paragraphs.push([]);
       continue;
     }
-    paragraphs[paragraphs.length - 1].push(escapeLineStart(line.replace(INLINE_SPECIAL, '\\$&')));
+    paragraphs[paragraphs.length - 1].push(escapeLineStart(escapeInline(line)));
   }
   const blocks = paragraphs.filter((lines) => lines.length > 0).map((lines) => lines.join('\\\n'));
   return blocks.length > 0 ? blocks.join('\n\n') : '_(empty)_';

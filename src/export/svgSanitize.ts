@@ -89,7 +89,21 @@ export function sanitizeSvg(svg: string): string {
     }
   }
   while (open.length > 0) out.push(`</${open.pop()}>`);
-  return out.join('');
+  return withXmlCharacters(out.join(''));
+}
+
+// Characters XML 1.0 forbids even as references: control characters (thought text may hold them, and Mermaid draws
+// them into labels), lone surrogates, U+FFFE/U+FFFF. One of them makes the whole SVG image fail to load.
+const NON_XML_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const CHARACTER_REFERENCE = /&#(?:x([0-9A-Fa-f]+)|(\d+));/g;
+
+/** Replaces characters (raw or as references) that XML does not allow with U+FFFD, so the SVG stays well-formed. */
+function withXmlCharacters(xml: string): string {
+  return xml.replace(NON_XML_CHARACTER, '\ufffd').replace(CHARACTER_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+    const allowed = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+    return allowed ? reference : '&#xFFFD;';
+  });
 }
 
 /** Attributes that can do nothing: no handlers, no links out of the document, no script or data URLs. */

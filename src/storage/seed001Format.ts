@@ -81,7 +81,8 @@ export function toLosslessJson(snapshot: SessionSnapshot): string {
 
 /** The seed-001 shape, for tools that read sequentialthinking-plus / think-strategies sessions. */
 export function toSeed001Json(snapshot: SessionSnapshot): string {
-  const branches: Record<string, Seed001Thought[]> = {};
+  // Branch names are the agent's: a null-prototype object makes "__proto__" or "constructor" plain keys.
+  const branches: Record<string, Seed001Thought[]> = Object.create(null) as Record<string, Seed001Thought[]>;
   const thoughtHistory = snapshot.thoughts.map((record) => {
     const thought: Seed001Thought = {
       thought: record.thought,

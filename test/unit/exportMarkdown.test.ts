@@ -144,3 +144,51 @@ describe('markdown escaping helpers', () => {
     assert.equal(markdownText('   '), '_(empty)_');
   });
 });
+
+// Bare URLs, www. hosts, e-mail addresses and plain domains that GFM (GitHub, marked) or markdown-it's linkify (VS
+// Code's preview, default fuzzy options) would turn into links.
+const AUTOLINK_CORPUS = [
+  'see https://example.com/path?q=1 now',
+  'http://localhost:8080 and ftp://files.example.org',
+  'www.example.com and WWW.EXAMPLE.ORG/page',
+  'mail me: someone@example.com or mailto:someone@example.com',
+  'xmpp:user@example.com/resource',
+  'plain domains example.com, github.io and sub.domain.co.uk',
+  '//protocol-relative.example.net/x',
+  'javascript:alert(1) and data:text/html,<b>x</b>',
+  'file.ts, e.g. v1.2.3, 3.14, a.b.c and the end.',
+  'https://xn--bcher-kva.example/ and https://bücher.example/',
+];
+
+/** markdown-it as VS Code's preview runs it (linkify on, default fuzzy link and e-mail detection). */
+async function renderMarkdownIt(markdown: string): Promise<Document> {
+  const { default: MarkdownIt } = (await import('markdown-it')) as unknown as { default: new (options: object) => { render(text: string): string } };
+  return new JSDOM(new MarkdownIt({ html: true, linkify: true }).render(markdown)).window.document;
+}
+
+describe('no link comes out of thought text', () => {
+  const snapshot = snapshotOf(AUTOLINK_CORPUS, AUTOLINK_CORPUS.map((text) => ({ branchId: text.slice(0, 24), stage: text.slice(0, 20) })));
+  snapshot.meta.title = 'Title https://example.com www.example.com me@example.com';
+  const markdown = sessionMarkdown(snapshot);
+
+  for (const [name, renderWith] of [['marked (GFM)', render], ['markdown-it (linkify)', renderMarkdownIt]] as const) {
+    it(`${name}: no <a>, and every thought reads back exactly`, async () => {
+      const document = await renderWith(markdown);
+      const links = [...document.querySelectorAll('a')].map((link) => link.outerHTML);
+      assert.deepEqual(links, [], 'links out of thought text');
+      assert.equal(document.querySelector('h1')?.textContent, snapshot.meta.title);
+      const headings = [...document.querySelectorAll('h3')];
+      assert.equal(headings.length, AUTOLINK_CORPUS.length);
+      headings.forEach((heading, index) => {
+        assert.equal(heading.textContent, `#${index + 1} (${AUTOLINK_CORPUS[index].slice(0, 24).replace(/\s+/g, ' ').trim()})`);
+        assert.equal(thoughtTextAfter(heading).text, normalized(AUTOLINK_CORPUS[index]), `thought ${index}`);
+      });
+    });
+  }
+
+  it('leaves ordinary prose readable: only dots inside host-like words, "//" and "@" are escaped', () => {
+    assert.equal(markdownText('Version 3.14 works. See the end.'), 'Version 3.14 works. See the end.');
+    assert.equal(markdownText('https://a.io'), 'https:\\/\\/a\\.io');
+    assert.equal(markdownText('me@x.org'), 'me\\@x\\.org');
+  });
+});

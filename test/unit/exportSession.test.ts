@@ -70,6 +70,32 @@ describe('exportSession', () => {
     assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'progress never goes back');
   });
 
+  it('exports every format for branches named like Object.prototype members (__proto__, constructor, toString)', async () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+    const engine = new ThinkingEngine({ log: () => {} });
+    let id = '';
+    const first = engine.process('c', { thought: 'Root', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+    assert.ok(first.ok);
+    id = first.reply.sessionId;
+    for (const [index, branchId] of names.entries()) {
+      const outcome = engine.process('c', { sessionId: id, thought: `On ${branchId}`, thoughtNumber: 2 + index, totalThoughts: 2 + names.length, nextThoughtNeeded: true, branchFromThought: 1, branchId });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+    }
+    const snapshot = engine.getSession(id);
+    assert.ok(snapshot);
+    const text = await exportSession(snapshot, 'json-seed001');
+    const seed = JSON.parse(text) as { branches: Record<string, { thought: string; branchId: string }[]> };
+    assert.deepEqual(Object.keys(seed.branches), names, 'every branch is an own key of "branches"');
+    for (const name of names) assert.deepEqual(Object.getOwnPropertyDescriptor(seed.branches, name)?.value?.map((thought: { thought: string }) => thought.thought), [`On ${name}`]);
+    const back = parseSessionJson(text).snapshot;
+    assert.deepEqual(back.thoughts.map((thought) => [thought.thought, thought.branchId]), snapshot.thoughts.map((thought) => [thought.thought, thought.branchId]));
+    assert.deepEqual(parseSessionJson(await exportSession(snapshot, 'json')).snapshot, snapshot);
+    const markdown = await exportSession(snapshot, 'md');
+    for (const name of names) assert.ok(markdown.includes(name.replace(/_/g, '\\_')), `${name} in the Markdown`);
+    const html = await exportSession(snapshot, 'html', { rendererScript: FAKE_RENDERER });
+    for (const name of names) assert.ok(html.includes(`<span class="line">${name}</span>`), `${name} in the HTML`);
+  });
+
   it('exports HTML with the renderer read from the given path, and explains a missing renderer', async () => {
     const snapshot = sampleSession();
     await assert.rejects(exportSession(snapshot, 'html', { rendererPath: '/nonexistent/export-render.js' }), (error: unknown) => {
@@ -187,6 +213,14 @@ describe('sanitizeSvg', () => {
     assert.match(clean, /data-x="a&lt;b"/);
     const parsed = new new JSDOM('').window.DOMParser().parseFromString(clean, 'image/svg+xml');
     assert.equal(parsed.querySelector('parsererror'), null, clean);
+  });
+
+  it('keeps the SVG well-formed XML when labels hold characters XML forbids (control characters, lone surrogates)', () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text aria-label="a\u0001b">ctl \u0000\u0007\u001b[31m \ud800 &#0; &#x1; &#65; &#x1F600; ok</text></svg>';
+    const clean = svgForImage(svg);
+    const document = new JSDOM(clean, { contentType: 'image/svg+xml' }).window.document;
+    assert.equal(document.querySelector('text')?.textContent, 'ctl \ufffd\ufffd\ufffd[31m \ufffd \ufffd \ufffd A 😀 ok');
+    assert.equal(document.querySelector('text')?.getAttribute('aria-label'), 'a\ufffdb');
   });
 
   it('does not let removals join into new active content', () => {
