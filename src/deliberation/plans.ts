@@ -12,11 +12,11 @@ export type PlanKind = (typeof PLAN_KINDS)[number];
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const MAX_STEPS = 12;
 
-const count = (what: string) =>
-  z
-    .number({ error: `expected a whole number of ${what}, at least 1` })
-    .int({ error: `expected a whole number of ${what}, at least 1` })
-    .min(1, { error: `expected a whole number of ${what}, at least 1` });
+/** A whole-number budget; its error shows the value sent (the SDK prints zod messages as they are). */
+export const count = (what: string) => {
+  const error = (issue: { input?: unknown }) => `got ${describeValue(issue.input)}; expected a whole number of ${what}, at least 1`;
+  return z.number({ error }).int({ error }).min(1, { error });
+};
 
 const resolutionSchema = z
   .strictObject({
@@ -238,8 +238,7 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}${nested ? '; plans do not nest: a step is a role name or {role, strategy: "direct"|"task", resolution}' : ''}`;
   }
   const value = valueAt(root, issue.path);
-  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
-    return `got strategy ${describeValue((value as Record<string, unknown> | undefined)?.strategy)}; ${issue.message}`;
-  }
+  // Messages that already show the value (see count) are passed on as they are.
+  if (issue.message.startsWith('got ')) return issue.message;
   return `got ${describeValue(value)}; ${issue.message}`;
 }

@@ -7,18 +7,14 @@ import { NAME_PATTERN } from '../engine/fieldRules';
 import { DELIBERATION_STRATEGY } from '../engine/strategies/deliberation';
 import type { RequestBudgets } from './budgets';
 import { NAMED_PLANS, resolveNamedPlan } from './namedPlans';
-import { PlanError, RESULT_STRATEGIES, describeIssue, describeValue, pathOf, plannedCalls, resolvePlanObject, type ResolvedPlan } from './plans';
+import { PlanError, RESULT_STRATEGIES, count, describeIssue, describeValue, pathOf, plannedCalls, resolvePlanObject, type ResolvedPlan } from './plans';
 import { MAX_ROLE_INSTRUCTIONS, ROLE_NAME_PATTERN, RoleBook, findHat, type CustomRoleInput } from './roles';
 import { routeProblem, type RoutingDecision } from './routing';
 
 export const MAX_PROBLEM_LENGTH = 16_000;
 const MAX_ROLES = 12;
 
-const whole = (what: string) =>
-  z
-    .number({ error: `expected a whole number of ${what}, at least 1` })
-    .int({ error: `expected a whole number of ${what}, at least 1` })
-    .min(1, { error: `expected a whole number of ${what}, at least 1` });
+const whole = count;
 
 export const customRoleSchema = z.strictObject({
   name: z
@@ -52,7 +48,9 @@ export const deliberateInputShape = {
     })
     .describe(`The question or problem to deliberate on (at most ${MAX_PROBLEM_LENGTH} characters).`),
   plan: z
-    .union([z.string(), z.record(z.string(), z.unknown())], { error: `expected a plan name (${NAMED_PLANS.join(', ')}) or a plan object {strategy: "direct"|"sequential"|"parallel"|"task", ...}` })
+    .union([z.string(), z.record(z.string(), z.unknown())], {
+      error: (issue) => `got ${describeValue(issue.input)}; expected a plan name (${NAMED_PLANS.join(', ')}) or a plan object {strategy: "direct"|"sequential"|"parallel"|"task", ...}`,
+    })
     .optional()
     .describe(
       `A named plan (${NAMED_PLANS.join(', ')}; default "auto": hats chosen by the problem's complexity) or a plan object: ` +
@@ -61,7 +59,7 @@ export const deliberateInputShape = {
         'A step is a role name (runs as a task) or {role, strategy:"direct"|"task", resolution}. See thinking://deliberation.',
     ),
   roles: z
-    .array(z.union([z.string(), customRoleSchema], { error: 'expected a role name or a custom role {name, instructions}' }))
+    .array(z.union([z.string(), customRoleSchema], { error: (issue) => `got ${describeValue(issue.input)}; expected a role name or a custom role {name, instructions}` }))
     .max(MAX_ROLES, { error: `expected at most ${MAX_ROLES} roles` })
     .optional()
     .describe(

@@ -79,7 +79,7 @@ const HATS: readonly Role[] = [
     hat: 'blue',
     stage: 'synthesis',
     systemPrompt:
-      `${COMMON}\nYour role: the synthesising blue hat. Integrate what the other perspectives said (when given) into one ` +
+      `${COMMON}\nYour role: the synthesis blue hat. Integrate what the other perspectives said (when given) into one ` +
       'conclusion: weigh them, resolve conflicts, and end with a clear answer or recommendation and the next steps. ' +
       'Do not add new facts or new ideas of your own, and do not simply repeat each perspective.',
   },
