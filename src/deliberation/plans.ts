@@ -128,7 +128,7 @@ export class PlanError extends Error {
 export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: RequestBudgets, name = 'custom'): ResolvedPlan {
   const parsed = planObjectSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = mostSpecificIssue(parsed.error.issues[0]);
     throw new PlanError(pathOf(['plan', ...issue.path]), describeIssue(issue, raw));
   }
   const plan = parsed.data;
@@ -229,6 +229,22 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * For a union that failed in every branch, the branch error that got furthest into the value (e.g. the step object's
+ * bad field rather than "not a string"), with its full path; any other issue as it is.
+ */
+export function mostSpecificIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first || (first.code === 'invalid_type' && first.path.length === 0)) continue;
+    const candidate = mostSpecificIssue({ ...first, path: [...issue.path, ...first.path] } as z.core.$ZodIssue);
+    if (!best || candidate.path.length > best.path.length) best = candidate;
+  }
+  return best ?? issue;
 }
 
 /** One zod issue as "got X; expected Y", with the offending value shown (shortened). */

@@ -7,7 +7,7 @@ import { NAME_PATTERN } from '../engine/fieldRules';
 import { DELIBERATION_STRATEGY } from '../engine/strategies/deliberation';
 import type { RequestBudgets } from './budgets';
 import { NAMED_PLANS, resolveNamedPlan } from './namedPlans';
-import { PlanError, RESULT_STRATEGIES, count, describeIssue, describeValue, pathOf, plannedCalls, resolvePlanObject, type ResolvedPlan } from './plans';
+import { PlanError, RESULT_STRATEGIES, count, mostSpecificIssue, describeIssue, describeValue, pathOf, plannedCalls, resolvePlanObject, type ResolvedPlan } from './plans';
 import { MAX_ROLE_INSTRUCTIONS, ROLE_NAME_PATTERN, RoleBook, findHat, type CustomRoleInput } from './roles';
 import { routeProblem, type RoutingDecision } from './routing';
 
@@ -105,7 +105,7 @@ export interface PreparedDeliberation {
 export function parseDeliberateInput(raw: unknown): DeliberateInput {
   const parsed = deliberateInputSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = mostSpecificIssue(parsed.error.issues[0]);
     throw new DeliberationInputError(pathOf(issue.path) || 'arguments', `Invalid ${pathOf(issue.path) || 'arguments'}: ${describeIssue(issue, raw)}`);
   }
   return parsed.data;
