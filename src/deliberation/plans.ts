@@ -239,7 +239,8 @@ export function mostSpecificIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
   let best: z.core.$ZodIssue | undefined;
   for (const branch of issue.errors) {
-    const first = branch[0];
+    // An unknown field says more than a missing one (extra nesting reads as both).
+    const first = branch.find((candidate) => candidate.code === 'unrecognized_keys') ?? branch[0];
     if (!first || (first.code === 'invalid_type' && first.path.length === 0)) continue;
     const candidate = mostSpecificIssue({ ...first, path: [...issue.path, ...first.path] } as z.core.$ZodIssue);
     if (!best || candidate.path.length > best.path.length) best = candidate;
