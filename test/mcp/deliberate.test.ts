@@ -7,6 +7,11 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerDeliberationPrompt } from '../../src/mcp/deliberationPrompts';
+import { registerDeliberationResource } from '../../src/mcp/deliberationResources';
 import { NO_MODEL_MESSAGE } from '../../src/mcp/tools/deliberate';
 import { connectDeliberation, textOf, type DeliberationHarness, type Script } from './support/scriptedModel';
 
@@ -347,5 +352,30 @@ describe('deliberate: concurrency (loose sanity; bench/deliberation.ts measures)
     const sequential = Date.now() - started;
     assert.ok(parallel < 600, `parallel took ${parallel} ms`);
     assert.ok(sequential >= 1800, `sequential took ${sequential} ms`);
+  });
+});
+
+describe('deliberate: prompt and documentation resource', () => {
+  it('serves thinking://deliberation and the deliberate prompt', async () => {
+    const server = new McpServer({ name: 'docs', version: '0.0.0' });
+    registerDeliberationResource(server);
+    registerDeliberationPrompt(server);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(b);
+    const client = new Client({ name: 'reader', version: '1.0.0' });
+    await client.connect(a);
+    try {
+      const page = await client.readResource({ uri: 'thinking://deliberation' });
+      const text = (page.contents[0] as { text: string }).text;
+      for (const expected of ['## Named plans', '`parallel-hats`', '## Roles', '`critical` | black', '## Budgets', '| `maxCycles` | 4 | 12 |', '`auto` routing', '## Examples']) {
+        assert.ok(text.includes(expected), expected);
+      }
+      const prompt = await client.getPrompt({ name: 'deliberate', arguments: { problem: 'Cache or not?', plan: 'hats' } });
+      assert.match((prompt.messages[0].content as { text: string }).text, /Call the deliberate tool with plan "hats"[\s\S]*Problem: Cache or not\?/);
+      await assert.rejects(client.getPrompt({ name: 'deliberate', arguments: { problem: 'x', plan: 'nope' } }), /Unknown plan "nope"/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
