@@ -39,6 +39,9 @@ export function resolveNamedPlan(name: string, options: NamedPlanOptions): Resol
   if (picksOwnRoles && selecting.length > 0) {
     throw new PlanError('roles', `plan "${plan}" picks its own hats; send plan "sequential" or "parallel" with roles to choose them`);
   }
+  if ((plan === 'direct' || plan === 'task') && chosen.length > 1) {
+    throw new PlanError('roles', `plan "${plan}" runs one role, got ${chosen.length} (${chosen.join(', ')}); send one, or plan "sequential" or "parallel" for several`);
+  }
   const direct = (role: string) => ({ role, strategy: 'direct' as const });
   const withResult = <T extends object>(object: T) => (options.resultStrategy ? { ...object, resultStrategy: options.resultStrategy } : object);
   let object: unknown;

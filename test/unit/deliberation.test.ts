@@ -121,6 +121,7 @@ describe('plans', () => {
   it('names plans: unknown names list the valid ones; hats plans refuse role choices', () => {
     assert.throws(() => resolveNamedPlan('brainstorm', { roles: [], customRoles: [], book, budgets: {} }), /Invalid plan: unknown plan "brainstorm"; expected one of auto, hats, parallel-hats/);
     assert.throws(() => resolveNamedPlan('hats', { roles: ['critical'], customRoles: [], book, budgets: {} }), /Invalid roles: plan "hats" picks its own hats/);
+    assert.throws(() => resolveNamedPlan('direct', { roles: ['critical', 'factual'], customRoles: [], book, budgets: {} }), /Invalid roles: plan "direct" runs one role, got 2/);
     const parallel = resolveNamedPlan('parallel-hats', { roles: [], customRoles: [], book, budgets: {} });
     assert.deepEqual(parallel.steps.map((step) => step.role.name), ['factual', 'emotional', 'critical', 'optimistic', 'creative']);
     assert.equal(parallel.synthesis?.role.name, 'synthesis');
