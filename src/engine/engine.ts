@@ -98,7 +98,7 @@ export class ThinkingEngine {
     }
   }
 
-  private record(connectionId: string, input: ThoughtInput): ThoughtOutcome {
+  private record(connectionId: string, input: ThoughtInput, extra?: Record<string, unknown>): ThoughtOutcome {
     const warnings: string[] = [];
     const { session, isNew } = this.sessionFor(connectionId, input, warnings);
     const meta = session.meta;
@@ -176,6 +176,7 @@ export class ThinkingEngine {
     if (input.branchFromThought !== undefined) thought.branchFromThought = input.branchFromThought;
     if (input.branchId !== undefined) thought.branchId = input.branchId;
     if (input.needsMoreThoughts !== undefined) thought.needsMoreThoughts = input.needsMoreThoughts;
+    if (extra !== undefined) thought.extra = extra;
 
     const completes = !input.nextThoughtNeeded || isTerminalStage(strategy, stage);
     const branchIds = branchIsNew ? [...meta.branchIds, input.branchId as string] : meta.branchIds;
@@ -454,6 +455,22 @@ export class ThinkingEngine {
       this.store?.deleteSession(id);
     } catch (error) {
       this.log(`could not remove the empty session "${id}" after a failed write: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Records an already-typed thought (no parsing; the caller validated it), with optional `extra` on the record.
+   * Minimal stand-in for the deliberation branch: the engine-split branch brings the full version.
+   */
+  recordThought(connectionId: string, input: ThoughtInput, options: { extra?: Record<string, unknown> } = {}): ThoughtOutcome {
+    try {
+      return this.record(connectionId, input, options.extra);
+    } catch (error) {
+      if (error instanceof RejectedThought) return { ok: false, error: error.message };
+      if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
+      const message = error instanceof Error ? error.message : String(error);
+      this.log(`thought not recorded: ${message}`);
+      return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded.` };
     }
   }
 

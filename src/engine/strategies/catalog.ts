@@ -2,6 +2,7 @@
 // ../shared/notes/strategies.md; one file per strategy beside this one).
 import { chainOfThoughtStrategy } from './chainOfThought';
 import { cyclicReasoningStrategy } from './cyclicReasoning';
+import { deliberationStrategy } from './deliberation';
 import { linearStrategy } from './linear';
 import { reactStrategy } from './react';
 import { rewooStrategy } from './rewoo';
@@ -34,7 +35,8 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
 
 export const DEFAULT_STRATEGY = 'linear';
 
-const byName = new Map(STRATEGIES.map((strategy) => [strategy.name, strategy]));
+// `deliberation` is looked up but not listed: only the deliberate tool records it (stages = its roles).
+const byName = new Map([...STRATEGIES, deliberationStrategy].map((strategy) => [strategy.name, strategy]));
 
 export function findStrategy(name: string): StrategyDefinition | undefined {
   return byName.get(name);

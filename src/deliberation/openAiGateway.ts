@@ -1,0 +1,41 @@
+// The model gateway for an OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, any /v1/chat/completions
+// server): for stdio CLI users whose MCP client cannot sample. Uses the `openai` client rather than hand-written HTTP.
+// `openai` stays on v6: v7 needs Node 22, and the CLI supports Node 20 (package.json engines).
+import OpenAI from 'openai';
+import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage } from '../engine/modelGateway';
+
+export interface OpenAiGatewayOptions {
+  /** Base URL of the API, e.g. http://127.0.0.1:11434/v1. */
+  endpoint: string;
+  model: string;
+  /** Name of the environment variable holding the API key (the key itself never goes on a command line). */
+  apiKeyEnv?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway {
+  const env = options.env ?? process.env;
+  const apiKey = options.apiKeyEnv ? env[options.apiKeyEnv] : undefined;
+  if (options.apiKeyEnv && !apiKey) throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
+  // Local servers ignore the key, but the client insists on one.
+  const client = new OpenAI({ baseURL: options.endpoint, apiKey: apiKey ?? 'no-key', maxRetries: 0, timeout: 30 * 60_000 });
+  return {
+    description: `${options.model} at ${options.endpoint}`,
+    async complete(messages: readonly ModelMessage[], call: ModelCallOptions): Promise<ModelCompletion> {
+      const response = await client.chat.completions.create(
+        {
+          model: options.model,
+          messages: messages.map((message) => ({ role: message.role, content: message.text })),
+          max_tokens: call.maxTokens,
+        },
+        { signal: call.signal },
+      );
+      const choice = response.choices[0];
+      const text = choice?.message?.content ?? '';
+      const usage = response.usage
+        ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens, estimated: false }
+        : estimatedUsage(messages, text);
+      return { text, usage, model: response.model || options.model, truncated: choice?.finish_reason === 'length' };
+    },
+  };
+}

@@ -1,0 +1,296 @@
+// Runs a resolved plan on a model gateway: one call per direct step, cycles then (when a budget runs out) one
+// convergence call per task step, parallel steps really concurrent. Every call's outcome goes to the sink as soon as
+// it is known, in the order calls finish, so a recorder can write it as a thought while the rest still runs.
+// Budgets hold exactly: a call's maxTokens never exceeds what is left, a call is cut at its time-out, and a call
+// that cannot start (budget spent, cancelled) is reported as such without reaching the model.
+import type { ModelCompletion, ModelGateway, ModelMessage, ModelUsage } from '../engine/modelGateway';
+import type { PlanStep, ResolvedPlan } from './plans';
+import type { Role } from './roles';
+
+export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
+export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis';
+
+/** One role call's outcome (or a call that could not start), ready to be recorded. */
+export interface CallOutcome {
+  role: Role;
+  phase: CallPhase;
+  /** Index of the step in the plan; -1 for a parallel plan's synthesis. */
+  stepIndex: number;
+  /** 1-based, for task cycles. */
+  cycle?: number;
+  /** The parallel branch the call belongs to (the role's name). */
+  branch?: string;
+  status: CallStatus;
+  /** The model's answer when ok; otherwise why there is none. */
+  text: string;
+  usage?: ModelUsage;
+  model?: string;
+  durationMs: number;
+  error?: string;
+  truncated?: boolean;
+  /** For convergence calls and skipped steps: the budget that ran out. */
+  cut?: string;
+  /** This outcome is the plan's final result (resultStrategy "last" and the plan's last call succeeded). */
+  final: boolean;
+}
+
+export interface OutcomeSink {
+  /** Called once per outcome, synchronously; throwing stops the run (outstanding calls are aborted). */
+  record(outcome: CallOutcome): void;
+}
+
+/** What a step produced: its final text (or none) and its status. */
+export interface StepResult {
+  role: Role;
+  stepIndex: number;
+  status: CallStatus;
+  text: string;
+  cycles: number;
+  toolCalls: number;
+  /** Budgets that cut this step (task steps). */
+  cut?: string;
+}
+
+export interface RunResult {
+  steps: StepResult[];
+  synthesis?: StepResult;
+  cancelled: boolean;
+  calls: number;
+  usage: { inputTokens: number; outputTokens: number; estimated: boolean };
+  /** What budgets cut, in words. */
+  cuts: string[];
+}
+
+export interface RunContext {
+  problem: string;
+  /** Text from the session the deliberation is attached to, if any. */
+  sessionContext?: string;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+const STATUS_LINE = /^\s*STATUS:\s*(DONE|CONTINUE)\s*$/im;
+
+export const TASK_INSTRUCTIONS =
+  'You work on this in cycles. Each cycle, take the work one step further. End your reply with a line "STATUS: DONE" ' +
+  'when your answer is complete, or "STATUS: CONTINUE" when another cycle would improve it.';
+
+export class PlanRunner {
+  private readonly now: () => number;
+  private readonly controller = new AbortController();
+  private outputTokensLeft: number;
+  private calls = 0;
+  private readonly usage = { inputTokens: 0, outputTokens: 0, estimated: false };
+  private readonly cuts: string[] = [];
+  private sinkError: unknown;
+
+  constructor(
+    private readonly plan: ResolvedPlan,
+    private readonly gateway: ModelGateway,
+    private readonly context: RunContext,
+    private readonly sink: OutcomeSink,
+  ) {
+    this.now = context.now ?? Date.now;
+    this.outputTokensLeft = plan.maxTotalTokens;
+    const outer = context.signal;
+    if (outer) {
+      if (outer.aborted) this.controller.abort(outer.reason);
+      else outer.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
+    }
+  }
+
+  private get cancelled(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  async run(): Promise<RunResult> {
+    const { plan } = this;
+    const steps: StepResult[] = [];
+    let synthesis: StepResult | undefined;
+    if (plan.kind === 'parallel') {
+      // Every branch starts now; each reports as it finishes.
+      const results = await Promise.all(plan.steps.map((step, index) => this.runStep(step, index, [], false, step.role.name)));
+      steps.push(...results);
+      if (plan.synthesis) {
+        const gathered = results.filter((result) => result.status === 'ok').map((result) => ({ role: result.role, text: result.text }));
+        synthesis = await this.runStep(plan.synthesis, -1, gathered, plan.resultStrategy === 'last', undefined, 'synthesis');
+      }
+    } else {
+      const thread: { role: Role; text: string }[] = [];
+      for (const [index, step] of plan.steps.entries()) {
+        const isLast = index === plan.steps.length - 1;
+        const result = await this.runStep(step, index, plan.buildThread ? thread : [], isLast && plan.resultStrategy === 'last');
+        steps.push(result);
+        if (result.status === 'ok') thread.push({ role: result.role, text: result.text });
+      }
+    }
+    if (this.sinkError !== undefined) throw this.sinkError;
+    return { steps, synthesis, cancelled: this.cancelled, calls: this.calls, usage: { ...this.usage }, cuts: this.cuts };
+  }
+
+  private async runStep(
+    step: PlanStep,
+    stepIndex: number,
+    thread: readonly { role: Role; text: string }[],
+    finalCandidate: boolean,
+    branch?: string,
+    phase: CallPhase = 'call',
+  ): Promise<StepResult> {
+    if (step.strategy === 'task' && step.resolution) return this.runTask(step, stepIndex, thread, finalCandidate, branch);
+    const outcome = await this.call(step.role, this.messages(step.role, thread), step.maxTokens, this.plan.timeoutMs);
+    this.emit({ ...outcome, phase, stepIndex, branch, final: finalCandidate && outcome.status === 'ok' });
+    return { role: step.role, stepIndex, status: outcome.status, text: outcome.status === 'ok' ? outcome.text : '', cycles: 0, toolCalls: 0, cut: outcome.cut };
+  }
+
+  /** Cycles until the model says it is done or a budget runs out; then one convergence call with what it gathered. */
+  private async runTask(step: PlanStep, stepIndex: number, thread: readonly { role: Role; text: string }[], finalCandidate: boolean, branch?: string): Promise<StepResult> {
+    const resolution = step.resolution!;
+    const started = this.now();
+    const gathered: string[] = [];
+    let tokens = 0;
+    let cycles = 0;
+    let cut: string | undefined;
+    for (;;) {
+      if (this.cancelled) break;
+      const elapsed = this.now() - started;
+      if (cycles >= resolution.maxCycles) cut = `maxCycles (${cycles} of ${resolution.maxCycles} cycles)`;
+      else if (tokens >= resolution.maxTokens) cut = `maxTokens (${tokens} of ${resolution.maxTokens} task tokens)`;
+      else if (elapsed >= resolution.timeoutMs) cut = `timeoutMs (${elapsed} of ${resolution.timeoutMs} ms)`;
+      if (cut !== undefined) break;
+      const messages = this.messages(step.role, thread, [
+        TASK_INSTRUCTIONS,
+        `Budget: cycle ${cycles + 1} of ${resolution.maxCycles}; ${resolution.maxTokens - tokens} output tokens and ${resolution.timeoutMs - elapsed} ms left.`,
+        ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
+      ]);
+      const timeout = Math.min(this.plan.timeoutMs, resolution.timeoutMs - elapsed);
+      const outcome = await this.call(step.role, messages, Math.min(step.maxTokens, resolution.maxTokens - tokens), timeout);
+      cycles++;
+      tokens += outcome.usage?.outputTokens ?? 0;
+      const taskTimedOut = outcome.status === 'failed' && outcome.timedOut === true && timeout < this.plan.timeoutMs;
+      const wantsMore = outcome.status === 'ok' && STATUS_LINE.exec(outcome.text)?.[1].toUpperCase() === 'CONTINUE';
+      const text = outcome.status === 'ok' ? stripStatus(outcome.text) : outcome.text;
+      const done = outcome.status === 'ok' && !wantsMore;
+      this.emit({ ...outcome, text, phase: 'cycle', stepIndex, cycle: cycles, branch, final: finalCandidate && done });
+      if (done) return { role: step.role, stepIndex, status: 'ok', text, cycles, toolCalls: 0 };
+      if (outcome.status === 'ok') {
+        gathered.push(text);
+        continue;
+      }
+      if (taskTimedOut) {
+        cut = `timeoutMs (${resolution.timeoutMs} ms for the task)`;
+        break;
+      }
+      // A failed, cancelled or unaffordable cycle ends the task; its gathered work still converges below if any.
+      if (outcome.status === 'budget-exhausted') cut = outcome.cut;
+      if (outcome.status !== 'budget-exhausted' || gathered.length === 0) {
+        return { role: step.role, stepIndex, status: outcome.status, text: '', cycles, toolCalls: 0, cut };
+      }
+      break;
+    }
+    if (this.cancelled) return { role: step.role, stepIndex, status: 'cancelled', text: '', cycles, toolCalls: 0 };
+    this.cuts.push(`${step.role.name}: ${cut}`);
+    // ThinkSuit's convergence: one synthesis call with everything gathered, whatever budget ran out.
+    const messages = this.messages(step.role, thread, [
+      `Your budget ran out (${cut}). Give your best final answer now, from what you gathered so far. Do not ask for more cycles.`,
+      ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
+    ]);
+    const outcome = await this.call(step.role, messages, step.maxTokens, Math.min(this.plan.timeoutMs, resolution.timeoutMs));
+    const text = outcome.status === 'ok' ? stripStatus(outcome.text) : outcome.text;
+    this.emit({ ...outcome, text, phase: 'convergence', stepIndex, branch, cut, final: finalCandidate && outcome.status === 'ok' });
+    return { role: step.role, stepIndex, status: outcome.status, text: outcome.status === 'ok' ? text : '', cycles, toolCalls: 0, cut };
+  }
+
+  private messages(role: Role, thread: readonly { role: Role; text: string }[], extra: string[] = []): ModelMessage[] {
+    const parts = [`Problem:\n${this.context.problem}`];
+    if (this.context.sessionContext) parts.push(`The thinking session so far:\n${this.context.sessionContext}`);
+    if (thread.length > 0) parts.push(`Perspectives so far:\n\n${thread.map((entry) => `[${entry.role.name}]\n${entry.text}`).join('\n\n')}`);
+    parts.push(...extra);
+    return [
+      { role: 'system', text: role.systemPrompt },
+      { role: 'user', text: parts.join('\n\n') },
+    ];
+  }
+
+  /** One model call within the budgets. Never throws: failures, time-outs and cancellation are outcomes. */
+  private async call(
+    role: Role,
+    messages: ModelMessage[],
+    maxTokens: number,
+    timeoutMs: number,
+  ): Promise<Omit<CallOutcome, 'phase' | 'stepIndex' | 'final'> & { timedOut?: boolean }> {
+    const base = { role, durationMs: 0 };
+    if (this.cancelled) return { ...base, status: 'cancelled', text: `${role.name}: cancelled before it started.` };
+    // Reserve the tokens up front so concurrent calls can never spend more than the deliberation's budget together.
+    const reserved = Math.min(maxTokens, this.outputTokensLeft);
+    if (reserved <= 0) {
+      const cut = `maxTotalTokens (${this.plan.maxTotalTokens} output tokens for the deliberation)`;
+      if (!this.cuts.includes(cut)) this.cuts.push(cut);
+      return { ...base, status: 'budget-exhausted', text: `${role.name}: not run, the ${cut} were spent.`, cut };
+    }
+    this.outputTokensLeft -= reserved;
+    this.calls++;
+    const callController = new AbortController();
+    const onAbort = () => callController.abort(this.controller.signal.reason);
+    this.controller.signal.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      callController.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, Math.max(1, timeoutMs));
+    const started = this.now();
+    let completion: ModelCompletion | undefined;
+    let failure: unknown;
+    try {
+      // Racing the abort too: a gateway that ignores its signal must still not hold the plan past its time-out.
+      completion = await Promise.race([this.gateway.complete(messages, { maxTokens: reserved, signal: callController.signal }), rejectOnAbort(callController.signal)]);
+    } catch (error) {
+      failure = error;
+    } finally {
+      clearTimeout(timer);
+      this.controller.signal.removeEventListener('abort', onAbort);
+    }
+    const durationMs = this.now() - started;
+    if (!completion) {
+      this.outputTokensLeft += reserved;
+      if (this.cancelled && !timedOut) return { ...base, durationMs, status: 'cancelled', text: `${role.name}: cancelled while the model was answering.` };
+      const message = timedOut ? `timed out after ${timeoutMs} ms` : errorMessage(failure);
+      return { ...base, durationMs, status: 'failed', text: `${role.name} failed: ${message}.`, error: message, timedOut };
+    }
+    const outputTokens = completion.usage.outputTokens;
+    this.outputTokensLeft += reserved - outputTokens;
+    this.usage.inputTokens += completion.usage.inputTokens;
+    this.usage.outputTokens += outputTokens;
+    this.usage.estimated ||= completion.usage.estimated;
+    const common = { ...base, durationMs, usage: completion.usage, model: completion.model, truncated: completion.truncated };
+    if (completion.text.trim() === '') return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
+    return { ...common, status: 'ok', text: completion.text.trim() };
+  }
+
+  private emit(outcome: CallOutcome): void {
+    if (this.sinkError !== undefined) return;
+    try {
+      this.sink.record(outcome);
+    } catch (error) {
+      // The recording failed (disk): stop everything; run() rethrows once the outstanding calls have settled.
+      this.sinkError = error;
+      this.controller.abort(error);
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function stripStatus(text: string): string {
+  const stripped = text.replace(new RegExp(STATUS_LINE.source, 'gim'), '').trim();
+  return stripped === '' ? text.trim() : stripped;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,53 @@
+// The model gateway over MCP sampling: asks the client that called the tool to run the model
+// (`sampling/createMessage`), tied to the tool call's request so HTTP transports route it on the right stream, and
+// aborted with the call's signal (the SDK then sends notifications/cancelled to the client).
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CreateMessageResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage, type ModelUsage } from '../engine/modelGateway';
+
+/** Our runner cuts calls at their own time-out; the SDK's default 60 s must not cut them first. */
+const SDK_TIMEOUT_MS = 30 * 60_000;
+
+export function clientSupportsSampling(server: McpServer): boolean {
+  return server.server.getClientCapabilities()?.sampling !== undefined;
+}
+
+export function createSamplingGateway(server: McpServer, relatedRequestId?: RequestId): ModelGateway {
+  return {
+    description: 'MCP sampling (the calling client runs the model)',
+    async complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion> {
+      const system = messages.filter((message) => message.role === 'system').map((message) => message.text).join('\n\n');
+      const result = await server.server.createMessage(
+        {
+          messages: messages
+            .filter((message) => message.role !== 'system')
+            .map((message) => ({ role: message.role as 'user' | 'assistant', content: { type: 'text' as const, text: message.text } })),
+          ...(system ? { systemPrompt: system } : {}),
+          maxTokens: options.maxTokens,
+          includeContext: 'none',
+        },
+        { signal: options.signal, timeout: SDK_TIMEOUT_MS, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) },
+      );
+      const text = textOf(result);
+      return { text, usage: reportedUsage(result) ?? estimatedUsage(messages, text), model: result.model, truncated: result.stopReason === 'maxTokens' };
+    },
+  };
+}
+
+function textOf(result: CreateMessageResult): string {
+  const content = result.content as unknown;
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+/** Sampling has no usage field; a client may still report one in `_meta.usage` (or `usage`). */
+function reportedUsage(result: CreateMessageResult): ModelUsage | undefined {
+  const raw = (result._meta as Record<string, unknown> | undefined)?.usage ?? (result as Record<string, unknown>).usage;
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const { inputTokens, outputTokens } = raw as Record<string, unknown>;
+  if (!Number.isSafeInteger(inputTokens) || !Number.isSafeInteger(outputTokens)) return undefined;
+  return { inputTokens: inputTokens as number, outputTokens: outputTokens as number, estimated: false };
+}

@@ -1,0 +1,149 @@
+// The `deliberate` tool: runs an execution plan of roles (thinking hats, custom roles) on a model and records every
+// role's output as a thought of a session, so the explorer draws the deliberation. The model is the host's configured
+// gateway (an OpenAI-compatible endpoint from the CLI, VS Code's models) or else the calling client through MCP
+// sampling. Input is checked before anything runs: a refused call records nothing.
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ThinkingEngine } from '../../engine/engine';
+import type { ModelGateway } from '../../engine/modelGateway';
+import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
+import { plannedCalls } from '../../deliberation/plans';
+import { RecordingError } from '../../deliberation/recorder';
+import { DeliberationInputError, deliberateInputShape, parseDeliberateInput, prepareDeliberation, type PreparedDeliberation } from '../../deliberation/request';
+import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
+
+export const DELIBERATE_TOOL_NAME = 'deliberate';
+
+export interface DeliberateToolDeps {
+  engine: ThinkingEngine;
+  connectionId: string;
+  /** A model configured by the host; used before MCP sampling. Undefined: sampling when the client offers it. */
+  gateway?: ModelGateway;
+}
+
+/** What a caller without any model is told: every way to get one. */
+export const NO_MODEL_MESSAGE =
+  'No model is available for deliberate, so nothing was run or recorded. Two ways to give it one:\n' +
+  '1. Use an MCP client that supports sampling (it declares the "sampling" capability, as VS Code does): the tool then asks your client to run each role on its model.\n' +
+  '2. Start the stdio server with an OpenAI-compatible endpoint: thought-explorer-mcp --model-endpoint http://127.0.0.1:11434/v1 --model <name> ' +
+  '[--model-api-key-env <VARIABLE holding the key>] (Ollama, llama.cpp, vLLM or any /v1/chat/completions server).';
+
+const DESCRIPTION = `Deliberate on a problem with several roles run on a model, each role's answer recorded as a thought.
+
+Plans: "auto" (default; thinking hats chosen by the problem's complexity: 1, 2, 3 or all 6 hats), "hats" (six hats in
+sequence), "parallel-hats" (five hats at once, then synthesis), "direct", "sequential", "parallel", "task" (cycles with
+budgets, then one convergence call), or a full plan object. Roles: the hats factual, emotional, critical, optimistic,
+creative, synthesis, or custom roles {name, instructions}. Each role becomes a thought (stage = role; parallel roles are
+branches); the result per resultStrategy is the final thought. Budgets have defaults and caps. Read
+thinking://deliberation for plans, roles, budgets and examples.`;
+
+const roleSummarySchema = z.object({
+  role: z.string().describe('Role name.'),
+  phase: z.string().describe('call, cycle, convergence or synthesis.'),
+  status: z.enum(['ok', 'failed', 'cancelled', 'budget-exhausted']).describe('How the call ended.'),
+  thoughtNumber: z.number().int().describe('The thought recording it.'),
+  branch: z.string().optional().describe('Branch id for parallel roles.'),
+  cycle: z.number().int().optional().describe('Cycle number for task steps.'),
+  model: z.string().optional().describe('The model that answered.'),
+  inputTokens: z.number().int().describe('Input tokens.'),
+  outputTokens: z.number().int().describe('Output tokens.'),
+  estimatedTokens: z.boolean().describe('True when the token counts are estimates.'),
+  durationMs: z.number().describe('Wall time of the call.'),
+  summary: z.string().describe('The start of its output.'),
+  error: z.string().optional().describe('Why it failed.'),
+});
+
+export const deliberateOutputShape = {
+  sessionId: z.string().describe('The session holding the deliberation.'),
+  status: z.enum(['complete', 'partial', 'cancelled']).describe('complete: every role answered; partial: some failed or were cut.'),
+  result: z.string().describe('The combined result per resultStrategy.'),
+  plan: z
+    .object({
+      name: z.string().describe('Named plan or "custom".'),
+      kind: z.string().describe('direct, sequential, parallel or task.'),
+      resultStrategy: z.string().describe('last, concat, label or formatted.'),
+      roles: z.array(z.string()).describe('Roles of the steps in order.'),
+      synthesis: z.string().optional().describe('Parallel plans: the role that integrated the branches.'),
+    })
+    .describe('The plan that ran.'),
+  routing: z
+    .object({
+      score: z.number().describe('Complexity score 0-100.'),
+      band: z.string().describe('single, double, triple or full.'),
+      sequence: z.array(z.string()).describe('The hats chosen.'),
+      reason: z.string().describe('Why.'),
+      estimatedSavingPercent: z.number().describe('Calls saved against the full six-hat sequence.'),
+      factors: z.record(z.string(), z.number()).describe('Score per factor.'),
+    })
+    .optional()
+    .describe('For plan "auto": the routing decision.'),
+  roles: z.array(roleSummarySchema).describe('Every role call, in the order recorded.'),
+  failed: z.array(z.string()).describe('Roles that failed.'),
+  usage: z
+    .object({
+      calls: z.number().int().describe('Model calls made.'),
+      inputTokens: z.number().int().describe('Input tokens in all.'),
+      outputTokens: z.number().int().describe('Output tokens in all.'),
+      estimated: z.boolean().describe('True when some counts are estimates.'),
+      durationMs: z.number().describe('Wall time of the deliberation.'),
+    })
+    .describe('Usage totals.'),
+  budgets: z.object({ capped: z.array(z.string()).describe('Budgets asked above their cap.'), cut: z.array(z.string()).describe('What budgets cut.') }).describe('Budget notes.'),
+  gateway: z.string().describe('Where the model ran.'),
+  thoughts: z.object({ first: z.number().int().describe('First thought number.'), last: z.number().int().describe('Last thought number.') }).describe('The thoughts recorded.'),
+};
+
+export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDeps): RegisteredTool {
+  return server.registerTool(
+    DELIBERATE_TOOL_NAME,
+    {
+      title: 'Deliberate',
+      description: DESCRIPTION,
+      inputSchema: deliberateInputShape,
+      outputSchema: deliberateOutputShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, extra): Promise<CallToolResult> => {
+      let prepared: PreparedDeliberation;
+      try {
+        prepared = prepareDeliberation(deps.engine, deps.connectionId, parseDeliberateInput(args));
+      } catch (error) {
+        if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
+        throw error;
+      }
+      const gateway = deps.gateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.requestId) : undefined);
+      if (!gateway) return errorResult(NO_MODEL_MESSAGE);
+
+      const progressToken = extra._meta?.progressToken;
+      const total = plannedCalls(prepared.plan);
+      let reply: DeliberationReply;
+      try {
+        reply = await runDeliberation(prepared, {
+          engine: deps.engine,
+          connectionId: deps.connectionId,
+          gateway,
+          signal: extra.signal,
+          onCallRecorded: ({ done, outcome, thoughtNumber }) => {
+            if (progressToken === undefined) return;
+            const where = outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : '';
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress: done, total, message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)` },
+              })
+              .catch(() => {});
+          },
+        });
+      } catch (error) {
+        if (error instanceof RecordingError) return errorResult(`The deliberation could not be recorded: ${error.message}`);
+        throw error;
+      }
+      return { content: [{ type: 'text', text: replyText(reply) }], structuredContent: reply as unknown as Record<string, unknown> };
+    },
+  );
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
