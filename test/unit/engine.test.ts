@@ -460,6 +460,33 @@ describe('events', () => {
   });
 });
 
+describe('recordThought: a parsed thought with per-thought data', () => {
+  it('records the same thought process() would, and keeps `extra` in memory, in the journal and after a restart', () => {
+    const dir = freshDirectory('extra');
+    const store1 = new FileSessionStore(dir, { log: quietLog });
+    const engine1 = new ThinkingEngine({ store: store1, log: quietLog });
+    const extra = { role: 'critic', model: 'scripted-1', tokens: 42, durationMs: 1234, status: 'ok' };
+    const viaProcess = ok(new ThinkingEngine({ log: quietLog }).process('c', thought(1, { sessionId: 'same' })));
+    const reply = ok(engine1.recordThought('c', { thought: 'Thought number 1.', thoughtNumber: 1, totalThoughts: 5, nextThoughtNeeded: true, sessionId: 'same' }, { extra }));
+    assert.deepEqual(reply, viaProcess, 'the same reply as process() for the same thought');
+    const second = ok(engine1.recordThought('c', { thought: 'plain', thoughtNumber: 2, totalThoughts: 5, nextThoughtNeeded: true }));
+    assert.equal(second.thoughtHistoryLength, 2);
+    assert.deepEqual(engine1.getSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
+    assert.match(readFileSync(store1.sessionFilePath('same'), 'utf8'), /"extra":\{"role":"critic","model":"scripted-1","tokens":42,"durationMs":1234,"status":"ok"\}/);
+    store1.close();
+
+    const store2 = new FileSessionStore(dir, { log: quietLog });
+    assert.deepEqual(store2.loadSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
+    store2.close();
+  });
+
+  it('refuses through the outcome, never by throwing, like process()', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    const outcome = engine.recordThought('c', { thought: 'x', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, sessionId: 'missing' }, { extra: { role: 'r' } });
+    assert.match(refused(outcome), /^Invalid sessionId: no session "missing" exists\./);
+  });
+});
+
 describe('durability through the file store', () => {
   it('resumes a session by sessionId after a restart (new engine, new store, same directory)', () => {
     const dir = freshDirectory('restart');
