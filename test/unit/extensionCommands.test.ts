@@ -58,11 +58,11 @@ describe('session commands', () => {
   test('export file names are safe and say the format', () => {
     assert.equal(exportFileName('Compare the <two> caching strategies!', 's', 'md'), 'compare-the-two-caching-strategies.md');
     assert.equal(exportFileName('../../etc/passwd', 's', 'json'), 'etc-passwd.json');
-    assert.equal(exportFileName('???', '2026:01', 'json-seed001'), '2026-01.seed001.json');
+    assert.equal(exportFileName('???', '2026:01', 'sequentialthinking-plus'), '2026-01.stp.json');
     assert.equal(exportFileName('Résumé', 's', 'html'), 'resume.html');
   });
 
-  test('Export writes Markdown, lossless JSON and the seed-001 shape; the JSON imports back unchanged', async () => {
+  test('Export writes Markdown, lossless JSON and the sequentialthinking-plus shape (also by its old name json-seed001); the JSON imports back unchanged', async () => {
     const id = recordSession();
     const markdownPath = join(out, 'a.md');
     assert.equal(await runExport({ sessionId: id }, 'md', markdownPath), markdownPath);
@@ -70,8 +70,11 @@ describe('session commands', () => {
     assert.match(markdown, /```mermaid/);
     assert.match(markdown, /LRU keeps hot keys/);
 
-    const seedPath = join(out, 'a.seed001.json');
-    await runExport(id, 'json-seed001', seedPath);
+    const seedPath = join(out, 'a.stp.json');
+    await runExport(id, 'sequentialthinking-plus', seedPath);
+    const aliasPath = join(out, 'a-alias.stp.json');
+    await runExport(id, 'json-seed001', aliasPath);
+    assert.equal(readFileSync(aliasPath, 'utf8'), readFileSync(seedPath, 'utf8'));
     const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
     assert.equal(seed.id, id);
     assert.equal(seed.thoughtHistory.length, 3);
