@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from './events';
 import { resolveLimits, type EngineLimits } from './limits';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, ThoughtRecord } from './model';
-import { InvalidSessionIdError } from './model';
+import { InvalidSessionIdError, matchesQuery } from './model';
 import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/heldSession';
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './recording/rejectedThought';
 import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
@@ -355,16 +355,6 @@ function extendsThoughts(previous: readonly ThoughtRecord[], next: readonly Thou
     const a = previous[index];
     const b = next[index];
     if (a.timestamp !== b.timestamp || a.thoughtNumber !== b.thoughtNumber || a.branchId !== b.branchId || a.thought !== b.thought) return false;
-  }
-  return true;
-}
-
-export function matchesQuery(meta: SessionMeta, query: ListSessionsQuery): boolean {
-  if (query.strategy !== undefined && meta.strategy !== query.strategy) return false;
-  if (query.status !== undefined && meta.status !== query.status) return false;
-  if (query.text !== undefined && query.text !== '') {
-    const needle = query.text.toLowerCase();
-    if (!`${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle)) return false;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 // Checks that data read from disk or from an imported file really has the shape of our model, naming the exact place
 // of any problem ("thoughts[3].thoughtNumber: expected a whole number of at least 1, got -2"). Shared by the journal
 // reader and the import formats so both accept exactly the same records.
+import { NAME_PATTERN, NAME_RULE, SESSION_STATUSES } from '../engine/fieldRules';
 import type { SessionMeta, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/thoughtInput';
 import { sessionIdProblem } from './sessionIds';
@@ -15,9 +16,6 @@ export class SessionFormatError extends Error {
     this.name = 'SessionFormatError';
   }
 }
-
-const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-const STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
 
 export type JsonObject = Record<string, unknown>;
 
@@ -42,7 +40,7 @@ export function requireString(value: unknown, where: string): string {
 
 export function requireName(value: unknown, where: string): string {
   if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
-    throw new SessionFormatError(where, `expected 1-64 letters, digits, "_", "-", "." or ":", got ${describeValue(value)}`);
+    throw new SessionFormatError(where, `expected ${NAME_RULE}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -107,8 +105,8 @@ export function readThoughtRecord(value: unknown, where: string): ThoughtRecord 
 export function readSessionMeta(value: unknown, where: string): SessionMeta {
   const source = requireObject(value, where);
   const status = source.status;
-  if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) {
-    throw new SessionFormatError(`${where}.status`, `expected one of ${STATUSES.join(', ')}, got ${describeValue(status)}`);
+  if (typeof status !== 'string' || !(SESSION_STATUSES as readonly string[]).includes(status)) {
+    throw new SessionFormatError(`${where}.status`, `expected one of ${SESSION_STATUSES.join(', ')}, got ${describeValue(status)}`);
   }
   const meta: SessionMeta = {
     id: requireSessionId(source.id, `${where}.id`),

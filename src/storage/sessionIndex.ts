@@ -14,8 +14,8 @@
 import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
-import { matchesQuery } from '../engine/engine';
+import { SESSION_STATUSES } from '../engine/fieldRules';
+import { matchesQuery, type ListSessionsQuery, type ListSessionsResult, type SessionMeta } from '../engine/model';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
 
@@ -292,7 +292,7 @@ function parseIndex(text: string): IndexEntry[] | string {
   return entries;
 }
 
-const STATUSES = new Set(['live', 'complete', 'abandoned']);
+const STATUSES = new Set<string>(SESSION_STATUSES);
 const OPTIONAL_TEXT = ['title', 'purpose', 'stage'] as const;
 const COUNTERS = ['createdAt', 'updatedAt', 'thoughtCount', 'revisionCount', 'lastThoughtNumber', 'totalThoughts'] as const;
 
