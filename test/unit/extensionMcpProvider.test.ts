@@ -231,18 +231,6 @@ describe('MCP server definition provider', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await assert.rejects(fetch(resolved.uri.toString(), { method: 'POST' }));
   });
-
-  test('without the provider API (VS Code before 1.101) it says once how to use the stdio CLI instead', () => {
-    stub.mcpApiAvailable = false;
-    register();
-    assert.equal(stub.mcpProviders.length, 0);
-    assert.equal(stub.messages.length, 1);
-    assert.match(stub.messages[0].message, /Copy MCP Configuration/);
-    assert.ok(fixture.log.lines.some((line) => line.includes('1.101')));
-    context.disposeAll();
-    register();
-    assert.equal(stub.messages.length, 1, 'said once, not on every activation');
-  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
