@@ -2,9 +2,12 @@
 // and the stdio configuration other MCP clients paste.
 import './support/vscodeLoader';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
+import { strategyNames } from '../../src/engine/strategies/catalog';
 import { stdioClientConfiguration } from '../../src/extension/mcpConfig';
 import {
   dayKey,
@@ -79,7 +82,21 @@ describe('settings', () => {
   });
 
   test('every strategy name is accepted as the default strategy', () => {
-    assert.equal(settingsFrom({ defaultStrategy: 'tree_of_thoughts' }).settings.defaultStrategy, 'tree_of_thoughts');
+    // The names the settings UI offers (the manifest's enum), checked against the engine's catalog and one by one.
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { enum?: string[] }> } | { properties: Record<string, { enum?: string[] }> }[] };
+    };
+    const sections = [manifest.contributes.configuration].flat();
+    const offered = sections.map((section) => section.properties['thoughtExplorer.defaultStrategy']?.enum).find((names) => names !== undefined) ?? [];
+    assert.equal(offered.length, 12);
+    assert.deepEqual([...offered].sort(), strategyNames().slice().sort());
+    for (const name of offered) {
+      const { settings, problems } = settingsFrom({ defaultStrategy: name });
+      assert.deepEqual(problems, [], name);
+      assert.equal(settings.defaultStrategy, name);
+      const reply = new ThinkingEngine({ defaultStrategy: settings.defaultStrategy, log: () => {} }).process('c', { thought: 't', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+      assert.ok(reply.ok && reply.reply.strategy === name, `${name}: ${JSON.stringify(reply)}`);
+    }
   });
 
   test('storage path: empty means the CLI default, ~ is expanded, relative paths start at the workspace folder', () => {
