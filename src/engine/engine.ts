@@ -7,6 +7,7 @@ import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapsho
 import { InvalidSessionIdError, matchesQuery } from './model';
 import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/heldSession';
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './recording/rejectedThought';
+import { inferRevision } from './recording/sessionRules';
 import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
 import { buildReply, type ThoughtReply } from './recording/thoughtReply';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
@@ -88,8 +89,9 @@ export class ThinkingEngine {
   /** The steps of recording a thought, in order; the first four may refuse it, and then nothing has changed. */
   private record(connectionId: string, input: ThoughtInput, extra: Record<string, unknown> | undefined): ThoughtReply {
     const warnings: string[] = [];
-    const { session, isNew } = this.sessionFor(connectionId, input, warnings);
-    const plan = planThought(session, isNew, input, { limits: this.limits, now: this.now, extra }, warnings);
+    const sent = inferRevision(input, warnings);
+    const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
+    const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra }, warnings);
     this.persist(plan);
     this.apply(connectionId, plan);
     if (this.events.hasListeners) this.announce(plan);
@@ -135,7 +137,7 @@ export class ThinkingEngine {
     if (input.sessionId !== undefined) {
       const existing = this.lookup(input.sessionId);
       if (existing) return { session: existing, isNew: false };
-      if (input.thoughtNumber !== 1 || input.isRevision || input.branchId !== undefined) {
+      if (input.thoughtNumber !== 1 || input.isRevision || branches(input)) {
         throw new RejectedThought(
           `Invalid sessionId: no session "${input.sessionId}" exists. Omit sessionId to continue this conversation's session, ` +
             'use thinking_sessions list to find one, or send thoughtNumber 1 to start a new session with this id.',
@@ -147,7 +149,7 @@ export class ThinkingEngine {
     const current = currentId === undefined ? undefined : this.lookup(currentId);
     if (current) {
       const startsOver =
-        current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && input.branchId === undefined;
+        current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && !branches(input);
       if (!startsOver) return { session: current, isNew: false };
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
@@ -346,6 +348,11 @@ export class ThinkingEngine {
   private emit(event: EngineEvent): void {
     this.events.emit(event, (error) => this.log(`engine listener failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
   }
+}
+
+/** The thought opens or continues a branch (either field alone counts: the session rules resolve the other). */
+function branches(input: ThoughtInput): boolean {
+  return input.branchId !== undefined || input.branchFromThought !== undefined;
 }
 
 /** Whether `next` is `previous` with thoughts appended (same thoughts, same order). */

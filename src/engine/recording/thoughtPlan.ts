@@ -9,7 +9,7 @@ import type { StrategyDefinition } from '../strategies/types';
 import type { ThoughtInput } from '../thoughtInput';
 import type { HeldSession } from './heldSession';
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './rejectedThought';
-import { checkSessionRules } from './sessionRules';
+import { applySessionRules } from './sessionRules';
 
 /** Everything decided about one thought before it is persisted. */
 export interface ThoughtPlan {
@@ -42,10 +42,10 @@ export interface PlanContext {
 
 const PURPOSE_LENGTH = 120;
 
-export function planThought(session: HeldSession, isNew: boolean, input: ThoughtInput, context: PlanContext, warnings: string[]): ThoughtPlan {
+export function planThought(session: HeldSession, isNew: boolean, sent: ThoughtInput, context: PlanContext, warnings: string[]): ThoughtPlan {
   const meta = session.meta;
-  const { strategy, strategySwitch, fromStage, thoughtsInFromStage } = chooseStrategy(session, isNew, input, context.now);
-  checkSessionRules(session, input, context.limits, warnings);
+  const { strategy, strategySwitch, fromStage, thoughtsInFromStage } = chooseStrategy(session, isNew, sent, context.now);
+  const input = applySessionRules(session, sent, context.limits, warnings);
 
   const branchIsNew = input.branchId !== undefined && !meta.branchIds.includes(input.branchId);
   const decision = decideStage(strategy, {
