@@ -10,7 +10,7 @@ import type * as vscode from 'vscode';
 import { importSessionFile } from '../../src/extension/commands';
 import { exportFileName, registerExportCommand } from '../../src/extension/exportCommand';
 import { pickSessionBySearch, searchThoughtText, sessionIdFromArgument } from '../../src/extension/sessionPicker';
-import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
+import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
 import { extensionContext, resetStub, stub } from './support/vscodeStub';
 
 let fixture: ServicesFixture;
@@ -142,7 +142,7 @@ describe('session commands', () => {
     assert.ok(quickPick?.shown);
     assert.equal(quickPick.items.length, 2);
     quickPick.type('staleness');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => quickPick.items[0]?.alwaysShow === true, 3000, 'the thought-text search results');
     assert.equal(quickPick.items[0].alwaysShow, true, 'a match in thought text is shown whatever the label filter says');
     assert.match(quickPick.items[0].detail ?? '', /#3: .*TTL bounds staleness/);
     quickPick.acceptItem(0);
