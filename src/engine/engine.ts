@@ -57,7 +57,7 @@ export class ThinkingEngine {
     return this.events.on(listener);
   }
 
-  /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says what was wrong. */
+  /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says why. */
   process(connectionId: string, args: unknown): ThoughtOutcome {
     let input: ThoughtInput;
     try {
@@ -86,7 +86,10 @@ export class ThinkingEngine {
     }
   }
 
-  /** The steps of recording a thought, in order; the first four may refuse it, and then nothing has changed. */
+  /**
+   * The steps of recording a thought, in order: input → session → plan (strategy, rules, stage) → persist → apply →
+   * announce → reply. Up to persist a step may refuse the thought or fail, and then nothing has changed.
+   */
   private record(connectionId: string, input: ThoughtInput, extra: Record<string, unknown> | undefined): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
