@@ -1,10 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
 // a typed command or a clear usage error. Kept apart from cli.ts so it is testable without starting anything.
 import type { EngineLimits } from './engine/limits';
-import type { ExportFormat } from './export/index';
-
-/** The formats of src/export, listed here (type-checked against them) so parsing does not load the exporters. */
-const EXPORT_FORMATS = ['md', 'json', 'json-seed001', 'html'] as const satisfies readonly ExportFormat[];
+import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from './export/formats';
 
 export interface CommonOptions {
   storagePath?: string;
@@ -15,7 +12,7 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | ({ kind: 'serve'; http?: { port: number } } & CommonOptions)
-  | ({ kind: 'export'; sessionId: string; format: (typeof EXPORT_FORMATS)[number]; out?: string } & CommonOptions)
+  | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 
 export class UsageError extends Error {}
@@ -24,8 +21,8 @@ export const USAGE = `Usage:
   thought-explorer-mcp [options]                 serve MCP over stdio (the default)
   thought-explorer-mcp --http [port] [options]   serve Streamable HTTP on 127.0.0.1 (port 0 or none: a free port);
                                                  prints the URL and a bearer token to stderr
-  thought-explorer-mcp export <sessionId> --format md|json|json-seed001|html [--out FILE] [options]
-  thought-explorer-mcp import <file> [options]   add a session from our JSON export or the seed-001 shape
+  thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html [--out FILE] [options]
+  thought-explorer-mcp import <file> [options]   add a session from our JSON export or the sequentialthinking-plus shape
 
 Options:
   -s, --storage-path DIR        where sessions are saved (default: $THOUGHT_EXPLORER_STORAGE or ~/.thought-explorer/sessions)
@@ -105,12 +102,11 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   }
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
   if (command === 'export') {
-    if (rest.length !== 1) throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|json-seed001|html');
+    if (rest.length !== 1) throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
     if (format === undefined) throw new UsageError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
-    if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);
-    }
-    return { kind: 'export', sessionId: rest[0], format: format as (typeof EXPORT_FORMATS)[number], ...(out !== undefined ? { out } : {}), ...common };
+    const named = exportFormatNamed(format);
+    if (named === undefined) throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);
+    return { kind: 'export', sessionId: rest[0], format: named, ...(out !== undefined ? { out } : {}), ...common };
   }
   if (command === 'import') {
     if (rest.length !== 1) throw new UsageError('import needs exactly one file: import <file>');

@@ -1,12 +1,12 @@
 // The CLI's export and import commands: a saved session to a file (or stdout) in any export format, and a session
-// file (our lossless JSON or the seed-001 shape) into the store. Loaded only when one of these commands runs.
+// file (our lossless JSON or the sequentialthinking-plus shape) into the store. Loaded only when one of these commands runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ThinkingEngine } from './engine/engine';
 import type { CliCommand } from './cliOptions';
 import { exportSession } from './export/index';
 import type { FileSessionStore } from './storage/fileSessionStore';
-import { parseSessionJson } from './storage/seed001Format';
+import { parseSessionJson } from './storage/sessionJsonFormats';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
 

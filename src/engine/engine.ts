@@ -3,32 +3,24 @@
 import { randomBytes } from 'node:crypto';
 import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from './events';
 import { resolveLimits, type EngineLimits } from './limits';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from './model';
-import { InvalidSessionIdError } from './model';
-import { decideStage, isTerminalStage, nextStages } from './stageFlow';
-import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from './guidance';
-import { DEFAULT_STRATEGY, findStrategy, strategyNames } from './strategies/catalog';
-import type { StrategyDefinition } from './strategies/types';
+import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, ThoughtRecord } from './model';
+import { InvalidSessionIdError, matchesQuery } from './model';
+import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/heldSession';
+import { RejectedThought, requireStrategy, unknownStrategyMessage } from './recording/rejectedThought';
+import { inferRevision } from './recording/sessionRules';
+import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
+import { buildReply, type ThoughtReply } from './recording/thoughtReply';
+import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
 
-/** What the `sequentialthinking` tool answers: the reference's five fields first, then ours. */
-export interface ThoughtReply {
-  thoughtNumber: number;
-  totalThoughts: number;
-  nextThoughtNeeded: boolean;
-  branches: string[];
-  thoughtHistoryLength: number;
-  sessionId: string;
-  strategy: string;
-  stage: string;
-  nextStages: string[];
-  guidance: string;
-  warnings: string[];
-  /** Thoughts in this strategy so far against its typical length, and the fewest stages left to final_response. */
-  progress: ReplyProgress;
-}
+export type { ThoughtReply } from './recording/thoughtReply';
 
 export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; error: string };
+
+export interface RecordThoughtOptions {
+  /** Per-thought data kept with the record (ThoughtRecord.extra), e.g. a deliberation role's model and timing. */
+  extra?: Record<string, unknown>;
+}
 
 export interface EngineOptions {
   store?: SessionStore;
@@ -38,18 +30,6 @@ export interface EngineOptions {
   log?: (message: string) => void;
   now?: () => number;
 }
-
-/** A session held in memory, with the lookups a thought needs. */
-interface HeldSession {
-  meta: SessionMeta;
-  thoughts: ThoughtRecord[];
-  strategySwitches: StrategySwitch[];
-  thoughtNumbers: Set<number>;
-  /** Thoughts recorded in the current stage since entering it. */
-  thoughtsInStage: number;
-}
-
-const PURPOSE_LENGTH = 120;
 
 export class ThinkingEngine {
   readonly limits: EngineLimits;
@@ -77,7 +57,7 @@ export class ThinkingEngine {
     return this.events.on(listener);
   }
 
-  /** Records one thought sent by `connectionId`. Never throws for bad input: the outcome says what was wrong. */
+  /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says why. */
   process(connectionId: string, args: unknown): ThoughtOutcome {
     let input: ThoughtInput;
     try {
@@ -86,8 +66,16 @@ export class ThinkingEngine {
       if (error instanceof ThoughtInputError) return { ok: false, error: error.message };
       throw error;
     }
+    return this.recordThought(connectionId, input);
+  }
+
+  /**
+   * Records one already parsed thought, optionally with per-thought data kept as the record's `extra` (journaled and
+   * exported with it). Never throws for a refused thought or a failed write: the outcome says what was wrong.
+   */
+  recordThought(connectionId: string, input: ThoughtInput, options: RecordThoughtOptions = {}): ThoughtOutcome {
     try {
-      return this.record(connectionId, input);
+      return { ok: true, reply: this.record(connectionId, input, options.extra) };
     } catch (error) {
       if (error instanceof RejectedThought) return { ok: false, error: error.message };
       // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
@@ -98,151 +86,53 @@ export class ThinkingEngine {
     }
   }
 
-  private record(connectionId: string, input: ThoughtInput, extra?: Record<string, unknown>): ThoughtOutcome {
+  /**
+   * The steps of recording a thought, in order: input → session → plan (strategy, rules, stage) → persist → apply →
+   * announce → reply. Up to persist a step may refuse the thought or fail, and then nothing has changed.
+   */
+  private record(connectionId: string, input: ThoughtInput, extra: Record<string, unknown> | undefined): ThoughtReply {
     const warnings: string[] = [];
-    const { session, isNew } = this.sessionFor(connectionId, input, warnings);
-    const meta = session.meta;
+    const sent = inferRevision(input, warnings);
+    const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
+    const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra }, warnings);
+    this.persist(plan);
+    this.apply(connectionId, plan);
+    if (this.events.hasListeners) this.announce(plan);
+    return buildReply(plan, warnings);
+  }
 
-    let strategy = requireStrategy(meta.strategy);
-    let strategySwitch: StrategySwitch | undefined;
-    let currentStage = meta.stage;
-    let thoughtsInStage = session.thoughtsInStage;
-    if (input.strategy !== undefined && input.strategy !== meta.strategy) {
-      const target = findStrategy(input.strategy);
-      if (!target) throw new RejectedThought(unknownStrategyMessage(input.strategy));
-      if (isNew) {
-        strategy = target;
-      } else {
-        if (meta.status === 'complete') {
-          throw new RejectedThought(
-            `Invalid strategy: session "${meta.id}" is complete, and a strategy can be switched only before completion. ` +
-              `Start a new session in "${target.name}" with thoughtNumber 1, or omit strategy to stay in "${meta.strategy}".`,
-          );
-        }
-        // A switch re-enters the stage flow in the new strategy and is kept in the session's history.
-        strategySwitch = { atSeq: session.thoughts.length, from: meta.strategy, to: target.name, timestamp: this.now() };
-        strategy = target;
-        currentStage = undefined;
-        thoughtsInStage = 0;
-      }
+  /** Persist first: if the disk refuses, memory stays as it was and the agent is told to resend. */
+  private persist({ isNew, strategy, strategySwitch, thought, previous: meta, next }: ThoughtPlan): void {
+    if (!this.store) return;
+    if (isNew) this.store.createSession(meta);
+    try {
+      if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
+      this.store.appendThought(next, thought);
+    } catch (error) {
+      // A session created for this thought must not stay behind empty: the agent's resend would start another one.
+      if (isNew) this.forgetFailedSession(meta.id);
+      throw error;
     }
+  }
 
-    if (session.thoughts.length >= this.limits.maxThoughtsPerSession) {
-      throw new RejectedThought(
-        `Session "${meta.id}" is full: it holds ${session.thoughts.length} thoughts, the most allowed (maxThoughtsPerSession). ` +
-          `Continue in a new session: send sessionId "${meta.id.slice(0, 62)}-2" with thoughtNumber 1.`,
-      );
-    }
-    if (input.revisesThought !== undefined && !session.thoughtNumbers.has(input.revisesThought)) {
-      throw new RejectedThought(
-        `Invalid revisesThought: got ${input.revisesThought}; expected the number of an existing thought of session "${meta.id}" (${describeNumbers(session.thoughtNumbers)}).`,
-      );
-    }
-    if (input.branchFromThought !== undefined && !session.thoughtNumbers.has(input.branchFromThought)) {
-      throw new RejectedThought(
-        `Invalid branchFromThought: got ${input.branchFromThought}; expected the number of an existing thought of session "${meta.id}" (${describeNumbers(session.thoughtNumbers)}).`,
-      );
-    }
-    if (input.isRevision === true && input.revisesThought === undefined) {
-      warnings.push('isRevision is true but revisesThought is missing: send the number of the thought you revise.');
-    }
-
-    const branchIsNew = input.branchId !== undefined && !meta.branchIds.includes(input.branchId);
-    const decision = decideStage(strategy, {
-      current: currentStage,
-      thoughtsInCurrent: thoughtsInStage,
-      requested: input.stage,
-      switching: strategySwitch !== undefined,
-      isRevision: input.isRevision === true,
-      branch: input.branchId === undefined ? undefined : branchIsNew ? 'newBranch' : 'existingBranch',
-      finishing: !input.nextThoughtNeeded,
-    });
-    if (!decision.ok) throw new RejectedThought(decision.message);
-    const stage = decision.stage;
-
-    const timestamp = this.now();
-    const thought: ThoughtRecord = {
-      seq: session.thoughts.length,
-      thought: input.thought,
-      thoughtNumber: input.thoughtNumber,
-      // As the reference does: an estimate that was exceeded grows to the thought's number.
-      totalThoughts: Math.max(input.totalThoughts, input.thoughtNumber),
-      nextThoughtNeeded: input.nextThoughtNeeded,
-      stage,
-      timestamp,
-    };
-    if (input.isRevision !== undefined) thought.isRevision = input.isRevision;
-    if (input.revisesThought !== undefined) thought.revisesThought = input.revisesThought;
-    if (input.branchFromThought !== undefined) thought.branchFromThought = input.branchFromThought;
-    if (input.branchId !== undefined) thought.branchId = input.branchId;
-    if (input.needsMoreThoughts !== undefined) thought.needsMoreThoughts = input.needsMoreThoughts;
-    if (extra !== undefined) thought.extra = extra;
-
-    const completes = !input.nextThoughtNeeded || isTerminalStage(strategy, stage);
-    const branchIds = branchIsNew ? [...meta.branchIds, input.branchId as string] : meta.branchIds;
-    // A copy, then assignments: on the per-thought path V8 ran a spread followed by the same fields in one literal
-    // several times slower (record()'s own time per thought halved in the CPU profile when this changed).
-    const nextMeta: SessionMeta = { ...meta };
-    nextMeta.strategy = strategy.name;
-    nextMeta.stage = stage;
-    nextMeta.status = completes ? 'complete' : 'live';
-    nextMeta.updatedAt = timestamp;
-    nextMeta.thoughtCount = meta.thoughtCount + 1;
-    nextMeta.revisionCount = meta.revisionCount + (thought.isRevision ? 1 : 0);
-    nextMeta.branchIds = branchIds;
-    nextMeta.lastThoughtNumber = thought.thoughtNumber;
-    nextMeta.totalThoughts = thought.totalThoughts;
-    nextMeta.purpose = meta.purpose ?? shorten(thought.thought, PURPOSE_LENGTH);
-
-    // Persist first: if the disk refuses, memory stays as it was and the agent is told to resend.
-    if (this.store) {
-      if (isNew) this.store.createSession(meta);
-      try {
-        if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
-        this.store.appendThought(nextMeta, thought);
-      } catch (error) {
-        // A session created for this thought must not stay behind empty: the agent's resend would start another one.
-        if (isNew) this.forgetFailedSession(meta.id);
-        throw error;
-      }
-    }
-
+  /** The stored thought becomes part of the held session and the connection's current session. */
+  private apply(connectionId: string, { session, isNew, strategySwitch, thought, next, fromStage, thoughtsInFromStage }: ThoughtPlan): void {
     if (isNew) this.hold(session);
     if (strategySwitch) session.strategySwitches.push(strategySwitch);
-    session.meta = nextMeta;
+    session.meta = next;
     session.thoughts.push(thought);
     session.thoughtNumbers.add(thought.thoughtNumber);
-    session.thoughtsInStage = stage === currentStage ? thoughtsInStage + 1 : 1;
-    this.currentByConnection.set(connectionId, nextMeta.id);
+    session.thoughtsInStage = thought.stage === fromStage ? thoughtsInFromStage + 1 : 1;
+    this.currentByConnection.set(connectionId, next.id);
+  }
 
-    if (this.events.hasListeners) {
-      if (isNew) this.emit({ type: 'sessionStarted', meta: nextMeta });
-      if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: nextMeta });
-      this.emit({ type: 'thoughtAdded', meta: nextMeta, thought });
-      if (stage !== meta.stage) this.emit({ type: 'stageChanged', meta: nextMeta, from: meta.stage, to: stage });
-      if (completes && meta.status !== 'complete') this.emit({ type: 'sessionEnded', meta: nextMeta });
-    }
-
-    const upcoming = completes ? [] : [...nextStages(strategy, stage)];
-    warnings.push(...stageWarnings({ strategy, thought, branchIsNew, completes }));
-    const switchedAt = session.strategySwitches[session.strategySwitches.length - 1]?.atSeq ?? 0;
-    return {
-      ok: true,
-      reply: {
-        thoughtNumber: thought.thoughtNumber,
-        totalThoughts: thought.totalThoughts,
-        nextThoughtNeeded: thought.nextThoughtNeeded,
-        branches: nextMeta.branchIds,
-        thoughtHistoryLength: session.thoughts.length,
-        sessionId: nextMeta.id,
-        strategy: strategy.name,
-        stage,
-        nextStages: upcoming,
-        guidance: buildGuidance({ strategy, meta: nextMeta, thought, nextStages: upcoming, choice: decision.choice, thoughtsInStage: session.thoughtsInStage }),
-        warnings,
-        progress: buildProgress(strategy, stage, session.thoughts.length - switchedAt),
-      },
-    };
+  /** Tells listeners what the thought changed. */
+  private announce({ isNew, strategySwitch, thought, previous, next, completes }: ThoughtPlan): void {
+    if (isNew) this.emit({ type: 'sessionStarted', meta: next });
+    if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: next });
+    this.emit({ type: 'thoughtAdded', meta: next, thought });
+    if (thought.stage !== previous.stage) this.emit({ type: 'stageChanged', meta: next, from: previous.stage, to: thought.stage as string });
+    if (completes && previous.status !== 'complete') this.emit({ type: 'sessionEnded', meta: next });
   }
 
   /** Picks the session a thought belongs to, creating one (not yet held or stored) when the rules say so. */
@@ -250,7 +140,7 @@ export class ThinkingEngine {
     if (input.sessionId !== undefined) {
       const existing = this.lookup(input.sessionId);
       if (existing) return { session: existing, isNew: false };
-      if (input.thoughtNumber !== 1 || input.isRevision || input.branchId !== undefined) {
+      if (input.thoughtNumber !== 1 || input.isRevision || branches(input)) {
         throw new RejectedThought(
           `Invalid sessionId: no session "${input.sessionId}" exists. Omit sessionId to continue this conversation's session, ` +
             'use thinking_sessions list to find one, or send thoughtNumber 1 to start a new session with this id.',
@@ -262,7 +152,7 @@ export class ThinkingEngine {
     const current = currentId === undefined ? undefined : this.lookup(currentId);
     if (current) {
       const startsOver =
-        current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && input.branchId === undefined;
+        current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && !branches(input);
       if (!startsOver) return { session: current, isNew: false };
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
@@ -326,7 +216,7 @@ export class ThinkingEngine {
   /** The whole session, from memory or disk. */
   getSession(id: string): SessionSnapshot | undefined {
     const held = this.held.get(id);
-    if (held) return { meta: held.meta, thoughts: held.thoughts, strategySwitches: held.strategySwitches };
+    if (held) return snapshotOf(held);
     return this.store?.loadSession(id);
   }
 
@@ -340,7 +230,7 @@ export class ThinkingEngine {
     const session = this.lookup(id);
     if (!session) return undefined;
     this.currentByConnection.set(connectionId, id);
-    return { meta: session.meta, thoughts: session.thoughts, strategySwitches: session.strategySwitches };
+    return snapshotOf(session);
   }
 
   listSessions(query: ListSessionsQuery = {}): ListSessionsResult {
@@ -458,53 +348,14 @@ export class ThinkingEngine {
     }
   }
 
-  /**
-   * Records an already-typed thought (no parsing; the caller validated it), with optional `extra` on the record.
-   * Minimal stand-in for the deliberation branch: the engine-split branch brings the full version.
-   */
-  recordThought(connectionId: string, input: ThoughtInput, options: { extra?: Record<string, unknown> } = {}): ThoughtOutcome {
-    try {
-      return this.record(connectionId, input, options.extra);
-    } catch (error) {
-      if (error instanceof RejectedThought) return { ok: false, error: error.message };
-      if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
-      const message = error instanceof Error ? error.message : String(error);
-      this.log(`thought not recorded: ${message}`);
-      return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded.` };
-    }
-  }
-
   private emit(event: EngineEvent): void {
     this.events.emit(event, (error) => this.log(`engine listener failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
   }
 }
 
-/** A thought refused by a session rule; its message is the error the agent sees. */
-class RejectedThought extends Error {}
-
-function requireStrategy(name: string): StrategyDefinition {
-  const strategy = findStrategy(name);
-  if (!strategy) throw new RejectedThought(unknownStrategyMessage(name));
-  return strategy;
-}
-
-function unknownStrategyMessage(name: string): string {
-  return `Invalid strategy: got "${name}"; expected one of ${strategyNames().join(', ')}.`;
-}
-
-function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
-  const thoughts = snapshot.thoughts;
-  // Only thoughts since the last strategy switch count: an old strategy may have a stage of the same name.
-  const switchedAt = snapshot.strategySwitches[snapshot.strategySwitches.length - 1]?.atSeq ?? 0;
-  let thoughtsInStage = 0;
-  for (let index = thoughts.length - 1; index >= switchedAt && thoughts[index].stage === snapshot.meta.stage; index--) thoughtsInStage++;
-  return {
-    meta: snapshot.meta,
-    thoughts,
-    strategySwitches: snapshot.strategySwitches,
-    thoughtNumbers: new Set(thoughts.map((thought) => thought.thoughtNumber)),
-    thoughtsInStage,
-  };
+/** The thought opens or continues a branch (either field alone counts: the session rules resolve the other). */
+function branches(input: ThoughtInput): boolean {
+  return input.branchId !== undefined || input.branchFromThought !== undefined;
 }
 
 /** Whether `next` is `previous` with thoughts appended (same thoughts, same order). */
@@ -514,28 +365,6 @@ function extendsThoughts(previous: readonly ThoughtRecord[], next: readonly Thou
     const a = previous[index];
     const b = next[index];
     if (a.timestamp !== b.timestamp || a.thoughtNumber !== b.thoughtNumber || a.branchId !== b.branchId || a.thought !== b.thought) return false;
-  }
-  return true;
-}
-
-function describeNumbers(numbers: Set<number>): string {
-  if (numbers.size === 0) return 'it has no thoughts yet';
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const shown = sorted.length > 12 ? `${sorted.slice(0, 5).join(', ')}, ..., ${sorted.slice(-5).join(', ')}` : sorted.join(', ');
-  return `existing thought numbers: ${shown}`;
-}
-
-function shorten(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
-
-export function matchesQuery(meta: SessionMeta, query: ListSessionsQuery): boolean {
-  if (query.strategy !== undefined && meta.strategy !== query.strategy) return false;
-  if (query.status !== undefined && meta.status !== query.status) return false;
-  if (query.text !== undefined && query.text !== '') {
-    const needle = query.text.toLowerCase();
-    if (!`${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle)) return false;
   }
   return true;
 }

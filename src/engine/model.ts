@@ -1,7 +1,8 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
-// Plain data only, so it crosses every boundary (journal, MCP, webview) as JSON unchanged.
+// Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
+// the store and memory-only engines share.
 
-/** The fields of the reference `sequentialthinking` tool, shared by its input, our records and the seed-001 files. */
+/** The fields of the reference `sequentialthinking` tool, shared by its input, our records and sequentialthinking-plus session files. */
 export interface ReferenceThoughtFields {
   thought: string;
   thoughtNumber: number;
@@ -75,6 +76,17 @@ export interface ListSessionsQuery {
   text?: string;
   offset?: number;
   limit?: number;
+}
+
+/** Whether a session's meta matches a listing query: one definition for the store's index and memory-only engines. */
+export function matchesQuery(meta: SessionMeta, query: ListSessionsQuery): boolean {
+  if (query.strategy !== undefined && meta.strategy !== query.strategy) return false;
+  if (query.status !== undefined && meta.status !== query.status) return false;
+  if (query.text !== undefined && query.text !== '') {
+    const needle = query.text.toLowerCase();
+    if (!`${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle)) return false;
+  }
+  return true;
 }
 
 export interface ListSessionsResult {

@@ -4,7 +4,7 @@
 // Policies (documented for agents in strategies/documentation.ts):
 // - A named stage must be the current stage (a stage may take several thoughts) or one of its valid next stages.
 //   Before a session's first thought the current stage is the strategy's first stage, so the first thought may name
-//   it or one of its next stages (seed 000's ReAct walk-through opens at initial_reasoning).
+//   it or one of its next stages (ReAct's worked example opens at initial_reasoning).
 // - A thought that switches strategy may enter the new strategy at any of its stages: the agent has already done
 //   work, and forcing it back through problem_reception would waste thoughts. Without a stage it starts at the first.
 //   The same holds when the session's recorded stage is not a stage of its strategy (imported data).

@@ -130,14 +130,5 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number): Thoug
   const stage = field('stage');
   if (stage.value !== undefined && stage.value !== null && stage.value !== '') input.stage = name(stage.key, stage.value);
 
-  if (input.revisesThought !== undefined && input.isRevision !== true) {
-    throw new ThoughtInputError(revisesThought.key, input.revisesThought, 'to be sent together with isRevision: true');
-  }
-  if (input.branchId !== undefined && input.branchFromThought === undefined) {
-    throw new ThoughtInputError('branchFromThought', undefined, `the number of the thought branch "${input.branchId}" forks from (branchId and branchFromThought go together)`);
-  }
-  if (input.branchFromThought !== undefined && input.branchId === undefined) {
-    throw new ThoughtInputError('branchId', undefined, `a name for the branch that forks from thought ${input.branchFromThought} (branchId and branchFromThought go together)`);
-  }
   return input;
 }

@@ -4,13 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
-import { toLosslessJson, toSeed001Json } from '../storage/seed001Format';
+import { toLosslessJson, toSequentialThinkingPlusJson } from '../storage/sessionJsonFormats';
+import { EXPORT_FORMATS, type ExportFormat } from './formats';
 import { sessionHtml, HtmlExportError } from './html';
 import { sessionMarkdown } from './markdown';
 import type { DiagramKey } from './sessionDiagrams';
-
-export const EXPORT_FORMATS = ['md', 'json', 'json-seed001', 'html'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportProgress {
   /** What is being done now. */
@@ -30,13 +28,6 @@ export interface ExportOptions {
   onProgress?: (progress: ExportProgress) => void;
 }
 
-/** File name extension for each format. */
-export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = { md: '.md', json: '.json', 'json-seed001': '.json', html: '.html' };
-
-export function isExportFormat(value: string): value is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(value);
-}
-
 export async function exportSession(snapshot: SessionSnapshot, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
   const report = options.onProgress ?? (() => {});
   const total = snapshot.thoughts.length;
@@ -52,8 +43,8 @@ export async function exportSession(snapshot: SessionSnapshot, format: ExportFor
     case 'json':
       text = toLosslessJson(snapshot);
       break;
-    case 'json-seed001':
-      text = toSeed001Json(snapshot);
+    case 'sequentialthinking-plus':
+      text = toSequentialThinkingPlusJson(snapshot);
       break;
     case 'html': {
       const allDrawn = ['stageGraph', 'branchTree', 'revisionChain'].every((key) => options.svgs?.[key as DiagramKey] !== undefined);

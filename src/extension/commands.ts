@@ -2,7 +2,7 @@
 // status and the stdio configuration for other clients. Each accepts a session id or a tree node, or asks.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { parseSessionJson } from '../storage/seed001Format';
+import { parseSessionJson } from '../storage/sessionJsonFormats';
 import { stdioClientConfiguration } from './mcpConfig';
 import type { McpServerHost, McpServerStatus } from './mcpProvider';
 import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';

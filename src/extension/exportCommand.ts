@@ -1,11 +1,12 @@
-// "Export Session…": pick a session (or take the tree's), a format (Markdown, JSON, JSON in the seed-001 shape, HTML)
-// and a file; write it with a progress notification for big sessions. HTML uses the explorer's pre-rendered SVGs
-// when an explorer is open, else the export embeds the renderer that draws them on opening.
+// "Export Session…": pick a session (or take the tree's), a format (Markdown, JSON, JSON in the sequentialthinking-plus
+// shape, HTML) and a file; write it with a progress notification for big sessions. HTML uses the explorer's
+// pre-rendered SVGs when an explorer is open, else the export embeds the renderer that draws them on opening.
 import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { EXPORT_EXTENSIONS, exportSession, isExportFormat, type ExportFormat, type ExportOptions } from '../export/index';
+import { EXPORT_EXTENSIONS, exportFormatNamed, type ExportFormat } from '../export/formats';
+import { exportSession, type ExportOptions } from '../export/index';
 import { resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
 import { sessionTitle } from './sessionTreeModel';
@@ -17,7 +18,7 @@ interface FormatItem extends vscode.QuickPickItem {
 export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
   { format: 'md', label: '$(markdown) Markdown', description: '.md', detail: 'Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges' },
   { format: 'json', label: '$(json) JSON', description: '.json', detail: 'Lossless: everything the store holds; re-importable' },
-  { format: 'json-seed001', label: '$(json) JSON (seed-001 shape)', description: '.json', detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies' },
+  { format: 'sequentialthinking-plus', label: '$(json) JSON (sequentialthinking-plus shape)', description: '.stp.json', detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies' },
   { format: 'html', label: '$(globe) HTML', description: '.html', detail: 'One self-contained offline page: thoughts readable without scripts, diagrams as SVG' },
 ];
 
@@ -34,8 +35,7 @@ export function exportFileName(title: string, sessionId: string, format: ExportF
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .toLowerCase();
-  const suffix = format === 'json-seed001' ? '.seed001' : '';
-  return `${stem === '' ? sessionId.replace(/[^A-Za-z0-9_-]/g, '-') : stem}${suffix}${EXPORT_EXTENSIONS[format]}`;
+  return `${stem === '' ? sessionId.replace(/[^A-Za-z0-9_-]/g, '-') : stem}${EXPORT_EXTENSIONS[format]}`;
 }
 
 export function registerExportCommand(context: vscode.ExtensionContext, services: ExtensionServices): void {
@@ -63,10 +63,11 @@ async function runExport(services: ExtensionServices, argument: unknown, formatA
 
   let format: ExportFormat;
   if (formatArgument !== undefined) {
-    if (typeof formatArgument !== 'string' || !isExportFormat(formatArgument)) {
+    const named = typeof formatArgument === 'string' ? exportFormatNamed(formatArgument) : undefined;
+    if (named === undefined) {
       throw new Error(`Unknown export format ${JSON.stringify(formatArgument)}; expected one of ${EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', ')}.`);
     }
-    format = formatArgument;
+    format = named;
   } else {
     const picked = await vscode.window.showQuickPick(EXPORT_FORMAT_ITEMS, { title: `Export “${sessionTitle(snapshot.meta)}”`, placeHolder: 'Format', matchOnDetail: true });
     if (!picked) return undefined;
@@ -81,7 +82,7 @@ async function runExport(services: ExtensionServices, argument: unknown, formatA
     const uri = await vscode.window.showSaveDialog({
       title: 'Export session',
       defaultUri: vscode.Uri.file(join(folder, exportFileName(sessionTitle(snapshot.meta), sessionId, format))),
-      filters: { [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [EXPORT_EXTENSIONS[format].slice(1)] },
+      filters: { [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [EXPORT_EXTENSIONS[format].split('.').pop() as string] },
     });
     if (!uri) return undefined;
     target = uri.fsPath;

@@ -17,8 +17,3 @@ export function stdioServerEntry(extensionPath: string, storageDirectory: string
 export function stdioClientConfiguration(extensionPath: string, storageDirectory: string): string {
   return `${JSON.stringify({ mcpServers: { [STDIO_SERVER_KEY]: stdioServerEntry(extensionPath, storageDirectory) } }, null, 2)}\n`;
 }
-
-/** The same entry in VS Code's own `.vscode/mcp.json` shape, for editors without the provider API (before 1.101). */
-export function vscodeMcpJsonConfiguration(extensionPath: string, storageDirectory: string): string {
-  return `${JSON.stringify({ servers: { [STDIO_SERVER_KEY]: { type: 'stdio', ...stdioServerEntry(extensionPath, storageDirectory) } } }, null, 2)}\n`;
-}

@@ -204,17 +204,6 @@ export class McpServerHost implements vscode.Disposable {
   }
 }
 
-type McpApi = Pick<typeof vscode.lm, 'registerMcpServerDefinitionProvider'>;
-
-/** The provider API, where this VS Code has it (1.101+); feature-detected so older editors still activate. */
-export function mcpProviderApi(): McpApi | undefined {
-  const lm = (vscode as { lm?: Partial<McpApi> }).lm;
-  const register = lm?.registerMcpServerDefinitionProvider;
-  const definitionClass = (vscode as { McpHttpServerDefinition?: unknown }).McpHttpServerDefinition;
-  if (typeof register !== 'function' || typeof definitionClass !== 'function') return undefined;
-  return { registerMcpServerDefinitionProvider: register.bind(lm) };
-}
-
 export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changeEmitter.event;
@@ -254,31 +243,15 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
   }
 }
 
-const STDIO_HINT_KEY = 'thoughtExplorer.stdioHintShown';
-
-/** Registers the provider (or, on editors without the API, says once how to use the stdio CLI instead). */
+/** Registers the provider (the manifest requires VS Code 1.101, where the MCP provider API is stable). */
 export function registerMcpProvider(context: vscode.ExtensionContext, services: ExtensionServices, load: HttpServerLoader = bundledServerLoader(services.extensionPath)): McpServerHost {
   const host = new McpServerHost(services, load);
   context.subscriptions.push(host);
-  const api = mcpProviderApi();
-  if (!api) {
-    const message =
-      'This VS Code has no MCP server provider API (it needs 1.101 or later), so Thought Explorer cannot offer its MCP server to the agent by itself. ' +
-      'Run "Thought Explorer: Copy MCP Configuration for Other Clients" and add the stdio server to your MCP configuration instead.';
-    services.log.warn(message);
-    if (!context.globalState.get<boolean>(STDIO_HINT_KEY)) {
-      void context.globalState.update(STDIO_HINT_KEY, true);
-      void vscode.window.showInformationMessage(message, 'Copy MCP Configuration').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('thoughtExplorer.copyMcpConfiguration');
-      });
-    }
-    return host;
-  }
   const provider = new ThoughtExplorerMcpProvider(services, host);
   let enabled = services.settings.mcpServerEnabled;
   context.subscriptions.push(
     provider,
-    api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     services.onDidResetEngine(() => {
       // The server reads the current engine, so it serves the new one at once; VS Code is told either way (the
       // definition it gets back is unchanged unless the server had to restart for a larger body limit).

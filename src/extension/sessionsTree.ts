@@ -317,6 +317,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     return item;
   }
 
+  /** Whether changes are waiting for the coalescing timer (diagnostics and tests wait on it instead of sleeping). */
+  get refreshPending(): boolean {
+    return this.timer !== undefined;
+  }
+
   private onEngineEvent(event: EngineEvent): void {
     if (event.type === 'sessionDeleted') {
       this.fullRefreshPending = true;

@@ -21,6 +21,13 @@ export class StoreWatcher implements vscode.Disposable {
   private readonly debounceMs: number;
   /** External changes noticed so far (for the status command and tests). */
   externalChanges = 0;
+  /** Journal change notifications checked so far, ours and others' (tests wait on it instead of sleeping). */
+  journalNotificationsChecked = 0;
+
+  /** Whether an external change is waiting for the debounce timer to announce it. */
+  get notificationPending(): boolean {
+    return this.timer !== undefined;
+  }
 
   constructor(
     private readonly services: ExtensionServices,
@@ -58,6 +65,7 @@ export class StoreWatcher implements vscode.Disposable {
       const id = sessionIdFromFileName(fileName);
       if (id === undefined) return;
       external = this.refresh((engine) => engine.refreshSession(id));
+      this.journalNotificationsChecked += 1;
     } else {
       // The platform did not say which file changed: check every session the engine holds, and re-list.
       this.refresh((engine) => engine.refreshHeldSessions().length > 0);

@@ -71,7 +71,7 @@ export function requireSessionId(value: unknown, where: string): string {
   return value as string;
 }
 
-/** The optional reference fields of a thought, shared by our records and by foreign (seed-001) thoughts. */
+/** The optional reference fields of a thought, shared by our records and by foreign (sequentialthinking-plus) thoughts. */
 export function readOptionalThoughtFields(source: JsonObject, where: string, target: ThoughtRecord): void {
   if (source.isRevision !== undefined && source.isRevision !== null) target.isRevision = requireBoolean(source.isRevision, `${where}.isRevision`);
   if (source.revisesThought !== undefined && source.revisesThought !== null) {

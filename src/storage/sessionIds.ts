@@ -10,11 +10,11 @@
 // - File systems that ignore case (Windows, macOS) map "abc" and "ABC" to one file. The store never lets one clobber
 //   the other: journals are created exclusively and a journal whose recorded id differs from the requested one is not
 //   returned as that session.
+import { NAME_PATTERN } from '../engine/fieldRules';
 import { InvalidSessionIdError } from '../engine/model';
 
 export const JOURNAL_EXTENSION = '.jsonl';
 
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /** Why `id` cannot be a stored session's id, or undefined when it can. */
@@ -23,7 +23,7 @@ export function sessionIdProblem(id: unknown): string | undefined {
   if (id.length === 0 || id.length > 64) return 'a session id has 1 to 64 characters';
   if (/[/\\]/.test(id)) return 'a session id cannot contain path separators ("/" or "\\")';
   if (id === '.' || id === '..') return 'a session id cannot be "." or ".."';
-  if (!ID_PATTERN.test(id)) return 'a session id may only contain letters, digits, "_", "-", "." and ":"';
+  if (!NAME_PATTERN.test(id)) return 'a session id may only contain letters, digits, "_", "-", "." and ":"';
   if (id.startsWith('.')) return 'a session id cannot start with "."';
   if (WINDOWS_DEVICE_NAME.test(id.replace(/:/g, ''))) return `"${id.split('.')[0]}" is a reserved device name on Windows`;
   return undefined;

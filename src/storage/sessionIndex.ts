@@ -19,9 +19,8 @@
 import { closeSync, constants, lstatSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
-import { matchesQuery } from '../engine/engine';
-import { isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
+import { SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
+import { matchesQuery, type ListSessionsQuery, type ListSessionsResult, type SessionMeta } from '../engine/model';
 import { nonRegularKind, openRegularFile } from './regularFiles';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
@@ -347,7 +346,7 @@ function parseIndex(text: string): IndexEntry[] | string {
   return entries;
 }
 
-const STATUSES = new Set(['live', 'complete', 'abandoned']);
+const STATUSES = new Set<string>(SESSION_STATUSES);
 const OPTIONAL_TEXT = ['title', 'purpose'] as const;
 const TIMES = ['createdAt', 'updatedAt'] as const;
 const COUNTERS = ['thoughtCount', 'revisionCount', 'lastThoughtNumber', 'totalThoughts'] as const;

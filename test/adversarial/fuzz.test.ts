@@ -106,7 +106,7 @@ describe('fuzzing the sequentialthinking tool', () => {
   });
 });
 
-/** A seed-001 file with a few fields of a thought or of the file replaced by hostile values. */
+/** A sequentialthinking-plus file with a few fields of a thought or of the file replaced by hostile values. */
 const importFile = fc.record({
   thoughts: fc.array(
     fc.record({

@@ -92,7 +92,7 @@ describe('injection corpus through Markdown and JSON', () => {
   });
 
   it('JSON exports carry every character unchanged and parse back', async () => {
-    for (const format of ['json', 'json-seed001'] as const) {
+    for (const format of ['json', 'sequentialthinking-plus'] as const) {
       const text = await exportSession(snapshot, format);
       const parsed = JSON.parse(text) as { thoughts?: { thought: string }[]; thoughtHistory?: { thought: string }[] };
       const thoughts = (parsed.thoughts ?? parsed.thoughtHistory ?? []).map((thought) => thought.thought);

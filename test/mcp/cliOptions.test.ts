@@ -29,6 +29,9 @@ describe('parseCliArguments', () => {
       limits: {},
     });
     assert.deepEqual(parseCliArguments(['import', 'file.json']), { kind: 'import', file: 'file.json', limits: {} });
+    for (const name of ['sequentialthinking-plus', 'json-seed001']) {
+      assert.equal((parseCliArguments(['export', 'abc', '--format', name]) as { format?: string }).format, 'sequentialthinking-plus', name);
+    }
   });
 
   it('answers help and version first', () => {

@@ -119,9 +119,7 @@ describe('sequentialthinking', () => {
       [{ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }, /thought.*non-empty string/],
       [{ thought: 'x', thoughtNumber: 'three', totalThoughts: 3, nextThoughtNeeded: true }, /thoughtNumber.*"three".*whole number/],
       [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: 'maybe' }, /nextThoughtNeeded.*"maybe".*true or false/],
-      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 99 }, /revisesThought.*99.*existing thought/],
       [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, branchId: 'alt' }, /branchFromThought/],
-      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, revisesThought: 1 }, /isRevision/],
       [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, sessionId: 'no-such-session' }, /sessionId.*no-such-session/],
       [{ thought: 'x', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true, strategy: 'astrology' }, /strategy.*astrology.*linear/],
     ];

@@ -76,7 +76,7 @@ export function largeSession(count: number, makeText: (index: number) => string)
   return snapshotOf(thoughts);
 }
 
-const NODE_ID = /^(t\d+|earlier|empty)$/;
+const NODE_ID = /^(t\d+|earlier|empty|dangling\d+)$/;
 const LABEL = /^[A-Za-z0-9 .,_?!'()/+=*@^~#;-]*$/;
 
 /**
@@ -95,10 +95,10 @@ function assertOnlyKnownStatements(text: string): void {
       assert.match(match[1], NODE_ID, line);
       assert.match(match[4], NODE_ID, line);
       if (match[3] !== undefined) assert.match(match[3], LABEL, line);
-    } else if ((match = /^ {2}class ([\w,]+) (revision|final|branchStart)$/.exec(line))) {
+    } else if ((match = /^ {2}class ([\w,]+) (revision|final|branchStart|dangling)$/.exec(line))) {
       for (const id of match[1].split(',')) assert.match(id, NODE_ID, line);
     } else {
-      assert.match(line, /^ {2}classDef (revision|final|branchStart) stroke-[a-z]+: [0-9 ]+(px)?$/, `unexpected statement: ${line}`);
+      assert.match(line, /^ {2}classDef (revision|final|branchStart|dangling) stroke-[a-z]+: [0-9 ]+(px)?$/, `unexpected statement: ${line}`);
     }
   }
 }
@@ -243,6 +243,21 @@ describe('revisionChainSource', () => {
     assertOnlyKnownStatements(source.text);
   });
 
+  it('roots a revision of a thought the session does not hold at a dangling placeholder, not nowhere', () => {
+    const snapshot = snapshotOf([
+      { thoughtNumber: 4, revisesThought: 2, isRevision: true },
+      { thoughtNumber: 5 },
+      { thoughtNumber: 6, revisesThought: 4, isRevision: true },
+      { thoughtNumber: 7, revisesThought: 2, isRevision: true },
+    ]);
+    assert.deepEqual(revisionChains(snapshot), [{ root: undefined, missingRoot: 2, revisions: [0, 2, 3] }]);
+    const source = revisionChainSource(snapshot);
+    assert.deepEqual(edgesOf(source.text), ['dangling2 --> t0', 't0 --> t2', 't2 --> t3']);
+    assert.match(source.text, /^ {2}dangling2\(\["#35;2 #183; not in this session"\]\)$/m);
+    assert.match(source.text, /^ {2}class dangling2 dangling$/m);
+    assertOnlyKnownStatements(source.text);
+  });
+
   it('says so when there are no revisions', () => {
     const source = revisionChainSource(session([{ thought: 'one', thoughtNumber: 1 }]));
     assert.equal(source.text, 'flowchart LR\n  empty["No revisions yet"]');
@@ -296,6 +311,20 @@ describe('Mermaid accepts the generated sources', () => {
     await parseMermaid(branchTreeSource(snapshot, { maxThoughts: 10, direction: 'TB' }).text);
     await parseMermaid(revisionChainSource(snapshot).text);
     await parseMermaid(revisionChainSource(snapshot, { maxThoughts: 4 }).text);
+  });
+
+  it('parses diagrams with dangling references (a branch and revisions of thoughts the session does not hold)', async () => {
+    const snapshot = snapshotOf([
+      { thoughtNumber: 4, revisesThought: 2, isRevision: true },
+      { thoughtNumber: 5, branchFromThought: 3, branchId: 'alt' },
+      { thoughtNumber: 6, branchFromThought: 3, branchId: 'other' },
+    ]);
+    const tree = branchTreeSource(snapshot).text;
+    assert.deepEqual(edgesOf(tree), ['dangling3 -.->|"alt"| t1', 'dangling3 -.->|"other"| t2']);
+    assert.equal(tree.split('\n').filter((line) => line.startsWith('  dangling3(')).length, 1, 'one placeholder per missing thought');
+    assertOnlyKnownStatements(tree);
+    await parseMermaid(tree);
+    await parseMermaid(revisionChainSource(snapshot).text);
   });
 
   it('parses the empty diagrams and the largest windowed ones', async () => {

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { ThinkingEngine, type ThoughtOutcome, type ThoughtReply } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../../src/engine/model';
+import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
+import { revisionChainSource } from '../../src/engine/diagrams/revisionChain';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 
 /** The reference server's class, loaded from the devDependency (untyped ESM). */
@@ -118,13 +120,15 @@ describe('connections and sessions', () => {
     assert.ok(engine.getSession(b1.sessionId)?.thoughts.every((record) => !record.thought.includes('alice')));
   });
 
-  it('refuses a revision of a thought that exists only in another connection\'s session', () => {
+  it('records a revision of a thought that exists only in another connection\'s session, warning how to resume that one', () => {
     const engine = new ThinkingEngine({ log: quietLog });
     ok(engine.process('alice', thought(1)));
     ok(engine.process('alice', thought(2)));
-    ok(engine.process('bob', thought(1)));
-    const error = refused(engine.process('bob', thought(2, { isRevision: true, revisesThought: 2 })));
-    assert.match(error, /^Invalid revisesThought: got 2; expected the number of an existing thought of session ".+" \(existing thought numbers: 1\)/);
+    const bob = ok(engine.process('bob', thought(1)));
+    const reply = ok(engine.process('bob', thought(2, { isRevision: true, revisesThought: 2 })));
+    assert.equal(reply.sessionId, bob.sessionId);
+    assert.equal(engine.getSession(bob.sessionId)?.thoughts[1].revisesThought, 2);
+    assert.ok(reply.warnings.some((warning) => /^revisesThought 2: session ".+" holds no such thought \(existing thought numbers: 1\)/.test(warning) && /thinking_sessions with action "resume"/.test(warning)), JSON.stringify(reply.warnings));
   });
 
   it('lets a connection continue any session by sessionId, and makes it that connection\'s current session', () => {
@@ -216,14 +220,9 @@ describe('validation errors from session rules', () => {
 
   const cases: { name: string; args: () => Record<string, unknown>; pattern: RegExp }[] = [
     {
-      name: 'revisesThought naming no thought of the session',
-      args: () => thought(2, { sessionId, isRevision: true, revisesThought: 7 }),
-      pattern: /^Invalid revisesThought: got 7; expected the number of an existing thought of session "[^"]+" \(existing thought numbers: 1\)\.$/,
-    },
-    {
-      name: 'branchFromThought naming no thought of the session',
-      args: () => thought(2, { sessionId, branchFromThought: 4, branchId: 'b' }),
-      pattern: /^Invalid branchFromThought: got 4; expected the number of an existing thought of session "[^"]+" \(existing thought numbers: 1\)\.$/,
+      name: 'a new branchId without branchFromThought',
+      args: () => thought(2, { sessionId, branchId: 'fresh' }),
+      pattern: /^Invalid branchFromThought: got nothing; expected the number of the thought branch "fresh" forks from \(session "[^"]+" has no branch "fresh" yet, and a new branch needs both\)\.$/,
     },
     {
       name: 'an unknown strategy',
@@ -256,6 +255,94 @@ describe('validation errors from session rules', () => {
   it('warns (without refusing) when isRevision comes without revisesThought', () => {
     const reply = ok(engine.process('x', thought(2, { sessionId, isRevision: true })));
     assert.ok(reply.warnings.some((warning) => /revisesThought is missing/.test(warning)), JSON.stringify(reply.warnings));
+  });
+});
+
+describe('compatibility with the reference tool: lenient in what it accepts, precise in what it warns', () => {
+  it('records revisesThought without isRevision as a revision, and says so', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    const first = ok(engine.process('c', thought(1)));
+    const reply = ok(engine.process('c', thought(2, { revisesThought: 1 })));
+    assert.deepEqual(reply.warnings.filter((warning) => warning.includes('isRevision')), [
+      'revisesThought came without isRevision: recorded as a revision of thought 1; send isRevision true with it.',
+    ]);
+    const snake = ok(engine.process('c', { thought: 'again', thought_number: '3', total_thoughts: '5', next_thought_needed: 'true', is_revision: 'false', revises_thought: '1' }));
+    assert.ok(snake.warnings.includes('isRevision is false but revisesThought is 1: recorded as a revision of thought 1.'), JSON.stringify(snake.warnings));
+    const session = engine.getSession(first.sessionId);
+    assert.deepEqual(session?.thoughts.slice(1).map((record) => [record.isRevision, record.revisesThought]), [
+      [true, 1],
+      [true, 1],
+    ]);
+    assert.equal(session?.meta.revisionCount, 2);
+  });
+
+  it('opens a branch with a generated, readable name when branchFromThought comes without branchId', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    ok(engine.process('c', thought(1)));
+    ok(engine.process('c', thought(2, { branchFromThought: 1, branchId: 'branch-2' })));
+    const first = ok(engine.process('c', thought(3, { branchFromThought: 1 })));
+    assert.deepEqual(first.branches, ['branch-2', 'branch-3']);
+    assert.ok(first.warnings.includes('branchFromThought came without branchId: this thought opens branch "branch-3". Send branchId "branch-3" with this branch\'s next thoughts.'), JSON.stringify(first.warnings));
+    const second = ok(engine.process('c', { ...thought(4), branch_from_thought: '2' }));
+    assert.deepEqual(second.branches, ['branch-2', 'branch-3', 'branch-4']);
+    const continued = ok(engine.process('c', thought(5, { branchId: 'branch-3' })));
+    assert.deepEqual(continued.branches, ['branch-2', 'branch-3', 'branch-4'], 'branchId alone continues an existing branch');
+    assert.ok(!continued.warnings.some((warning) => /branch/.test(warning)), JSON.stringify(continued.warnings));
+    const records = engine.getSession(first.sessionId)?.thoughts ?? [];
+    assert.deepEqual(records.slice(2).map((record) => [record.branchFromThought, record.branchId]), [
+      [1, 'branch-3'],
+      [2, 'branch-4'],
+      [undefined, 'branch-3'],
+    ]);
+  });
+
+  it('does not start over on a branch numbered 1 sent with branchFromThought only after the session ended', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    const first = ok(engine.process('c', thought(1)));
+    ok(engine.process('c', thought(2, { nextThoughtNeeded: false })));
+    const branch = ok(engine.process('c', thought(1, { branchFromThought: 2 })));
+    assert.equal(branch.sessionId, first.sessionId);
+    assert.deepEqual(branch.branches, ['branch-1']);
+  });
+
+  it('after a reconnect without sessionId: records revisions and branches of thoughts the new session lacks, says how to resume, and the diagrams show them dangling', () => {
+    const dir = freshDirectory('reconnect');
+    const store = new FileSessionStore(dir, { log: quietLog });
+    const engine = new ThinkingEngine({ store, log: quietLog });
+    const earlier = ok(engine.process('before-reconnect', thought(1)));
+    ok(engine.process('before-reconnect', thought(2)));
+    ok(engine.process('before-reconnect', thought(3)));
+
+    const revision = ok(engine.process('after-reconnect', thought(4, { isRevision: true, revisesThought: 2 })));
+    assert.notEqual(revision.sessionId, earlier.sessionId, 'a new connection without sessionId starts a new session');
+    const hint = revision.warnings.find((warning) => warning.startsWith('revisesThought 2: '));
+    assert.ok(hint, JSON.stringify(revision.warnings));
+    assert.match(hint, /session "[^"]+" holds no such thought \(it has no thoughts yet\); recorded with a dangling reference\./);
+    assert.match(hint, /call thinking_sessions with action "resume" and its sessionId \(action "list" finds it\)/);
+    const branch = ok(engine.process('after-reconnect', thought(5, { branchFromThought: 3, branchId: 'alt' })));
+    assert.ok(branch.warnings.some((warning) => warning.startsWith('branchFromThought 3: ')), JSON.stringify(branch.warnings));
+    const both = ok(engine.process('after-reconnect', thought(6, { revisesThought: 1, branchFromThought: 1 })));
+    assert.ok(both.warnings.some((warning) => warning.startsWith('revisesThought 1 and branchFromThought 1: ')), JSON.stringify(both.warnings));
+    store.close();
+
+    const reopened = new FileSessionStore(dir, { log: quietLog });
+    const snapshot = reopened.loadSession(revision.sessionId);
+    reopened.close();
+    assert.ok(snapshot);
+    assert.deepEqual(snapshot.thoughts.map((record) => [record.revisesThought, record.branchFromThought, record.branchId]), [
+      [2, undefined, undefined],
+      [undefined, 3, 'alt'],
+      [1, 1, 'branch-2'],
+    ]);
+    const tree = branchTreeSource(snapshot).text;
+    assert.match(tree, /^ {2}dangling3\(\["#35;3 #183; not in this session"\]\)$/m);
+    assert.match(tree, /^ {2}dangling3 -\.->\|"alt"\| t1$/m);
+    assert.match(tree, /^ {2}dangling1 -\.->\|"branch-2"\| t2$/m);
+    assert.match(tree, /^ {2}class dangling3,dangling1 dangling$/m);
+    const chains = revisionChainSource(snapshot).text;
+    assert.match(chains, /^ {2}dangling2\(\["#35;2 #183; not in this session"\]\)$/m);
+    assert.match(chains, /^ {2}dangling2 --> t0$/m);
+    assert.match(chains, /^ {2}dangling1 --> t2$/m);
   });
 });
 
@@ -457,6 +544,33 @@ describe('events', () => {
     const reply = ok(engine.process('c', thought(1)));
     assert.equal(reply.thoughtHistoryLength, 1);
     assert.ok(logs.some((line) => line.includes('view broke')));
+  });
+});
+
+describe('recordThought: a parsed thought with per-thought data', () => {
+  it('records the same thought process() would, and keeps `extra` in memory, in the journal and after a restart', () => {
+    const dir = freshDirectory('extra');
+    const store1 = new FileSessionStore(dir, { log: quietLog });
+    const engine1 = new ThinkingEngine({ store: store1, log: quietLog });
+    const extra = { role: 'critic', model: 'scripted-1', tokens: 42, durationMs: 1234, status: 'ok' };
+    const viaProcess = ok(new ThinkingEngine({ log: quietLog }).process('c', thought(1, { sessionId: 'same' })));
+    const reply = ok(engine1.recordThought('c', { thought: 'Thought number 1.', thoughtNumber: 1, totalThoughts: 5, nextThoughtNeeded: true, sessionId: 'same' }, { extra }));
+    assert.deepEqual(reply, viaProcess, 'the same reply as process() for the same thought');
+    const second = ok(engine1.recordThought('c', { thought: 'plain', thoughtNumber: 2, totalThoughts: 5, nextThoughtNeeded: true }));
+    assert.equal(second.thoughtHistoryLength, 2);
+    assert.deepEqual(engine1.getSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
+    assert.match(readFileSync(store1.sessionFilePath('same'), 'utf8'), /"extra":\{"role":"critic","model":"scripted-1","tokens":42,"durationMs":1234,"status":"ok"\}/);
+    store1.close();
+
+    const store2 = new FileSessionStore(dir, { log: quietLog });
+    assert.deepEqual(store2.loadSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
+    store2.close();
+  });
+
+  it('refuses through the outcome, never by throwing, like process()', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    const outcome = engine.recordThought('c', { thought: 'x', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, sessionId: 'missing' }, { extra: { role: 'r' } });
+    assert.match(refused(outcome), /^Invalid sessionId: no session "missing" exists\./);
   });
 });
 

@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { JSDOM } from 'jsdom';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
-import { parseSessionJson } from '../../src/storage/seed001Format';
-import { exportSession, isExportFormat, type ExportProgress } from '../../src/export/index';
+import { parseSessionJson } from '../../src/storage/sessionJsonFormats';
+import { exportSession, type ExportProgress } from '../../src/export/index';
+import { EXPORT_FORMATS, exportFormatNamed, isExportFormat } from '../../src/export/formats';
 import { sessionHtml, HtmlExportError } from '../../src/export/html';
 import { sanitizeSvg, svgForImage, SvgRejectedError } from '../../src/export/svgSanitize';
 
@@ -43,16 +44,20 @@ function sampleSession(texts: readonly string[] = ['Plan it', 'Check it', 'Fix t
 const FAKE_RENDERER = 'document.documentElement.dataset.rendered = "yes";';
 
 describe('exportSession', () => {
-  it('knows its formats', () => {
-    assert.ok(isExportFormat('md') && isExportFormat('json') && isExportFormat('json-seed001') && isExportFormat('html'));
+  it('knows its formats, and the old name json-seed001 only as an alias of sequentialthinking-plus', () => {
+    assert.deepEqual([...EXPORT_FORMATS], ['md', 'json', 'sequentialthinking-plus', 'html']);
+    for (const format of EXPORT_FORMATS) assert.ok(isExportFormat(format) && exportFormatNamed(format) === format, format);
+    assert.ok(!isExportFormat('json-seed001'), 'the old name is not listed as a format of its own');
+    assert.equal(exportFormatNamed('json-seed001'), 'sequentialthinking-plus');
     assert.ok(!isExportFormat('pdf'));
+    for (const unknown of ['pdf', 'toString', '__proto__', 'constructor']) assert.equal(exportFormatNamed(unknown), undefined, unknown);
   });
 
-  it('exports lossless JSON that re-imports to the same session, and the seed-001 shape', async () => {
+  it('exports lossless JSON that re-imports to the same session, and the sequentialthinking-plus shape', async () => {
     const snapshot = sampleSession();
     const lossless = await exportSession(snapshot, 'json');
     assert.deepEqual(parseSessionJson(lossless).snapshot, snapshot);
-    const seed = JSON.parse(await exportSession(snapshot, 'json-seed001')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    const seed = JSON.parse(await exportSession(snapshot, 'sequentialthinking-plus')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
     assert.equal(seed.id, snapshot.meta.id);
     assert.equal(seed.thoughtHistory.length, 5);
     assert.deepEqual(Object.keys(seed.branches), ['alt']);
@@ -83,7 +88,7 @@ describe('exportSession', () => {
     }
     const snapshot = engine.getSession(id);
     assert.ok(snapshot);
-    const text = await exportSession(snapshot, 'json-seed001');
+    const text = await exportSession(snapshot, 'sequentialthinking-plus');
     const seed = JSON.parse(text) as { branches: Record<string, { thought: string; branchId: string }[]> };
     assert.deepEqual(Object.keys(seed.branches), names, 'every branch is an own key of "branches"');
     for (const name of names) assert.deepEqual(Object.getOwnPropertyDescriptor(seed.branches, name)?.value?.map((thought: { thought: string }) => thought.thought), [`On ${name}`]);

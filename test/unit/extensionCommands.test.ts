@@ -10,7 +10,7 @@ import type * as vscode from 'vscode';
 import { importSessionFile } from '../../src/extension/commands';
 import { exportFileName, registerExportCommand } from '../../src/extension/exportCommand';
 import { pickSessionBySearch, searchThoughtText, sessionIdFromArgument } from '../../src/extension/sessionPicker';
-import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
+import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
 import { extensionContext, resetStub, stub } from './support/vscodeStub';
 
 let fixture: ServicesFixture;
@@ -58,11 +58,11 @@ describe('session commands', () => {
   test('export file names are safe and say the format', () => {
     assert.equal(exportFileName('Compare the <two> caching strategies!', 's', 'md'), 'compare-the-two-caching-strategies.md');
     assert.equal(exportFileName('../../etc/passwd', 's', 'json'), 'etc-passwd.json');
-    assert.equal(exportFileName('???', '2026:01', 'json-seed001'), '2026-01.seed001.json');
+    assert.equal(exportFileName('???', '2026:01', 'sequentialthinking-plus'), '2026-01.stp.json');
     assert.equal(exportFileName('Résumé', 's', 'html'), 'resume.html');
   });
 
-  test('Export writes Markdown, lossless JSON and the seed-001 shape; the JSON imports back unchanged', async () => {
+  test('Export writes Markdown, lossless JSON and the sequentialthinking-plus shape (also by its old name json-seed001); the JSON imports back unchanged', async () => {
     const id = recordSession();
     const markdownPath = join(out, 'a.md');
     assert.equal(await runExport({ sessionId: id }, 'md', markdownPath), markdownPath);
@@ -70,8 +70,11 @@ describe('session commands', () => {
     assert.match(markdown, /```mermaid/);
     assert.match(markdown, /LRU keeps hot keys/);
 
-    const seedPath = join(out, 'a.seed001.json');
-    await runExport(id, 'json-seed001', seedPath);
+    const seedPath = join(out, 'a.stp.json');
+    await runExport(id, 'sequentialthinking-plus', seedPath);
+    const aliasPath = join(out, 'a-alias.stp.json');
+    await runExport(id, 'json-seed001', aliasPath);
+    assert.equal(readFileSync(aliasPath, 'utf8'), readFileSync(seedPath, 'utf8'));
     const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
     assert.equal(seed.id, id);
     assert.equal(seed.thoughtHistory.length, 3);
@@ -139,7 +142,7 @@ describe('session commands', () => {
     assert.ok(quickPick?.shown);
     assert.equal(quickPick.items.length, 2);
     quickPick.type('staleness');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => quickPick.items[0]?.alwaysShow === true, 3000, 'the thought-text search results');
     assert.equal(quickPick.items[0].alwaysShow, true, 'a match in thought text is shown whatever the label filter says');
     assert.match(quickPick.items[0].detail ?? '', /#3: .*TTL bounds staleness/);
     quickPick.acceptItem(0);

@@ -114,7 +114,7 @@ describe('sessions changed by another process', () => {
       // Its own write is reported by fs.watch too, and is recognised as its own.
       events.length = 0;
       journalChanged(id);
-      await new Promise((resolve) => setTimeout(resolve, 40));
+      assert.equal(watcher.notificationPending, false, 'nothing to announce');
       assert.equal(watcher.externalChanges, 1);
       assert.deepEqual(events, []);
     } finally {
@@ -133,8 +133,7 @@ describe('sessions changed by another process', () => {
       assert.equal(webview.posted.at(-1)?.type, 'snapshot');
       started(cli, 'claude', thought(2, 4, 'From the CLI', { sessionId: id }));
       journalChanged(id);
-      await eventually(() => watcher.externalChanges === 1, 2000, 'the disk notification');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => watcher.externalChanges === 1 && !watcher.notificationPending, 2000, 'the disk notification');
       const deltas = webview.posted.filter((message) => message.type === 'thoughtAdded');
       assert.deepEqual(deltas.map((message) => message.type === 'thoughtAdded' && [message.thought.seq, message.thought.thought]), [[1, 'From the CLI']]);
       assert.equal(connection.status.thoughtsSent, 2);
@@ -159,7 +158,6 @@ describe('sessions changed by another process', () => {
       assert.ok(item);
       const cliSession = started(cli, 'claude', thought(1, 4, 'Started before VS Code looked', { strategy: 'linear' }));
       assert.equal(fixture.services.isEngineBuilt, false);
-      await new Promise((resolve) => setTimeout(resolve, 150));
       assert.equal(item.visible, false, 'nothing is read before the store is needed');
       fixture.services.engine.listSessions();
       await eventually(() => item.visible && item.command?.arguments?.[0] === cliSession, 2000, 'the CLI session in the status bar');
@@ -178,7 +176,8 @@ describe('sessions changed by another process', () => {
       assert.deepEqual(item.command?.arguments, [own]);
 
       // Our clock and the CLI's agree; make sure the CLI's session is the newer one.
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      const ownTime = Date.now();
+      await eventually(() => Date.now() > ownTime, 1000, 'the clock to move on');
       const cliSession = started(cli, 'claude', thought(1, 3, 'Only in the CLI', { strategy: 'linear' }));
       journalChanged(cliSession);
       await eventually(() => item.command?.arguments?.[0] === cliSession, 2000, 'the CLI session in the status bar');

@@ -2,10 +2,13 @@
 // and the stdio configuration other MCP clients paste.
 import './support/vscodeLoader';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
-import { stdioClientConfiguration, vscodeMcpJsonConfiguration } from '../../src/extension/mcpConfig';
+import { strategyNames } from '../../src/engine/strategies/catalog';
+import { stdioClientConfiguration } from '../../src/extension/mcpConfig';
 import {
   dayKey,
   displayedStatus,
@@ -79,7 +82,21 @@ describe('settings', () => {
   });
 
   test('every strategy name is accepted as the default strategy', () => {
-    assert.equal(settingsFrom({ defaultStrategy: 'tree_of_thoughts' }).settings.defaultStrategy, 'tree_of_thoughts');
+    // The names the settings UI offers (the manifest's enum), checked against the engine's catalog and one by one.
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { enum?: string[] }> } | { properties: Record<string, { enum?: string[] }> }[] };
+    };
+    const sections = [manifest.contributes.configuration].flat();
+    const offered = sections.map((section) => section.properties['thoughtExplorer.defaultStrategy']?.enum).find((names) => names !== undefined) ?? [];
+    assert.equal(offered.length, 12);
+    assert.deepEqual([...offered].sort(), strategyNames().slice().sort());
+    for (const name of offered) {
+      const { settings, problems } = settingsFrom({ defaultStrategy: name });
+      assert.deepEqual(problems, [], name);
+      assert.equal(settings.defaultStrategy, name);
+      const reply = new ThinkingEngine({ defaultStrategy: settings.defaultStrategy, log: () => {} }).process('c', { thought: 't', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+      assert.ok(reply.ok && reply.reply.strategy === name, `${name}: ${JSON.stringify(reply)}`);
+    }
   });
 
   test('storage path: empty means the CLI default, ~ is expanded, relative paths start at the workspace folder', () => {
@@ -209,9 +226,6 @@ describe('configuration for other MCP clients', () => {
     assert.deepEqual(JSON.parse(text), {
       mcpServers: { 'thought-explorer': { command: 'node', args: [join('/ext', 'dist', 'cli.js'), '--storage-path', '/home/me/.thought-explorer/sessions'] } },
     });
-    const vscodeShape = JSON.parse(vscodeMcpJsonConfiguration('/ext', '/s')) as { servers: Record<string, { type: string; args: string[] }> };
-    assert.equal(vscodeShape.servers['thought-explorer'].type, 'stdio');
-    assert.deepEqual(vscodeShape.servers['thought-explorer'].args.slice(1), ['--storage-path', '/s']);
   });
 
   test('paths with spaces, quotes and backslashes survive as JSON strings', () => {

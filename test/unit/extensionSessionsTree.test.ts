@@ -88,8 +88,7 @@ describe('Sessions tree', () => {
     changes.length = 0;
     engine.process('c1', thought(2, 5, 'Second'));
     engine.process('c1', thought(3, 5, 'Third'));
-    await eventually(() => changes.length > 0, 2000, 'a tree change');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await eventually(() => changes.length > 0 && !tree.refreshPending, 2000, 'a tree change, and nothing more pending');
     assert.deepEqual(changes, [session]);
     assert.equal(item(session).description, 'linear · 3 thoughts');
     assert.equal(tree.getChildren(session).length, 3);
@@ -169,12 +168,16 @@ describe('Sessions tree', () => {
       watcher.start();
       fixture.services.engine.process('c1', thought(1, 3, 'Mine'));
       fixture.services.engine.process('c1', thought(2, 3, 'Still mine'));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // fs.watch reports our own journal writes; each is checked and recognised as ours, so nothing is announced.
+      await eventually(() => watcher.journalNotificationsChecked > 0, 5000, 'fs.watch to report the journal write');
+      assert.equal(watcher.notificationPending, false);
       assert.equal(watcher.externalChanges, 0);
-      // index.json and other non-journal names are ignored outright.
+      // index.json and other non-journal names are ignored outright (not even checked).
+      const checked = watcher.journalNotificationsChecked;
       watcher.onChange('index.json');
       watcher.onChange('.index.json.tmp');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(watcher.journalNotificationsChecked, checked);
+      assert.equal(watcher.notificationPending, false);
       assert.equal(watcher.externalChanges, 0);
     } finally {
       watcher.dispose();

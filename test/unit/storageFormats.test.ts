@@ -1,5 +1,5 @@
 // Specification of what the store accepts from outside: session ids (as file names), the default location, and the
-// session file formats — our lossless JSON and the seed-001 shape of sequentialthinking-plus / think-strategies.
+// session file formats — our lossless JSON and the {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
-import { SessionFormatError, parseSessionJson, toLosslessJson, toSeed001Json } from '../../src/storage/seed001Format';
+import { SessionFormatError, parseSessionJson, toLosslessJson, toSequentialThinkingPlusJson } from '../../src/storage/sessionJsonFormats';
 import { journalFileName, sessionIdFromFileName, sessionIdProblem } from '../../src/storage/sessionIds';
 import { STORAGE_ENV_VARIABLE, defaultStoragePath } from '../../src/storage/storageLocation';
 
@@ -77,8 +77,8 @@ describe('the default storage location', () => {
   });
 });
 
-/** The example from seed 001, verbatim: a branch thought that appears only under `branches`. */
-const SEED_001_EXAMPLE = `{
+/** The example of a sequentialthinking-plus session file, verbatim: a branch thought that appears only under `branches`. */
+const PLUS_EXAMPLE = `{
   "id": "session-20250428-145302",
   "timestamp": "2025-04-28T14:53:02.123Z",
   "thoughtHistory": [
@@ -93,10 +93,10 @@ const SEED_001_EXAMPLE = `{
   }
 }`;
 
-describe('seed-001 import', () => {
-  it('opens the seed\'s example: its thoughts, its branch, its date, complete', () => {
-    const { snapshot, format, warnings } = parseSessionJson(SEED_001_EXAMPLE);
-    assert.equal(format, 'seed-001');
+describe('sequentialthinking-plus import', () => {
+  it('opens the example file: its thoughts, its branch, its date, complete', () => {
+    const { snapshot, format, warnings } = parseSessionJson(PLUS_EXAMPLE);
+    assert.equal(format, 'sequentialthinking-plus');
     const created = Date.parse('2025-04-28T14:53:02.123Z');
     assert.deepEqual(snapshot.thoughts.map((thought) => [thought.seq, thought.thoughtNumber, thought.branchId, thought.thought]), [
       [0, 1, undefined, 'First thought content'],
@@ -179,8 +179,8 @@ describe('seed-001 import', () => {
   }
 
   it('stores a file under another id when asked (e.g. to import the same file twice)', () => {
-    assert.equal(parseSessionJson(SEED_001_EXAMPLE, { id: 'copy-2' }).snapshot.meta.id, 'copy-2');
-    assert.throws(() => parseSessionJson(SEED_001_EXAMPLE, { id: '..' }), /^SessionFormatError: id: a session id cannot be/);
+    assert.equal(parseSessionJson(PLUS_EXAMPLE, { id: 'copy-2' }).snapshot.meta.id, 'copy-2');
+    assert.throws(() => parseSessionJson(PLUS_EXAMPLE, { id: '..' }), /^SessionFormatError: id: a session id cannot be/);
   });
 
   it('warns about revisions of thoughts the file does not hold, but keeps them', () => {
@@ -222,9 +222,9 @@ describe('lossless export and import', () => {
     assert.deepEqual(parsed.warnings, []);
   });
 
-  it('exports the seed-001 shape, which imports back with the same thoughts', () => {
+  it('exports the sequentialthinking-plus shape, which imports back with the same thoughts', () => {
     const snapshot = sampleSession();
-    const seed = JSON.parse(toSeed001Json(snapshot)) as { id: string; timestamp: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    const seed = JSON.parse(toSequentialThinkingPlusJson(snapshot)) as { id: string; timestamp: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
     assert.equal(seed.id, snapshot.meta.id);
     assert.equal(seed.timestamp, new Date(snapshot.meta.createdAt).toISOString());
     assert.equal(seed.thoughtHistory.length, 5);
@@ -268,7 +268,7 @@ describe('lossless export and import', () => {
     const dir = join(root, 'import-target');
     const store = new FileSessionStore(dir, { log: () => {} });
     const engine = new ThinkingEngine({ store, log: () => {} });
-    const { snapshot } = parseSessionJson(SEED_001_EXAMPLE);
+    const { snapshot } = parseSessionJson(PLUS_EXAMPLE);
     engine.importSession(snapshot);
     store.close();
     const restarted = new FileSessionStore(dir, { log: () => {} });

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { INDEX_FILE_NAME } from '../../src/storage/sessionIndex';
-import { SessionFormatError, parseSessionJson, toLosslessJson } from '../../src/storage/seed001Format';
+import { SessionFormatError, parseSessionJson, toLosslessJson } from '../../src/storage/sessionJsonFormats';
 import { SessionFullError, StoreLocationError } from '../../src/storage/storeErrors';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -270,7 +270,7 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
     });
   }
 
-  it('refuses seed-001 dates beyond the year 2999', () => {
+  it('refuses sequentialthinking-plus dates beyond the year 2999', () => {
     const file = { id: 's', timestamp: '+275760-09-13T00:00:00.000Z', thoughtHistory: [thought(1)] };
     assert.throws(() => parseSessionJson(JSON.stringify(file)), /^SessionFormatError: timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999/);
   });
@@ -284,7 +284,7 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
     assert.equal(parseSessionJson(losslessFile({ thoughts: 3 }), { limits: { maxThoughtsPerSession: 3, maxThoughtLength: 100 } }).snapshot.thoughts.length, 3);
   });
 
-  it('keeps a "__proto__" field of a seed-001 thought as data, through the store and back, polluting nothing', () => {
+  it('keeps a "__proto__" field of a sequentialthinking-plus thought as data, through the store and back, polluting nothing', () => {
     const text = `{"id":"proto","timestamp":0,"thoughtHistory":[{"thought":"a","thoughtNumber":1,"totalThoughts":1,"nextThoughtNeeded":false,"__proto__":{"polluted":true},"note":"n"}]}`;
     const { snapshot } = parseSessionJson(text);
     const extra = snapshot.thoughts[0].extra;

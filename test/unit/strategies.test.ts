@@ -1,7 +1,7 @@
 // Specification of the twelve reasoning strategies and their stage flow through the engine: the tables as
-// strategies.md states them (written out independently here), every listed transition accepted and every other pair
-// refused with an error naming the current and valid next stages, multi-thought stages, loops, the seed-000
-// walk-throughs, strategy switches, the no-stage policy, and replies that steer.
+// docs/strategies.md states them (written out independently here), every listed transition accepted and every other
+// pair refused with an error naming the current and valid next stages, multi-thought stages, loops, the worked
+// examples of the source project, strategy switches, the no-stage policy, and replies that steer.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
@@ -10,7 +10,7 @@ import { stageGraphState } from '../../src/engine/diagrams/stageGraph';
 import { STRATEGIES, findStrategy, strategyNames } from '../../src/engine/strategies/catalog';
 import { strategyProblems } from '../../src/engine/strategies/graph';
 
-/** strategies.md, transcribed: stages in order, and only the transitions it lists explicitly. */
+/** docs/strategies.md, transcribed: stages in order, and only the transitions it lists explicitly. */
 const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>; typicalLength: number }> = {
   linear: {
     stages: ['problem_reception', 'initial_thought_planning', 'thought_generation', 'thought_evaluation', 'thought_revision', 'continuation_decision', 'thought_adjustment', 'branch_creation', 'hypothesis_generation', 'hypothesis_verification', 'solution_finalization', 'final_response'],
@@ -79,7 +79,7 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
   system_architect: {
     stages: ['problem_reception', 'requirements_analysis', 'architecture_design', 'design_evaluation', 'final_response'],
     listed: { design_evaluation: ['architecture_design', 'final_response'] },
-    // Not given in strategies.md; our choice (see systemArchitect.ts).
+    // Not given by the source tables; our choice (docs/strategies.md) (see systemArchitect.ts).
     typicalLength: 6,
   },
   cyclic_reasoning: {
@@ -192,12 +192,12 @@ class Driver {
 }
 
 describe('strategy catalog', () => {
-  it('holds exactly the twelve strategies of strategies.md, linear first', () => {
+  it('holds exactly the twelve strategies of docs/strategies.md, linear first', () => {
     assert.deepEqual(strategyNames(), Object.keys(SPEC));
   });
 
   for (const name of Object.keys(SPEC)) {
-    it(`${name}: stages and transitions exactly as strategies.md states them`, () => {
+    it(`${name}: stages and transitions exactly as docs/strategies.md states them`, () => {
       const strategy = findStrategy(name);
       assert.ok(strategy);
       assert.deepEqual(strategy.stages.map((stage) => stage.name), SPEC[name].stages);
@@ -218,7 +218,7 @@ describe('strategy catalog', () => {
     }
   });
 
-  it('surfaces the traits strategies.md lists', () => {
+  it('surfaces the traits docs/strategies.md lists', () => {
     const having = (trait: keyof (typeof STRATEGIES)[number]['traits']) => STRATEGIES.filter((s) => s.traits[trait]).map((s) => s.name).sort();
     assert.deepEqual(having('usesTools'), ['react', 'rewoo']);
     assert.deepEqual(having('branching'), ['linear', 'tree_of_thoughts']);
@@ -328,7 +328,7 @@ describe('react: the evaluation checkpoint loop', () => {
   });
 });
 
-describe('seed 000 walk-throughs, replayed exactly', () => {
+describe('the source project\'s worked examples, replayed exactly', () => {
   it('Example 1: the ReAct cyclic flow', () => {
     const script: [string, string][] = [
       ['Initial reasoning', 'initial_reasoning'],

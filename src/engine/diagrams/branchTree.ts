@@ -6,7 +6,7 @@ import type { SessionSnapshot } from '../model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
-import { resolveLinks, thoughtNodeId } from './thoughtLinks';
+import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
 
 /** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
 export const EARLIER_NODE_ID = 'earlier';
@@ -19,6 +19,9 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
   const links = resolveLinks(thoughts);
   const direction = options.direction ?? 'LR';
   const label = cachedThoughtLabels(thoughts);
+  /** The thought number a branch's first thought forks from when the session does not hold it. */
+  const danglingFork = (index: number): number | undefined =>
+    links.startsBranch[index] && links.parent[index] === undefined ? thoughts[index].branchFromThought : undefined;
 
   const build = (count: number, excerptLength: number): DiagramBuild => {
     const first = thoughts.length - count;
@@ -32,6 +35,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     const revisions: string[] = [];
     const finals: string[] = [];
     const branchStarts: string[] = [];
+    const dangling = new Set<number>();
     for (let index = first; index < thoughts.length; index++) {
       const thought = thoughts[index];
       const id = thoughtNodeId(thought);
@@ -40,8 +44,15 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
       if (!thought.nextThoughtNeeded) finals.push(id);
 
       const parent = links.parent[index];
-      // A parent outside the window is drawn as the placeholder, so every line still shows where it comes from.
-      const from = parent === undefined ? undefined : parent >= first ? thoughtNodeId(thoughts[parent]) : EARLIER_NODE_ID;
+      const forkNumber = danglingFork(index);
+      if (forkNumber !== undefined && !dangling.has(forkNumber)) {
+        dangling.add(forkNumber);
+        lines.push(`  ${danglingNodeId(forkNumber)}(["${mermaidLabel(danglingLabel(forkNumber))}"])`);
+      }
+      // A parent outside the window is drawn as the placeholder, so every line still shows where it comes from; a
+      // fork the session does not hold is drawn as its own dangling placeholder.
+      const from =
+        forkNumber !== undefined ? danglingNodeId(forkNumber) : parent === undefined ? undefined : parent >= first ? thoughtNodeId(thoughts[parent]) : EARLIER_NODE_ID;
       if (links.startsBranch[index]) {
         branchStarts.push(id);
         const name = mermaidLabel(thought.branchId ?? '', 40);
@@ -55,6 +66,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     lines.push('  classDef revision stroke-dasharray: 5 3');
     lines.push('  classDef final stroke-width: 3px');
     lines.push('  classDef branchStart stroke-width: 2px');
+    if (dangling.size > 0) lines.push('  classDef dangling stroke-dasharray: 2 4', `  class ${[...dangling].map(danglingNodeId).join(',')} dangling`);
     if (revisions.length > 0) lines.push(`  class ${revisions.join(',')} revision`);
     if (finals.length > 0) lines.push(`  class ${finals.join(',')} final`);
     if (branchStarts.length > 0) lines.push(`  class ${branchStarts.join(',')} branchStart`);
@@ -66,7 +78,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     let edges = 0;
     let count = 0;
     for (let index = thoughts.length - 1; index >= 0; index--) {
-      if (links.parent[index] !== undefined) edges++;
+      if (links.parent[index] !== undefined || danglingFork(index) !== undefined) edges++;
       if (edges > edgeLimit) break;
       count++;
     }

@@ -5,30 +5,35 @@ import type { SessionSnapshot } from '../model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
-import { resolveLinks, thoughtNodeId } from './thoughtLinks';
+import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
 
 const DEFAULT_EXCERPT = 60;
 
-/** One revised thought and the seqs of its revisions, in arrival order. */
-export interface RevisionChain {
-  root: number;
-  revisions: number[];
-}
+/**
+ * One revised thought (its seq) and the seqs of its revisions, in arrival order. A revision of a thought the session
+ * does not hold starts a chain whose root is that thought's number (`missingRoot`), drawn as a dangling placeholder.
+ */
+export type RevisionChain = { root: number; revisions: number[] } | { root: undefined; missingRoot: number; revisions: number[] };
 
 /** Groups every revision of the session into chains, ordered by each chain's first revision. */
 export function revisionChains(snapshot: SessionSnapshot): RevisionChain[] {
-  const { revises } = resolveLinks(snapshot.thoughts);
-  const rootOf = new Map<number, number>();
-  const chains = new Map<number, RevisionChain>();
+  const thoughts = snapshot.thoughts;
+  const { revises } = resolveLinks(thoughts);
+  const chainOf = new Map<number, RevisionChain>();
+  const chains = new Map<string, RevisionChain>();
   revises.forEach((target, index) => {
-    if (target === undefined) return;
-    const root = rootOf.get(target) ?? target;
-    rootOf.set(index, root);
-    let chain = chains.get(root);
+    const missing = target === undefined ? thoughts[index].revisesThought : undefined;
+    if (target === undefined && missing === undefined) return;
+    let chain = target === undefined ? undefined : chainOf.get(target);
     if (!chain) {
-      chain = { root, revisions: [] };
-      chains.set(root, chain);
+      const key = target === undefined ? `missing${missing}` : `t${target}`;
+      chain = chains.get(key);
+      if (!chain) {
+        chain = target === undefined ? { root: undefined, missingRoot: missing as number, revisions: [] } : { root: target, revisions: [] };
+        chains.set(key, chain);
+      }
     }
+    chainOf.set(index, chain);
     chain.revisions.push(index);
   });
   return [...chains.values()];
@@ -47,12 +52,20 @@ export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramW
     const nodes: string[] = [];
     const edges: string[] = [];
     const revisionIds: string[] = [];
+    const danglingIds: string[] = [];
     for (const chain of chains) {
       const visible = chain.revisions.filter((index) => index >= first);
       if (visible.length === 0) continue;
       // The revised thought is always drawn, even when older than the window: a revision means little without it.
-      const rootId = thoughtNodeId(thoughts[chain.root]);
-      nodes.push(`  ${rootId}["${label(chain.root, excerptLength)}"]`);
+      let rootId: string;
+      if (chain.root === undefined) {
+        rootId = danglingNodeId(chain.missingRoot);
+        nodes.push(`  ${rootId}(["${mermaidLabel(danglingLabel(chain.missingRoot))}"])`);
+        danglingIds.push(rootId);
+      } else {
+        rootId = thoughtNodeId(thoughts[chain.root]);
+        nodes.push(`  ${rootId}["${label(chain.root, excerptLength)}"]`);
+      }
       let previousId = rootId;
       let hidden = chain.revisions.length - visible.length;
       for (const index of visible) {
@@ -68,6 +81,7 @@ export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramW
     if (nodes.length === 0) nodes.push(`  empty["${first > 0 ? 'No revisions among the most recent thoughts' : 'No revisions yet'}"]`);
     lines.push(...nodes, ...edges);
     if (revisionIds.length > 0) lines.push('  classDef revision stroke-dasharray: 5 3', `  class ${revisionIds.join(',')} revision`);
+    if (danglingIds.length > 0) lines.push('  classDef dangling stroke-dasharray: 2 4', `  class ${danglingIds.join(',')} dangling`);
     return { text: lines.join('\n'), edges: edges.length };
   };
 

@@ -56,6 +56,19 @@ export function resolveLinks(thoughts: readonly ThoughtRecord[]): ThoughtLinks {
   return { parent, startsBranch, revises };
 }
 
+/**
+ * The node id of a dangling reference: a thought number that a branch forks from or a revision revises but that the
+ * session does not hold (e.g. the agent reconnected without its sessionId). Drawn as a placeholder, never dropped.
+ */
+export function danglingNodeId(thoughtNumber: number): string {
+  return `dangling${thoughtNumber}`;
+}
+
+/** The placeholder's label (plain text; callers escape it). */
+export function danglingLabel(thoughtNumber: number): string {
+  return `#${thoughtNumber} · not in this session`;
+}
+
 /** The node id of a thought in every diagram: `t<seq>`, stable for the life of the session. */
 export function thoughtNodeId(thought: ThoughtRecord): string {
   return `t${thought.seq}`;

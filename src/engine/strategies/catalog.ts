@@ -1,5 +1,5 @@
-// The strategy catalog: the single lookup of every reasoning strategy the engine knows (tables in
-// ../shared/notes/strategies.md; one file per strategy beside this one).
+// The strategy catalog: the single lookup of every reasoning strategy the engine knows (tables in docs/strategies.md;
+// one file per strategy beside this one).
 import { chainOfThoughtStrategy } from './chainOfThought';
 import { cyclicReasoningStrategy } from './cyclicReasoning';
 import { deliberationStrategy } from './deliberation';
@@ -17,7 +17,7 @@ import type { StageDefinition, StrategyDefinition } from './types';
 
 export { transitionsFrom } from './transitionTable';
 
-/** In the order strategies.md lists them; `linear` first as the default. */
+/** In the order docs/strategies.md lists them; `linear` first as the default. */
 export const STRATEGIES: readonly StrategyDefinition[] = [
   linearStrategy,
   chainOfThoughtStrategy,

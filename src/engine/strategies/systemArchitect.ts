@@ -24,6 +24,6 @@ export const systemArchitectStrategy: StrategyDefinition = {
     design_evaluation: ['architecture_design', 'final_response'],
   }),
   traits: { usesTools: false, revision: true, branching: false, multiplePaths: false, stateTracking: false, verification: true },
-  // strategies.md gives no length for this one: four stages plus one redesign round (design, evaluate again).
+  // The source tables (docs/strategies.md) give no length for this one: four stages plus one redesign round (design, evaluate again).
   typicalLength: 6,
 };

@@ -1,4 +1,4 @@
-// Builds a strategy's transition table the way strategies.md states it: every stage goes to the next one in the list
+// Builds a strategy's transition table the way docs/strategies.md states it: every stage goes to the next one in the list
 // unless an exception is listed, and the last stage (final_response) goes nowhere.
 import type { StageDefinition } from './types';
 

@@ -151,8 +151,6 @@ export const stub = {
   configuration: new Map<string, unknown>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   mcpProviders: [] as McpProviderRegistration[],
-  /** Set to false to simulate a VS Code without the MCP provider API (before 1.101). */
-  mcpApiAvailable: true,
   treeViews: [] as { id: string; message?: string; options: unknown }[],
   webviewViewProviders: [] as string[],
   quickPicks: [] as {
@@ -178,7 +176,6 @@ export function resetStub(): void {
   stub.clipboard = '';
   stub.configuration.clear();
   stub.mcpProviders.length = 0;
-  stub.mcpApiAvailable = true;
   stub.treeViews.length = 0;
   stub.webviewViewProviders.length = 0;
   stub.quickPicks.length = 0;
@@ -336,23 +333,15 @@ export const env = {
   },
 };
 
-export const lm = new Proxy(
-  {},
-  {
-    get(_target, property) {
-      if (property === 'registerMcpServerDefinitionProvider' && stub.mcpApiAvailable) {
-        return (id: string, provider: McpProviderRegistration['provider']) => {
-          stub.mcpProviders.push({ id, provider });
-          return new Disposable(() => {
-            const index = stub.mcpProviders.findIndex((registration) => registration.id === id);
-            if (index !== -1) stub.mcpProviders.splice(index, 1);
-          });
-        };
-      }
-      return undefined;
-    },
+export const lm = {
+  registerMcpServerDefinitionProvider(id: string, provider: McpProviderRegistration['provider']): Disposable {
+    stub.mcpProviders.push({ id, provider });
+    return new Disposable(() => {
+      const index = stub.mcpProviders.findIndex((registration) => registration.id === id);
+      if (index !== -1) stub.mcpProviders.splice(index, 1);
+    });
   },
-);
+};
 
 /** A minimal ExtensionContext: subscriptions, paths, globalState and the extension's manifest. */
 export function extensionContext(extensionPath: string, version = '0.1.0') {

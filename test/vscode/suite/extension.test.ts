@@ -95,15 +95,8 @@ suite('extension: Thought Explorer in real VS Code', () => {
     api = await extension.activate();
     // A store of the test's own, configured through the setting, as a person would.
     storage = mkdtempSync(join(tmpdir(), 'te-vscode-store-'));
-    const resets = new Promise<void>((resolve) => {
-      const subscription = api.services.onDidResetEngine(() => {
-        subscription.dispose();
-        resolve();
-      });
-    });
     await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', storage, vscode.ConfigurationTarget.Global);
-    await Promise.race([resets, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    assert.equal(api.services.storageDirectory, storage);
+    await eventually(() => (api.services.storageDirectory === storage ? true : undefined), `the services to use ${storage}`, 10_000);
     // In test mode the tool-confirmation dialog would throw; this is what the auto-approve setting means here.
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
   });
@@ -305,9 +298,25 @@ suite('extension: Thought Explorer in real VS Code', () => {
     await api.services.showInExplorer(sessionId);
     const node = await eventually(() => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId), 'the session');
     assert.equal((api.sessionsTree.getTreeItem(node) as vscode.TreeItem).contextValue, 'session.live');
-    // Give the webview time to draw its diagrams. A screenshot tool driving this run may set the marker below: the
-    // workbench is pictured while the session is live, not after the suite has ended and the views are torn down.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // What the sidebar explorer shows: it has received every thought of the session (one card each), and its diagrams,
+    // rendered by its own Mermaid from what it holds, have a branch-tree node for every thought.
+    const snapshot = api.engine().getSession(sessionId);
+    assert.ok(snapshot && snapshot.thoughts.length >= 5, `the session holds the new thought: ${snapshot?.thoughts.length}`);
+    const view = await eventually(() => {
+      const status = api.explorer.status().find((candidate) => candidate.surface === 'view');
+      return status?.ready && status.sessionId === sessionId && status.thoughtsSent === snapshot.thoughts.length ? status : undefined;
+    }, `the sidebar explorer to show all ${snapshot.thoughts.length} thoughts of the session`);
+    assert.equal(view.mode === 'live' || view.mode === 'pinned', true, view.mode);
+    const svgs = await eventually(async () => {
+      const rendered = await api.explorer.renderedSvgs(sessionId);
+      return rendered.stageGraph !== undefined && rendered.branchTree !== undefined && rendered.revisionChain !== undefined ? rendered : undefined;
+    }, 'the explorer to render the three diagrams');
+    const nodes = [...(svgs.branchTree ?? '').matchAll(/-flowchart-(t\d+)-/g)].map((match) => match[1]);
+    assert.deepEqual([...new Set(nodes)].sort(), snapshot.thoughts.map((thought) => `t${thought.seq}`).sort(), 'one branch-tree node per thought');
+    const stage = snapshot.meta.stage ?? '';
+    assert.ok(stage !== '' && (svgs.stageGraph ?? '').includes(stage), `the stage graph draws the current stage ${stage}`);
+    // A screenshot tool driving this run may set the marker below: the workbench is pictured while the session is
+    // live, not after the suite has ended and the views are torn down.
     const marker = process.env.THOUGHT_EXPLORER_SCREENSHOT_MARKER;
     if (marker) {
       console.log(`${marker}sidebar-live-session`);

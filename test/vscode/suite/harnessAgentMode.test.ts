@@ -2,14 +2,14 @@
 // model (test/vscode/helper-extension), whose replies are tool calls of our MCP tool. VS Code's own MCP client
 // carries each call to the extension's in-host MCP server, and the thoughts land in the engine the views read.
 //
-// What runs here: the chat participant "@thinker" (helper extension) runs the model → tool → model loop with the
+// What this suite drives: the chat participant "@thinker" (helper extension) runs the model → tool → model loop with the
 // request's toolInvocationToken, so every call goes through vscode.lm.invokeTool and VS Code's MCP client, exactly
-// as agent mode does it. What does NOT run here: Copilot's own agent mode (mode: 'agent'). In code-server 4.139.1
+// as agent mode does it. What it cannot drive: Copilot's own agent mode (mode: 'agent'). In code-server 4.139.1
 // (VS Code 1.139.1) the built-in Copilot Chat extension 0.67.0 provides the agent; without a GitHub sign-in the chat
 // view answers an agent-mode request with the "Sign in to use GitHub Copilot" dialog (Continue with GitHub / Google
 // / Apple / GHE) and the request never reaches any language model — not even one picked with `modelSelector` — so
-// the scripted model is never called. Signing in needs github.com, which these machines cannot reach. That test is
-// kept below, skipped unless THOUGHT_EXPLORER_TEST_AGENT_MODE=1 (for a machine with a signed-in Copilot).
+// the scripted model is never called. Signing in needs a GitHub account and network access to github.com, which tests do not
+// have. That test is kept below, skipped unless THOUGHT_EXPLORER_TEST_AGENT_MODE=1 (with a signed-in Copilot).
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';

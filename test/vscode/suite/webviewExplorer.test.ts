@@ -1,7 +1,7 @@
 // The explorer webviews and export inside a real VS Code: the sidebar view and the editor panel open and say `ready`;
 // thoughts recorded through VS Code's own MCP client (a plain thought, a revision, a branch, an end) reach both as a
 // snapshot plus deltas; each webview's Mermaid renders SVGs of the session it holds (the requestSvg round trip);
-// "Export Session" writes Markdown, lossless JSON (re-imported through the extension's engine), seed-001 JSON and a
+// "Export Session" writes Markdown, lossless JSON (re-imported through the extension's engine), sequentialthinking-plus JSON and a
 // self-contained HTML page in which the untrusted thought text is escaped.
 //
 // The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
@@ -15,7 +15,7 @@ import type { SessionSnapshot } from '../../../src/engine/model';
 import type { ExplorerConnectionStatus } from '../../../src/extension/explorer/explorerConnection';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { RenderedSvgs } from '../../../src/shared/protocol';
-import { parseSessionJson } from '../../../src/storage/seed001Format';
+import { parseSessionJson } from '../../../src/storage/sessionJsonFormats';
 import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
 
 const INJECTION = '<img src=x onerror=alert(1)>';
@@ -189,10 +189,10 @@ suite('explorer: the webviews and export in real VS Code', () => {
     assert.ok(readFileSync(onDisk, 'utf8').includes('Drop the second sort and add the index'), `${onDisk} holds the imported session`);
   });
 
-  test('Export Session writes the seed-001 shape {id, timestamp, thoughtHistory, branches}', async function () {
+  test('Export Session writes the sequentialthinking-plus shape {id, timestamp, thoughtHistory, branches}', async function () {
     this.timeout(30_000);
-    const target = join(exportDir, 'session.seed001.json');
-    assert.equal(await vscode.commands.executeCommand('thoughtExplorer.exportSession', sessionId, 'json-seed001', target), target);
+    const target = join(exportDir, 'session.stp.json');
+    assert.equal(await vscode.commands.executeCommand('thoughtExplorer.exportSession', sessionId, 'sequentialthinking-plus', target), target);
     const file = JSON.parse(readFileSync(target, 'utf8')) as Record<string, unknown>;
     assert.equal(file.id, sessionId);
     assert.ok(typeof file.timestamp === 'string' && !Number.isNaN(Date.parse(file.timestamp)), `timestamp ${String(file.timestamp)}`);
@@ -206,7 +206,7 @@ suite('explorer: the webviews and export in real VS Code', () => {
     assert.equal(branches.index[0].thought, THOUGHTS[3].thought);
     // The reader of that shape accepts it back.
     const parsed = parseSessionJson(readFileSync(target, 'utf8'));
-    assert.equal(parsed.format, 'seed-001');
+    assert.equal(parsed.format, 'sequentialthinking-plus');
     assert.equal(parsed.snapshot.thoughts.length, THOUGHTS.length);
   });
 

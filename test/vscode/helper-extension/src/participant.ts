@@ -1,6 +1,6 @@
 // Test-only chat participant "@thinker": runs the tool-calling loop itself (model → tool calls → vscode.lm.invokeTool
 // → results back to the model, until the model answers in text), with the scripted model and the chat request's
-// toolInvocationToken. It stands in for Copilot's agent mode, which cannot run here without a GitHub sign-in.
+// toolInvocationToken. It stands in for Copilot's agent mode, which needs a GitHub sign-in (not available to tests).
 import * as vscode from 'vscode';
 
 export interface ParticipantRun {

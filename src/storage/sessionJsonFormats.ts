@@ -1,5 +1,5 @@
-// Session files in and out: our lossless JSON shape, and the seed-001 shape `{id, timestamp, thoughtHistory,
-// branches}` that sequentialthinking-plus and think-strategies save, so their sessions open here too.
+// Session files in and out: our lossless JSON shape, and the sequentialthinking-plus shape `{id, timestamp,
+// thoughtHistory, branches}` that sequentialthinking-plus and think-strategies save, so their sessions open here too.
 // Imports are validated completely before anything is returned: a file is taken whole or refused with an error that
 // names the offending field, never half-imported.
 import type { ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
@@ -39,21 +39,21 @@ export interface LosslessSessionFile {
   strategySwitches: StrategySwitch[];
 }
 
-/** The seed-001 shape. Branch thoughts appear both in thoughtHistory and under their branch, as the reference keeps them. */
-export interface Seed001SessionFile {
+/** The sequentialthinking-plus shape. Branch thoughts appear both in thoughtHistory and under their branch, as the reference keeps them. */
+export interface SequentialThinkingPlusFile {
   id: string;
   timestamp: string;
-  thoughtHistory: Seed001Thought[];
-  branches: Record<string, Seed001Thought[]>;
+  thoughtHistory: SequentialThinkingPlusThought[];
+  branches: Record<string, SequentialThinkingPlusThought[]>;
 }
 
-export interface Seed001Thought extends ReferenceThoughtFields {
+export interface SequentialThinkingPlusThought extends ReferenceThoughtFields {
   [extra: string]: unknown;
 }
 
 export interface ParsedSessionFile {
   snapshot: SessionSnapshot;
-  format: 'thought-explorer' | 'seed-001';
+  format: 'thought-explorer' | 'sequentialthinking-plus';
   /** Things accepted but worth telling (e.g. a revision of a thought the file does not hold). */
   warnings: string[];
 }
@@ -61,7 +61,7 @@ export interface ParsedSessionFile {
 export interface ParseSessionOptions {
   /** Store the session under this id instead of the file's (e.g. when the file's id is not a valid one). */
   id?: string;
-  /** For seed-001 files without a usable timestamp. */
+  /** For sequentialthinking-plus files without a usable timestamp. */
   now?: () => number;
   /** The engine's limits the session must keep (default: DEFAULT_LIMITS), as for thoughts sent by an agent. */
   limits?: Pick<EngineLimits, 'maxThoughtLength' | 'maxThoughtsPerSession'>;
@@ -79,12 +79,12 @@ export function toLosslessJson(snapshot: SessionSnapshot): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** The seed-001 shape, for tools that read sequentialthinking-plus / think-strategies sessions. */
-export function toSeed001Json(snapshot: SessionSnapshot): string {
+/** The sequentialthinking-plus shape, for tools that read sequentialthinking-plus / think-strategies sessions. */
+export function toSequentialThinkingPlusJson(snapshot: SessionSnapshot): string {
   // Branch names are the agent's: a null-prototype object makes "__proto__" or "constructor" plain keys.
-  const branches: Record<string, Seed001Thought[]> = Object.create(null) as Record<string, Seed001Thought[]>;
+  const branches: Record<string, SequentialThinkingPlusThought[]> = Object.create(null) as Record<string, SequentialThinkingPlusThought[]>;
   const thoughtHistory = snapshot.thoughts.map((record) => {
-    const thought: Seed001Thought = {
+    const thought: SequentialThinkingPlusThought = {
       thought: record.thought,
       thoughtNumber: record.thoughtNumber,
       totalThoughts: record.totalThoughts,
@@ -100,7 +100,7 @@ export function toSeed001Json(snapshot: SessionSnapshot): string {
     if (record.branchId !== undefined && record.branchFromThought !== undefined) (branches[record.branchId] ??= []).push(thought);
     return thought;
   });
-  const file: Seed001SessionFile & { strategy: string } = {
+  const file: SequentialThinkingPlusFile & { strategy: string } = {
     id: snapshot.meta.id,
     timestamp: new Date(snapshot.meta.createdAt).toISOString(),
     thoughtHistory,
@@ -124,7 +124,7 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
     if (file.format !== LOSSLESS_FORMAT) throw new SessionFormatError('format', `expected "${LOSSLESS_FORMAT}", got ${describeValue(file.format)}`);
     result = parseLossless(file, options);
   } else if (file.thoughtHistory !== undefined) {
-    result = parseSeed001(file, options);
+    result = parseSequentialThinkingPlus(file, options);
   }
   if (result !== undefined) {
     requireWithinLimits(result.snapshot, options.limits ?? DEFAULT_LIMITS);
@@ -132,7 +132,7 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   }
   throw new SessionFormatError(
     'file',
-    `not a session file: expected {"format": "${LOSSLESS_FORMAT}", ...} or the seed-001 shape {id, timestamp, thoughtHistory, branches}`,
+    `not a session file: expected {"format": "${LOSSLESS_FORMAT}", ...} or the sequentialthinking-plus shape {id, timestamp, thoughtHistory, branches}`,
   );
 }
 
@@ -165,7 +165,7 @@ function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSe
   return { snapshot: { meta, thoughts, strategySwitches }, format: 'thought-explorer', warnings };
 }
 
-const SEED_KNOWN_FIELDS = new Set([
+const PLUS_KNOWN_FIELDS = new Set([
   'thought',
   'thoughtNumber',
   'totalThoughts',
@@ -179,7 +179,7 @@ const SEED_KNOWN_FIELDS = new Set([
   'timestamp',
 ]);
 
-function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSessionFile {
+function parseSequentialThinkingPlus(file: JsonObject, options: ParseSessionOptions): ParsedSessionFile {
   const warnings: string[] = [];
   const id = options.id !== undefined ? requireSessionId(options.id, 'id') : requireSessionId(file.id, 'id');
   const now = options.now ?? Date.now;
@@ -193,25 +193,25 @@ function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSes
   const strategy = file.strategy === undefined || file.strategy === null ? 'linear' : requireName(file.strategy, 'strategy');
 
   const history = requireArray(file.thoughtHistory, 'thoughtHistory');
-  const thoughts: ThoughtRecord[] = history.map((value, index) => readSeedThought(value, `thoughtHistory[${index}]`, index, createdAt));
+  const thoughts: ThoughtRecord[] = history.map((value, index) => readPlusThought(value, `thoughtHistory[${index}]`, index, createdAt));
   // The history's own last thought says whether the thinking finished; branch-only thoughts added below do not.
   const finished = thoughts.length > 0 && !thoughts[thoughts.length - 1].nextThoughtNeeded;
 
   // Branch thoughts are normally in thoughtHistory too; any that are only under `branches` are added after it.
   if (file.branches !== undefined && file.branches !== null) {
     const branches = requireObject(file.branches, 'branches');
-    const known = new Set(thoughts.map(seedKey));
+    const known = new Set(thoughts.map(plusThoughtKey));
     for (const [branchId, list] of Object.entries(branches)) {
       requireName(branchId, `branches[${JSON.stringify(branchId)}] (branch name)`);
       requireArray(list, `branches.${branchId}`).forEach((value, index) => {
         const where = `branches.${branchId}[${index}]`;
-        const thought = readSeedThought(value, where, thoughts.length, createdAt);
+        const thought = readPlusThought(value, where, thoughts.length, createdAt);
         if (thought.branchId !== undefined && thought.branchId !== branchId) {
           throw new SessionFormatError(`${where}.branchId`, `expected "${branchId}" (the branch it is listed under), got ${describeValue(thought.branchId)}`);
         }
         thought.branchId = branchId;
-        if (!known.has(seedKey(thought))) {
-          known.add(seedKey(thought));
+        if (!known.has(plusThoughtKey(thought))) {
+          known.add(plusThoughtKey(thought));
           thoughts.push(thought);
           warnings.push(`${where} was only listed under its branch; it is added after the thought history.`);
         }
@@ -237,10 +237,10 @@ function parseSeed001(file: JsonObject, options: ParseSessionOptions): ParsedSes
   // A saved session is not live anywhere: it either finished or was left.
   meta.status = finished ? 'complete' : 'abandoned';
   warnings.push(...referenceWarnings(thoughts));
-  return { snapshot: { meta, thoughts, strategySwitches: [] }, format: 'seed-001', warnings };
+  return { snapshot: { meta, thoughts, strategySwitches: [] }, format: 'sequentialthinking-plus', warnings };
 }
 
-function readSeedThought(value: unknown, where: string, seq: number, createdAt: number): ThoughtRecord {
+function readPlusThought(value: unknown, where: string, seq: number, createdAt: number): ThoughtRecord {
   const source = requireObject(value, where);
   const thought = requireString(source.thought, `${where}.thought`);
   if (thought.trim() === '') throw new SessionFormatError(`${where}.thought`, 'expected a non-empty string');
@@ -262,12 +262,12 @@ function readSeedThought(value: unknown, where: string, seq: number, createdAt: 
     throw new SessionFormatError(`${where}.branchId`, `expected a branch name alongside branchFromThought ${record.branchFromThought}`);
   }
   const extra: Record<string, unknown> = {};
-  for (const [key, fieldValue] of Object.entries(source)) if (!SEED_KNOWN_FIELDS.has(key)) setOwn(extra, key, fieldValue);
+  for (const [key, fieldValue] of Object.entries(source)) if (!PLUS_KNOWN_FIELDS.has(key)) setOwn(extra, key, fieldValue);
   if (Object.keys(extra).length > 0) record.extra = extra;
   return record;
 }
 
-function seedKey(thought: ThoughtRecord): string {
+function plusThoughtKey(thought: ThoughtRecord): string {
   return JSON.stringify([thought.thoughtNumber, thought.branchId ?? null, thought.thought]);
 }
 

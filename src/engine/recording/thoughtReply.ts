@@ -1,0 +1,44 @@
+// The reply step of recording a thought: what the `sequentialthinking` tool answers once the thought is stored.
+import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from '../guidance';
+import { nextStages } from '../stageFlow';
+import { lastSwitchSeq } from './heldSession';
+import type { ThoughtPlan } from './thoughtPlan';
+
+/** What the `sequentialthinking` tool answers: the reference's five fields first, then ours. */
+export interface ThoughtReply {
+  thoughtNumber: number;
+  totalThoughts: number;
+  nextThoughtNeeded: boolean;
+  branches: string[];
+  thoughtHistoryLength: number;
+  sessionId: string;
+  strategy: string;
+  stage: string;
+  nextStages: string[];
+  guidance: string;
+  warnings: string[];
+  /** Thoughts in this strategy so far against its typical length, and the fewest stages left to final_response. */
+  progress: ReplyProgress;
+}
+
+/** The reply for a recorded plan; `warnings` already holds what the earlier steps found, stage warnings are added. */
+export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply {
+  const { session, strategy, thought, next, completes } = plan;
+  const stage = thought.stage as string;
+  const upcoming = completes ? [] : [...nextStages(strategy, stage)];
+  warnings.push(...stageWarnings({ strategy, thought, branchIsNew: plan.branchIsNew, completes }));
+  return {
+    thoughtNumber: thought.thoughtNumber,
+    totalThoughts: thought.totalThoughts,
+    nextThoughtNeeded: thought.nextThoughtNeeded,
+    branches: next.branchIds,
+    thoughtHistoryLength: session.thoughts.length,
+    sessionId: next.id,
+    strategy: strategy.name,
+    stage,
+    nextStages: upcoming,
+    guidance: buildGuidance({ strategy, meta: next, thought, nextStages: upcoming, choice: plan.choice, thoughtsInStage: session.thoughtsInStage }),
+    warnings,
+    progress: buildProgress(strategy, stage, session.thoughts.length - lastSwitchSeq(session.strategySwitches)),
+  };
+}
