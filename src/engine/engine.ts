@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from './events';
 import { resolveLimits, type EngineLimits } from './limits';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, ThoughtRecord } from './model';
-import { InvalidSessionIdError, matchesQuery } from './model';
+import { InvalidSessionIdError, StoreRefusedError, matchesQuery } from './model';
 import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/heldSession';
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './recording/rejectedThought';
 import { inferRevision } from './recording/sessionRules';
@@ -80,6 +80,7 @@ export class ThinkingEngine {
       if (error instanceof RejectedThought) return { ok: false, error: error.message };
       // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
       if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
+      if (error instanceof StoreRefusedError) return { ok: false, error: error.message };
       const message = error instanceof Error ? error.message : String(error);
       this.log(`thought not recorded: ${message}`);
       return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded. Send it again.` };

@@ -130,3 +130,14 @@ export class InvalidSessionIdError extends Error {
     this.name = 'InvalidSessionIdError';
   }
 }
+
+/**
+ * Thrown by a store that refuses a record it could write but must not (e.g. a session past its size limit). The
+ * message is written for the agent and says what to do instead; sending the same thought again cannot help.
+ */
+export class StoreRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreRefusedError';
+  }
+}

@@ -136,7 +136,7 @@ export async function importSessionFile(services: ExtensionServices, path: strin
   }
   let parsed;
   try {
-    parsed = parseSessionJson(text);
+    parsed = parseSessionJson(text, { limits: services.engine.limits });
   } catch (error) {
     throw new Error(`${path} is not a session file: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,5 +1,6 @@
 // Errors of the file store that callers tell apart by class: each carries a message written for the person or agent
 // who must act on it, so a caller prints it as it is (no stack trace) or passes it to the agent unchanged.
+import { StoreRefusedError } from '../engine/model';
 
 /** The store's path cannot be a folder of sessions (it is a file, or lies under one). */
 export class StoreLocationError extends Error {
@@ -17,7 +18,7 @@ export class StoreLocationError extends Error {
  * written, so nothing acknowledged is lost and the session stays readable. Sending it again cannot help; a new
  * session can.
  */
-export class SessionFullError extends Error {
+export class SessionFullError extends StoreRefusedError {
   constructor(
     readonly sessionId: string,
     readonly maxSessionBytes: number,

@@ -118,6 +118,7 @@ describe('journals of any size (item 2)', () => {
     }
     assert.ok(refusal !== undefined, 'the session is refused once full');
     assert.match(refusal, /Session "capped" is full: .*maxSessionBytes.*Continue in a new session: send sessionId "capped-2" with thoughtNumber 1/);
+    assert.doesNotMatch(refusal, /Send it again/, 'resending cannot help a full session');
     assert.ok(acknowledged > 5);
     assert.ok(statSync(join(directory, 'capped.jsonl')).size <= 8 * 1024);
     // A full session can still be closed (a meta record), and a new session starts normally.
