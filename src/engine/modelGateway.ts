@@ -12,6 +12,24 @@ export interface ModelCallOptions {
   maxTokens: number;
   /** Aborted on cancellation or time-out: the gateway must stop waiting and reject. */
   signal?: AbortSignal;
+  /** Tools the model may ask for in this call (task steps only). A gateway without native tool calling ignores them. */
+  tools?: readonly ModelTool[];
+}
+
+/** A tool as offered to a model: what a task step's `tools` names are matched against. */
+export interface ModelTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input, when the tool has one. */
+  inputSchema?: Record<string, unknown>;
+}
+
+/** A model's request to call a tool, answered by a ToolGateway. */
+export interface ModelToolCall {
+  /** The model's id for the call (its answer is matched by it); generated when the model gives none. */
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
 }
 
 export interface ModelUsage {
@@ -28,6 +46,8 @@ export interface ModelCompletion {
   model: string;
   /** True when the answer stopped at maxTokens. */
   truncated?: boolean;
+  /** Tools the model asked to call (only when tools were offered). */
+  toolCalls?: readonly ModelToolCall[];
 }
 
 export interface ModelGateway {
