@@ -5,6 +5,7 @@ import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from '
 import { resolveLimits, type EngineLimits } from './limits';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from './model';
 import { InvalidSessionIdError } from './model';
+import { matchesQuery } from './sessionQuery';
 import { decideStage, isTerminalStage, nextStages } from './stageFlow';
 import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from './guidance';
 import { DEFAULT_STRATEGY, findStrategy, strategyNames } from './strategies/catalog';
@@ -511,14 +512,4 @@ function describeNumbers(numbers: Set<number>): string {
 function shorten(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
-
-export function matchesQuery(meta: SessionMeta, query: ListSessionsQuery): boolean {
-  if (query.strategy !== undefined && meta.strategy !== query.strategy) return false;
-  if (query.status !== undefined && meta.status !== query.status) return false;
-  if (query.text !== undefined && query.text !== '') {
-    const needle = query.text.toLowerCase();
-    if (!`${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle)) return false;
-  }
-  return true;
 }

@@ -2,7 +2,7 @@
 // of any problem ("thoughts[3].thoughtNumber: expected a whole number of at least 1, got -2"). Shared by the journal
 // reader and the import formats so both accept exactly the same records.
 import type { SessionMeta, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { describeValue } from '../engine/thoughtInput';
+import { describeValue } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
 
 /** A record or file that does not have the expected shape; `where` names the offending field. */

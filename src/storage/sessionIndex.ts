@@ -15,7 +15,7 @@ import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileS
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
-import { matchesQuery } from '../engine/engine';
+import { matchesQuery } from '../engine/sessionQuery';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
 

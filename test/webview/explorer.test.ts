@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { stageGraphState, stageNodeId } from '../../src/engine/diagrams/stageGraph';
+import { stageGraphState, stageNodeId } from '../../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { findStrategy } from '../../src/engine/strategies/catalog';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
