@@ -207,7 +207,8 @@ export class ExplorerApp implements HostMessageHandler {
     if (seq === undefined) return undefined;
     const thought = this.model.shownThoughts()[seq];
     if (!thought) return undefined;
-    const nodeId = kind === 'stageGraph' ? (thought.stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(thought.stage)) : `t${seq}`;
+    const nodeId =
+      kind === 'stageGraph' ? (thought.stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(thought.stage)) : `t${seq}`;
     if (nodeId === undefined) return undefined;
     const node = nodesById(svg).get(nodeId);
     node?.classList.add('selected-node');

@@ -23,7 +23,8 @@ const TAB_LABELS: Record<DiagramKind, string> = {
   revisionChain: 'Revisions',
 };
 
-const EMPTY_TEXT = 'No thinking session to show yet. Ask your agent to "think step by step with sequentialthinking", or pick a session in the Sessions view.';
+const EMPTY_TEXT =
+  'No thinking session to show yet. Ask your agent to "think step by step with sequentialthinking", or pick a session in the Sessions view.';
 
 export interface LayoutCallbacks {
   /** Absent in the editor panel (it is the panel). */

@@ -23,7 +23,8 @@ export async function renderExportSvgs(
 ): Promise<{ svgs: RenderedSvgs; errors: string[] }> {
   const svgs: RenderedSvgs = {};
   const errors: string[] = [];
-  const source = (kind: DiagramKind): string => (kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot));
+  const source = (kind: DiagramKind): string =>
+    kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot);
   for (const kind of DIAGRAM_KINDS) {
     try {
       svgs[kind] = await views[kind].renderDetached(source(kind));

@@ -30,7 +30,10 @@ export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSn
   const source = thoughtDiagramSource(kind, snapshot, { maxThoughts, excerptLength });
   let note = '';
   if (source.truncated) {
-    const what = kind === 'branchTree' ? `Last ${source.shown} of ${source.total} thoughts` : `Revisions among the last ${source.shown} of ${source.total} thoughts`;
+    const what =
+      kind === 'branchTree'
+        ? `Last ${source.shown} of ${source.total} thoughts`
+        : `Revisions among the last ${source.shown} of ${source.total} thoughts`;
     // "Show all" that still had to leave thoughts out says why, instead of silently drawing less.
     note = showAll ? `${what} (the most Mermaid can draw)` : what;
   } else if (showAll) {
@@ -44,8 +47,14 @@ export function fullThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSn
   return thoughtDiagramSource(kind, snapshot, {}).text;
 }
 
-function thoughtDiagramSource(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, window: { maxThoughts?: number; excerptLength?: number }): DiagramSource {
+function thoughtDiagramSource(
+  kind: ThoughtDiagramKind,
+  snapshot: SessionSnapshot,
+  window: { maxThoughts?: number; excerptLength?: number },
+): DiagramSource {
   // The tree grows downwards (a sidebar is tall and narrow); each revision chain reads as one row.
   const options = { ...window, maxTextSize: MAX_TEXT_SIZE, maxEdges: MAX_EDGES };
-  return kind === 'branchTree' ? branchTreeSource(snapshot, { ...options, direction: 'TB' }) : revisionChainSource(snapshot, { ...options, direction: 'LR' });
+  return kind === 'branchTree'
+    ? branchTreeSource(snapshot, { ...options, direction: 'TB' })
+    : revisionChainSource(snapshot, { ...options, direction: 'LR' });
 }
