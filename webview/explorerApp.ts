@@ -2,6 +2,7 @@
 // redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
 // picture), then the stage graph's classes (no re-render), then one coalesced render of the visible windowed diagram.
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
+import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
@@ -260,7 +261,7 @@ export class ExplorerApp implements HostMessageHandler {
   private onDiagramNodeClick(nodeId: string): void {
     const thoughtMatch = /^t(\d+)$/.exec(nodeId);
     if (thoughtMatch) return this.select(Number(thoughtMatch[1]), 'diagram');
-    if (nodeId === 'earlier') return this.toggleShowAll('branchTree');
+    if (nodeId === EARLIER_NODE_ID) return this.toggleShowAll('branchTree');
     const stage = this.layout.stageGraph.stageFor(nodeId);
     if (stage === undefined) return;
     // A stage node selects the latest thought written in that stage.

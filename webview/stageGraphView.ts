@@ -2,14 +2,23 @@
 // (`visited`, `current`, `unvisited`, `taken`) and updates transition-count badges on the drawn SVG, which takes a
 // millisecond where a re-render takes a hundred or more. The strategy's stages and transitions come from the host
 // (the protocol's StrategyView): the webview bundles no strategy catalog.
-import { edgeKey, stageEdgeId, stageGraphSource, stageGraphState, stageNodeId, strategyGraphSource, type StageGraphState } from '../src/diagrams/stageGraph';
+import {
+  STAGE_CLASSES,
+  edgeKey,
+  stageEdgeId,
+  stageGraphSource,
+  stageGraphState,
+  stageNodeId,
+  strategyGraphSource,
+  type StageGraphState,
+} from '../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../src/engine/model';
 import type { StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
 import { nodesById } from './svgNodes';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const STATE_CLASSES = ['visited', 'current', 'unvisited'] as const;
+const STATE_CLASSES = Object.values(STAGE_CLASSES);
 
 export class StageGraphView {
   /** The strategy the SVG on screen was drawn for. */
