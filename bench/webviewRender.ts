@@ -2,7 +2,7 @@
 // through the shared protocol). Measures each diagram's render time at 50, 200 and 1,000 thoughts (the live window
 // and the whole diagram), and the thought → redraw latency at 100 thoughts: how long from the host posting a
 // `thoughtAdded` until the frame that shows it (card + stage graph, and the windowed branch tree swapped in).
-import { stageGraphState, stageNodeId } from '../src/engine/diagrams/stageGraph';
+import { stageGraphState, stageNodeId } from '../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../src/engine/model';
 import { toSessionView } from '../src/extension/explorer/sessionView';
 import type { HostMessage } from '../src/shared/protocol';

@@ -74,7 +74,7 @@ function stopEverythingOnSignals() {
 /** Runs a script's `main()` and exits with its code, stopping everything it started on every path. */
 export async function runToExit(main, log) {
   stopEverythingOnSignals();
-  let exitCode = 1;
+  let exitCode;
   try {
     exitCode = await main();
   } catch (error) {

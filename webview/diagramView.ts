@@ -20,8 +20,6 @@ export interface DiagramViewOptions {
   onNodeClick: (nodeId: string) => void;
 }
 
-let renderCounter = 0;
-
 export class DiagramView {
   readonly element: HTMLElement;
   readonly kind: DiagramKind;
@@ -38,6 +36,8 @@ export class DiagramView {
   private lastText: string | undefined;
   /** Resolvers waiting for the next settled render (tests, benchmarks and exports wait on it). */
   private settledWaiters: (() => void)[] = [];
+  /** Numbers Mermaid's render ids; ids start with the diagram kind, so they stay unique across the page's views. */
+  private renderIds = 0;
   renderCount = 0;
 
   constructor(private readonly options: DiagramViewOptions) {
@@ -115,7 +115,7 @@ export class DiagramView {
     scratch.setAttribute('aria-hidden', 'true');
     document.body.append(scratch);
     try {
-      return await renderMermaid(`export-${this.kind}-${++renderCounter}`, text, scratch);
+      return await renderMermaid(`export-${this.kind}-${++this.renderIds}`, text, scratch);
     } finally {
       scratch.remove();
     }
@@ -142,7 +142,7 @@ export class DiagramView {
     try {
       const { text, note } = request.source();
       if (text !== this.lastText) {
-        const svgText = await renderMermaid(`${this.kind}-${++renderCounter}`, text, this.offscreen);
+        const svgText = await renderMermaid(`${this.kind}-${++this.renderIds}`, text, this.offscreen);
         if (generation === this.generation) this.swap(svgText, text);
       }
       if (generation === this.generation) {

@@ -3,6 +3,7 @@
 // this script (by hash), so nothing else — and nothing from thought text — can run. Without scripts the sources
 // stay readable as text.
 import mermaid from 'mermaid';
+import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../src/diagrams/diagramWindow';
 
 const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 
@@ -11,8 +12,8 @@ mermaid.initialize({
   securityLevel: 'strict',
   theme: dark ? 'dark' : 'default',
   // The exporter already keeps sources within these limits; stating them keeps both sides in step.
-  maxTextSize: 50_000,
-  maxEdges: 500,
+  maxTextSize: MERMAID_MAX_TEXT_SIZE,
+  maxEdges: MERMAID_MAX_EDGES,
   // Natural size: a wide diagram scrolls inside its figure instead of shrinking to unreadable.
   flowchart: { useMaxWidth: false },
 });

@@ -12,14 +12,9 @@ import { mermaidThemeVariables } from './theme';
 export const MAX_TEXT_SIZE = 2_000_000;
 export const MAX_EDGES = 20_000;
 
-let configuredFor: string | undefined;
-
-/** (Re)initialises Mermaid for the theme in force; cheap when nothing changed. */
+/** (Re)initialises Mermaid for the theme in force; the app calls it once at start and on each theme change. */
 export function configureMermaid(kind: ThemeKind): void {
   const themeVariables = mermaidThemeVariables(kind);
-  const key = JSON.stringify([kind, themeVariables]);
-  if (key === configuredFor) return;
-  configuredFor = key;
   mermaid.initialize({
     startOnLoad: false,
     securityLevel: 'strict',

@@ -1,6 +1,6 @@
 // The word-level diff between a thought and its revision, under the revision chain. Built from text nodes only.
 import type { ThoughtRecord } from '../src/engine/model';
-import { resolveLinks } from '../src/engine/diagrams/thoughtLinks';
+import { resolveLinks } from '../src/diagrams/thoughtLinks';
 import { wordDiff } from '../src/shared/wordDiff';
 
 export class RevisionDiffView {

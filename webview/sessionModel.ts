@@ -19,6 +19,14 @@ export class SessionModel {
     return this.view?.strategy;
   }
 
+  /** The host's view of strategy `name` (the current one or one the session switched away from), if it sent one. */
+  strategyNamed(name: string): StrategyView | undefined {
+    const view = this.view;
+    if (!view) return undefined;
+    if (view.strategy?.name === name) return view.strategy;
+    return view.earlierStrategies?.find((strategy) => strategy.name === name);
+  }
+
   get total(): number {
     return this.view?.thoughts.length ?? 0;
   }
@@ -52,6 +60,12 @@ export class SessionModel {
   updateMeta(meta: SessionMeta, strategy: StrategyView | undefined): boolean {
     if (!this.view || this.view.meta.id !== meta.id) return false;
     this.view.meta = meta;
+    const current = this.view.strategy;
+    if (strategy && current && current.name !== strategy.name) {
+      // Keep the strategy switched away from: a replay of the earlier part still draws its graph.
+      const earlier = (this.view.earlierStrategies ?? []).filter((known) => known.name !== current.name && known.name !== strategy.name);
+      this.view.earlierStrategies = [...earlier, current];
+    }
     if (strategy) this.view.strategy = strategy;
     return true;
   }

@@ -1,7 +1,9 @@
 // The live stage graph. Drawn by Mermaid once per strategy (and theme); after that each thought only moves classes
 // (`visited`, `current`, `unvisited`, `taken`) and updates transition-count badges on the drawn SVG, which takes a
-// millisecond where a re-render takes a hundred or more.
+// millisecond where a re-render takes a hundred or more. The strategy's stages and transitions come from the host
+// (the protocol's StrategyView): the webview bundles no strategy catalog.
 import {
+  STAGE_CLASSES,
   edgeKey,
   stageEdgeId,
   stageGraphSource,
@@ -9,36 +11,41 @@ import {
   stageNodeId,
   strategyGraphSource,
   type StageGraphState,
-} from '../src/engine/diagrams/stageGraph';
+} from '../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../src/engine/model';
-import { findStrategy } from '../src/engine/strategies/catalog';
+import type { StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
 import { nodesById } from './svgNodes';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const STATE_CLASSES = ['visited', 'current', 'unvisited'] as const;
+const STATE_CLASSES = Object.values(STAGE_CLASSES);
 
 export class StageGraphView {
   /** The strategy the SVG on screen was drawn for. */
   private drawnStrategy: string | undefined;
   private requestedStrategy: string | undefined;
   private latest: SessionSnapshot | undefined;
+  /** The host's definition of the latest snapshot's strategy; undefined for a strategy the host does not know. */
+  private latestStrategy: StrategyView | undefined;
   /** Stage name of each node id in the drawn graph, for clicks. */
   private readonly stageByNodeId = new Map<string, string>();
   updates = 0;
 
   constructor(private readonly view: DiagramView) {}
 
-  /** Brings the graph up to date with `snapshot`: a render only when the strategy changed, else class changes. */
-  update(snapshot: SessionSnapshot): void {
+  /**
+   * Brings the graph up to date with `snapshot`, whose strategy (`snapshot.meta.strategy`) the host described as
+   * `definition`: a render only when the strategy changed, else class changes.
+   */
+  update(snapshot: SessionSnapshot, definition: StrategyView | undefined): void {
     this.latest = snapshot;
+    this.latestStrategy = definition;
     const strategy = snapshot.meta.strategy;
     if (strategy !== this.requestedStrategy) {
       this.requestedStrategy = strategy;
       // Drawn plain (no classDef colours: Mermaid would inline them and they could never change again, and no count
       // labels); visits, the current stage and counts are then classes and badges moved by applyState.
-      const definition = findStrategy(strategy);
-      const text = definition ? strategyGraphSource(definition) : stageGraphSource(snapshot);
+      const text = definition ? strategyGraphSource(definition) : stageGraphSource(snapshot, undefined);
       this.view.request({ source: () => ({ text, note: '' }) });
       return;
     }
@@ -58,13 +65,13 @@ export class StageGraphView {
     this.stageByNodeId.clear();
     const snapshot = this.latest;
     if (!snapshot) return;
-    for (const stage of this.stageNames(snapshot)) this.stageByNodeId.set(stageNodeId(stage), stage);
+    for (const stage of this.latestStrategy?.stages ?? []) this.stageByNodeId.set(stageNodeId(stage.name), stage.name);
     this.applyState(svg, stageGraphState(snapshot));
   }
 
   /** The full graph with its own labels and colours, for exports. */
-  sourceFor(snapshot: SessionSnapshot): string {
-    return stageGraphSource(snapshot);
+  sourceFor(snapshot: SessionSnapshot, definition: StrategyView | undefined): string {
+    return stageGraphSource(snapshot, definition);
   }
 
   nodeIdFor(stage: string): string {
@@ -73,10 +80,6 @@ export class StageGraphView {
 
   stageFor(nodeId: string): string | undefined {
     return this.stageByNodeId.get(nodeId);
-  }
-
-  private stageNames(snapshot: SessionSnapshot): string[] {
-    return findStrategy(snapshot.meta.strategy)?.stages.map((stage) => stage.name) ?? [];
   }
 
   private applyState(svg: SVGSVGElement, state: StageGraphState): void {

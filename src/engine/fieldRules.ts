@@ -26,3 +26,10 @@ export function isTimestamp(value: unknown): value is number {
 export function isName(value: unknown): value is string {
   return typeof value === 'string' && NAME_PATTERN.test(value);
 }
+
+/** How a refused value is named in every error message (tool input, journal, import): JSON, cut at 80 characters. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

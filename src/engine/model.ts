@@ -78,17 +78,6 @@ export interface ListSessionsQuery {
   limit?: number;
 }
 
-/** Whether a session's meta matches a listing query: one definition for the store's index and memory-only engines. */
-export function matchesQuery(meta: SessionMeta, query: ListSessionsQuery): boolean {
-  if (query.strategy !== undefined && meta.strategy !== query.strategy) return false;
-  if (query.status !== undefined && meta.status !== query.status) return false;
-  if (query.text !== undefined && query.text !== '') {
-    const needle = query.text.toLowerCase();
-    if (!`${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle)) return false;
-  }
-  return true;
-}
-
 export interface ListSessionsResult {
   sessions: SessionMeta[];
   total: number;

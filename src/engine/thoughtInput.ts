@@ -1,6 +1,7 @@
 // Turns a tool call's raw arguments into a typed ThoughtInput: accepts the camelCase names of the reference tool and
 // the snake_case names models often send, and numbers/booleans sent as strings. Hand-written rather than a schema
 // library: it runs on every call and must be cheap, and each error must name the field, the value and what is valid.
+import { describeValue } from './fieldRules';
 import type { ReferenceThoughtFields } from './model';
 
 export interface ThoughtInput extends ReferenceThoughtFields {
@@ -17,12 +18,6 @@ export class ThoughtInputError extends Error {
     super(`Invalid ${field}: got ${describeValue(value)}; expected ${expected}.`);
     this.name = 'ThoughtInputError';
   }
-}
-
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 const SNAKE_CASE_ALIASES: Readonly<Record<string, keyof ThoughtInput>> = {

@@ -4,11 +4,11 @@
 // else: no other script, no handler, no javascript: URL and no network request can run from the file.
 import { createHash } from 'node:crypto';
 import type { SessionSnapshot } from '../engine/model';
-import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
-import { resolveLinks } from '../engine/diagrams/thoughtLinks';
+import { resolveLinks } from '../diagrams/thoughtLinks';
 import { diffWords } from '../shared/wordDiff';
 
 export interface HtmlExportOptions {

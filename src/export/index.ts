@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSnapshot } from '../engine/model';
-import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { toLosslessJson, toSequentialThinkingPlusJson } from '../storage/sessionJsonFormats';
 import { EXPORT_FORMATS, type ExportFormat } from './formats';
 import { sessionHtml, HtmlExportError } from './html';

@@ -2,7 +2,7 @@
 // thought with its badges. Thought text is untrusted: it is escaped so that it always reads as plain text — no
 // heading, list, code fence, table, link (nor autolink), image, HTML or math can come out of it.
 import type { SessionSnapshot } from '../engine/model';
-import type { DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
 

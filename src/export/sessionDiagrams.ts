@@ -1,10 +1,11 @@
 // The diagrams every export draws for a session, in the order they are shown, with stable keys the HTML export and
 // the editor's pre-rendered SVGs agree on.
 import type { SessionSnapshot } from '../engine/model';
-import { branchTreeSource } from '../engine/diagrams/branchTree';
-import { revisionChainSource } from '../engine/diagrams/revisionChain';
-import { stageGraphSource } from '../engine/diagrams/stageGraph';
-import type { DiagramSource, DiagramWindowOptions } from '../engine/diagrams/diagramWindow';
+import { branchTreeSource } from '../diagrams/branchTree';
+import { revisionChainSource } from '../diagrams/revisionChain';
+import { stageGraphSource } from '../diagrams/stageGraph';
+import type { DiagramSource, DiagramWindowOptions } from '../diagrams/diagramWindow';
+import { findStrategy } from '../engine/strategies/catalog';
 
 export type DiagramKey = 'stageGraph' | 'branchTree' | 'revisionChain';
 
@@ -18,7 +19,7 @@ export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindow
   const total = snapshot.thoughts.length;
   return [
     // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
-    { key: 'stageGraph', title: 'Stage graph', source: { text: stageGraphSource(snapshot).trimEnd(), truncated: false, shown: total, total } },
+    { key: 'stageGraph', title: 'Stage graph', source: { text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), truncated: false, shown: total, total } },
     // Top to bottom in documents: a long main line reads down the page, branches step aside.
     { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },
     { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },

@@ -4,6 +4,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { STRATEGIES, findStrategy, strategyNames } from '../engine/strategies/catalog';
 import { strategyMarkdown } from '../engine/strategies/documentation';
+import { strategyGraphSource } from '../diagrams/stageGraph';
 
 export const STRATEGIES_URI = 'thinking://strategies';
 export const STRATEGY_URI_TEMPLATE = 'thinking://strategies/{name}';
@@ -64,7 +65,7 @@ export function registerStrategyResources(server: McpServer): void {
       const strategy = findStrategy(name);
       // Thrown errors become JSON-RPC errors with this message: the agent learns the valid names.
       if (!strategy) throw new Error(`No strategy "${name}". Strategies: ${strategyNames().join(', ')}.`);
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: strategyMarkdown(strategy) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: strategyMarkdown(strategy, strategyGraphSource(strategy)) }] };
     },
   );
 }

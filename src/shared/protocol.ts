@@ -26,8 +26,16 @@ export interface SessionView {
   meta: SessionMeta;
   thoughts: ThoughtRecord[];
   strategySwitches: StrategySwitch[];
-  /** Absent only when the session names a strategy this build does not know (e.g. an imported file). */
+  /**
+   * The session's current strategy, the webview's only source of strategies (it bundles no catalog). Absent only when
+   * the session names a strategy this build does not know (e.g. an imported file).
+   */
   strategy?: StrategyView;
+  /**
+   * The strategies the session switched away from (each known one once), so a replay stopped before a switch draws
+   * the stage graph of the strategy in force then. Absent when the session never switched.
+   */
+  earlierStrategies?: StrategyView[];
 }
 
 /**
@@ -120,8 +128,19 @@ function isThought(value: unknown): value is ThoughtRecord {
   return isObject(value) && isSeq(value.seq) && isString(value.thought) && typeof value.thoughtNumber === 'number';
 }
 
+function isStrategyView(value: unknown): value is StrategyView {
+  return isObject(value) && isString(value.name) && isString(value.title) && Array.isArray(value.stages) && isObject(value.transitions);
+}
+
 function isSessionView(value: unknown): value is SessionView {
-  return isObject(value) && isMeta(value.meta) && Array.isArray(value.thoughts) && Array.isArray(value.strategySwitches);
+  return (
+    isObject(value) &&
+    isMeta(value.meta) &&
+    Array.isArray(value.thoughts) &&
+    Array.isArray(value.strategySwitches) &&
+    (value.strategy === undefined || isStrategyView(value.strategy)) &&
+    (value.earlierStrategies === undefined || (Array.isArray(value.earlierStrategies) && value.earlierStrategies.every(isStrategyView)))
+  );
 }
 
 /** Checks a message posted by the webview. Unknown or malformed messages are refused (the host logs them). */
@@ -159,7 +178,7 @@ export function isHostMessage(value: unknown): value is HostMessage {
     case 'thoughtAdded':
       return isString(value.sessionId) && isMeta(value.meta) && isThought(value.thought);
     case 'sessionUpdated':
-      return isMeta(value.meta);
+      return isMeta(value.meta) && (value.strategy === undefined || isStrategyView(value.strategy));
     case 'theme':
       return isThemeKind(value.kind);
     case 'replayState':

@@ -4,7 +4,7 @@
 import { MAX_TIMESTAMP, NAME_RULE, SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
 import type { EngineLimits } from '../engine/limits';
 import type { SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { describeValue } from '../engine/thoughtInput';
+import { describeValue } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
 
 /** A record or file that does not have the expected shape; `where` names the offending field. */

@@ -20,7 +20,8 @@ import { closeSync, constants, lstatSync, readSync, readdirSync, renameSync, unl
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
 import { SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
-import { matchesQuery, type ListSessionsQuery, type ListSessionsResult, type SessionMeta } from '../engine/model';
+import type { ListSessionsQuery, ListSessionsResult, SessionMeta } from '../engine/model';
+import { matchesQuery } from '../engine/sessionQuery';
 import { nonRegularKind, openRegularFile } from './regularFiles';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';

@@ -3,7 +3,7 @@
 // Imports are validated completely before anything is returned: a file is taken whole or refused with an error that
 // names the offending field, never half-imported.
 import type { ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { describeValue } from '../engine/thoughtInput';
+import { describeValue } from '../engine/fieldRules';
 import { applyThought, purposeOf } from './metaDerivation';
 import {
   SessionFormatError,

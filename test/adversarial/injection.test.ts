@@ -210,7 +210,7 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       assert.deepEqual(live, [], `${name}: live markup from thought text`);
       // As any HTML parser does, the browser drops NUL characters from text; everything else reads back verbatim.
       const texts = await page.locator('article.thought > .text').allTextContents();
-      assert.deepEqual(texts, snapshot.thoughts.map((thought) => thought.thought.replace(/\r\n?/g, '\n').replace(/\u0000/g, '')), `${name}: thoughts shown verbatim`);
+      assert.deepEqual(texts, snapshot.thoughts.map((thought) => thought.thought.replace(/\r\n?/g, '\n').replaceAll(String.fromCharCode(0), '')), `${name}: thoughts shown verbatim`);
       console.log(`# injection corpus (${CORPUS.length} entries), HTML export ${name}: 0 scripts run, 0 dialogs, ${violations.length} CSP reports`);
       await context.close();
     }

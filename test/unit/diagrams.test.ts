@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
-import { branchTreeSource, EARLIER_NODE_ID } from '../../src/engine/diagrams/branchTree';
-import { revisionChainSource, revisionChains } from '../../src/engine/diagrams/revisionChain';
-import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../../src/engine/diagrams/diagramWindow';
+import { branchTreeSource, EARLIER_NODE_ID } from '../../src/diagrams/branchTree';
+import { revisionChainSource, revisionChains } from '../../src/diagrams/revisionChain';
+import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../../src/diagrams/diagramWindow';
 import { parseMermaid } from '../support/mermaidParse';
 
 export const INJECTION_CORPUS = [

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { ThinkingEngine, type ThoughtOutcome, type ThoughtReply } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
 import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../../src/engine/model';
-import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
-import { revisionChainSource } from '../../src/engine/diagrams/revisionChain';
+import { branchTreeSource } from '../../src/diagrams/branchTree';
+import { revisionChainSource } from '../../src/diagrams/revisionChain';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 
 /** The reference server's class, loaded from the devDependency (untyped ESM). */

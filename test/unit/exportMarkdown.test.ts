@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { markdownInline, markdownText, sessionMarkdown } from '../../src/export/markdown';
-import { branchTreeSource } from '../../src/engine/diagrams/branchTree';
-import { revisionChainSource } from '../../src/engine/diagrams/revisionChain';
-import { stageGraphSource } from '../../src/engine/diagrams/stageGraph';
+import { branchTreeSource } from '../../src/diagrams/branchTree';
+import { revisionChainSource } from '../../src/diagrams/revisionChain';
+import { stageGraphSource } from '../../src/diagrams/stageGraph';
+import { findStrategy } from '../../src/engine/strategies/catalog';
 
 export const MARKDOWN_CORPUS = [
   '"]); alert(1)//',
@@ -88,7 +89,7 @@ describe('sessionMarkdown', () => {
       assert.ok(summary.includes(fact), `${fact} in ${summary}`);
     }
     const mermaidBlocks = [...document.querySelectorAll('pre > code.language-mermaid')].map((code) => code.textContent?.trimEnd());
-    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot).trimEnd(), branchTreeSource(snapshot, { direction: 'TB' }).text, revisionChainSource(snapshot).text]);
+    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), branchTreeSource(snapshot, { direction: 'TB' }).text, revisionChainSource(snapshot).text]);
     assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts']);
 
     const headings = [...document.querySelectorAll('h3')];

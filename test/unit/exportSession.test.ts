@@ -78,10 +78,9 @@ describe('exportSession', () => {
   it('exports every format for branches named like Object.prototype members (__proto__, constructor, toString)', async () => {
     const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
     const engine = new ThinkingEngine({ log: () => {} });
-    let id = '';
     const first = engine.process('c', { thought: 'Root', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
     assert.ok(first.ok);
-    id = first.reply.sessionId;
+    const id = first.reply.sessionId;
     for (const [index, branchId] of names.entries()) {
       const outcome = engine.process('c', { sessionId: id, thought: `On ${branchId}`, thoughtNumber: 2 + index, totalThoughts: 2 + names.length, nextThoughtNeeded: true, branchFromThought: 1, branchId });
       assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);

@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import * as httpServerModule from '../../src/mcp/httpServer';
 import { registerMcpProvider, type HttpServerLoader, type McpServerHost } from '../../src/extension/mcpProvider';
 import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
-import { extensionContext, McpHttpServerDefinition, resetStub, setConfiguration, stub } from './support/vscodeStub';
+import { extensionContext, type McpHttpServerDefinition, resetStub, setConfiguration, stub } from './support/vscodeStub';
 
 // Static import (the loader's laziness is what these tests count, not Node's module loading).
 const loadServer: HttpServerLoader = async () => httpServerModule;

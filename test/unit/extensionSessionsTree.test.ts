@@ -9,7 +9,7 @@ import { registerSessionsTree, SessionsTreeProvider, type SessionsTreeNode } fro
 import { StoreWatcher } from '../../src/extension/storeWatcher';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
-import { extensionContext, MarkdownString, resetStub, setConfiguration, stub, ThemeIcon, type TreeItem } from './support/vscodeStub';
+import { extensionContext, MarkdownString, resetStub, setConfiguration, stub, type ThemeIcon, type TreeItem } from './support/vscodeStub';
 
 let fixture: ServicesFixture;
 let tree: SessionsTreeProvider;

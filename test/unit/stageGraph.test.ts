@@ -5,10 +5,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
-import { mermaidId } from '../../src/engine/diagrams/mermaidText';
-import { edgeKey, stageEdgeId, stageGraphSource, stageGraphState, stageNodeId, strategyGraphSource } from '../../src/engine/diagrams/stageGraph';
+import { mermaidId } from '../../src/diagrams/mermaidText';
+import { edgeKey, stageEdgeId, stageGraphSource, stageGraphState, stageNodeId, strategyGraphSource } from '../../src/diagrams/stageGraph';
 import { STRATEGIES, findStrategy } from '../../src/engine/strategies/catalog';
 import { parseMermaid } from '../support/mermaidParse';
+
+/** The session's graph with its strategy from the catalog, as exports and resources draw it. */
+function sessionGraphSource(snapshot: SessionSnapshot): string {
+  return stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy));
+}
 
 function sessionThrough(strategy: string, stages: (string | { strategy: string; stage?: string })[]): SessionSnapshot {
   const engine = new ThinkingEngine({ log: () => {} });
@@ -93,7 +98,7 @@ describe('stageGraphSource and stageGraphState', () => {
   });
 
   it('marks visited, current and unvisited stages and labels taken transitions with their count', () => {
-    const source = stageGraphSource(react);
+    const source = sessionGraphSource(react);
     assert.equal(classOf(source, 'action_planning'), 'current');
     assert.equal(classOf(source, 'reasoning_update'), 'visited');
     assert.equal(classOf(source, 'solution_formulation'), 'unvisited');
@@ -112,7 +117,7 @@ describe('stageGraphSource and stageGraphState', () => {
     const strategy = findStrategy('react');
     assert.ok(strategy);
     const structure = (source: string) => source.split('\n').filter((line) => !/^\s*(class|classDef|linkStyle|%%)/.test(line)).map((line) => line.replace(/\|"[^"]*"\|/, ''));
-    assert.deepEqual(structure(stageGraphSource(react)), structure(strategyGraphSource(strategy)));
+    assert.deepEqual(structure(sessionGraphSource(react)), structure(strategyGraphSource(strategy)));
   });
 
   it('after a strategy switch draws the new strategy and counts only thoughts since the switch', () => {
@@ -122,7 +127,7 @@ describe('stageGraphSource and stageGraphState', () => {
     assert.equal(state.sinceSeq, 3);
     assert.deepEqual(state.visits, { abstraction: 1, principle_identification: 1 });
     assert.deepEqual(state.edgeCounts, { [edgeKey('abstraction', 'principle_identification')]: 1 });
-    const source = stageGraphSource(switched);
+    const source = sessionGraphSource(switched);
     assert.match(source, /%% counts only thoughts since the strategy switch at seq 3/);
     assert.equal(classOf(source, 'problem_reception'), 'unvisited', 'the linear problem_reception thought does not count');
     assert.equal(classOf(source, 'principle_identification'), 'current');
@@ -130,7 +135,7 @@ describe('stageGraphSource and stageGraphState', () => {
   });
 
   it('escapes an unknown strategy name from an imported session instead of drawing it raw', () => {
-    const source = stageGraphSource({ ...react, meta: { ...react.meta, strategy: 'x"]; click A call alert()' } });
+    const source = sessionGraphSource({ ...react, meta: { ...react.meta, strategy: 'x"]; click A call alert()' } });
     assert.doesNotMatch(source, /"\]; click/);
     assert.match(source, /Unknown strategy/);
   });
@@ -150,7 +155,7 @@ describe('Mermaid accepts every stage graph', () => {
         if (stages.length > 40) break;
       }
       const snapshot = sessionThrough(strategy.name, stages.filter((stage) => stage !== 'final_response'));
-      const source = stageGraphSource(snapshot);
+      const source = sessionGraphSource(snapshot);
       assert.match(source, /class \S+ current/);
       await parseMermaid(source);
     });

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
 import type { ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../../src/engine/model';
-import { stageGraphState } from '../../src/engine/diagrams/stageGraph';
+import { stageGraphState } from '../../src/diagrams/stageGraph';
 import { STRATEGIES, findStrategy, strategyNames } from '../../src/engine/strategies/catalog';
 import { strategyProblems } from '../../src/engine/strategies/graph';
 

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { stageGraphState, stageNodeId } from '../../src/engine/diagrams/stageGraph';
+import { stageGraphState, stageNodeId } from '../../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { findStrategy } from '../../src/engine/strategies/catalog';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, cardCount, drawnNodeIds, launchChromium } from './support/explorerPage';
-import { reactSession } from './support/sessions';
+import { reactSession, switchingSession } from './support/sessions';
 
 let browser: Browser;
 
@@ -277,6 +277,46 @@ describe('explorer webview in Chromium', () => {
       assert.equal(await cardCount(explorer), paused, 'space pauses');
       assert.equal(await explorer.page.inputValue('.replay-speed'), '8');
       await explorer.screenshot('replay-panel');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it("draws each strategy's stage graph from the host's StrategyView: before a switch the earlier one", async () => {
+    const snapshot = switchingSession();
+    const view = toSessionView(snapshot);
+    assert.deepEqual(
+      view.earlierStrategies?.map((strategy) => strategy.name),
+      ['linear'],
+      'the host sends the strategy switched away from',
+    );
+    const stageIds = (name: string): Set<string> => new Set(findStrategy(name)?.stages.map((stage) => stageNodeId(stage.name)));
+    const explorer = await ExplorerPage.open(browser, { surface: 'replay', width: 1100, height: 800 });
+    try {
+      await explorer.send({ type: 'snapshot', mode: 'replay', session: view });
+      await explorer.page.waitForSelector('.replay-bar:not([hidden])');
+      for (let step = 0; step < 2; step++) await explorer.page.keyboard.press('ArrowRight');
+      await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId('initial_thought_planning')}-"]`);
+      assert.deepEqual(new Set(await drawnNodeIds(explorer, 'stageGraph')), stageIds('linear'));
+      assert.equal((await explorer.page.textContent('.fact-strategy .fact-text'))?.trim(), findStrategy('linear')?.title);
+
+      await explorer.page.keyboard.press('End');
+      await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId('principle_identification')}-"]`);
+      assert.deepEqual(new Set(await drawnNodeIds(explorer, 'stageGraph')), stageIds('step_back'));
+      assert.equal((await explorer.page.textContent('.fact-strategy .fact-text'))?.trim(), findStrategy('step_back')?.title);
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('looks up no strategy of its own: without a StrategyView from the host it says the strategy is unknown', async () => {
+    const { strategy: _omitted, ...withoutStrategy } = toSessionView(reactSession({ thoughts: 6 }));
+    const explorer = await ExplorerPage.open(browser);
+    try {
+      await explorer.send({ type: 'snapshot', mode: 'live', session: withoutStrategy });
+      await explorer.waitForDiagram('stageGraph', 'g.node');
+      assert.match((await explorer.page.textContent('section.diagram-stageGraph .diagram-canvas svg')) ?? '', /Unknown strategy: react/);
+      assert.equal((await explorer.page.textContent('.fact-strategy .fact-text'))?.trim(), 'react', 'the header falls back to the name');
     } finally {
       await explorer.close();
     }

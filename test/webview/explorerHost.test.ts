@@ -205,6 +205,23 @@ describe('explorer host connection', () => {
     assert.equal(connection.status.thoughtsSent, 1);
   });
 
+  it('re-sends the whole session, with both strategies, when another process switched its strategy', () => {
+    const { engine, webview, wired, diskChanged } = harness;
+    thought(engine, 'agent', 'switched', 1);
+    webview.fromWebview({ type: 'ready' });
+    wired.value = false;
+    const outcome = engine.process('cli', { sessionId: 'switched', strategy: 'step_back', thought: 'Step back', thoughtNumber: 2, totalThoughts: 5, nextThoughtNeeded: true });
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+    diskChanged();
+    const resent = webview.last();
+    assert.ok(resent?.type === 'snapshot', 'a snapshot carries the new strategy view; a bare delta would not');
+    assert.equal(resent.session?.strategy?.name, 'step_back');
+    assert.deepEqual(
+      resent.session?.earlierStrategies?.map((strategy) => strategy.name),
+      ['linear'],
+    );
+  });
+
   it('re-sends the whole session when an update changes its thoughts without deltas (concurrent writers, import)', () => {
     const { engine, webview } = harness;
     thought(engine, 'agent', 'rewritten', 1);

@@ -1,13 +1,19 @@
 // The explorer's plain-logic parts, in Node: the protocol guards each side applies to what it receives, the webview
 // HTML and its Content-Security-Policy, the saved UI state, and the webview's session model (deltas and replay).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { contentSecurityPolicy, createNonce, explorerHtml } from '../../src/extension/explorer/explorerHtml';
-import { toSessionView } from '../../src/extension/explorer/sessionView';
+import { strategyView, toSessionView } from '../../src/extension/explorer/sessionView';
 import { MAX_SVG_LENGTH, isHostMessage, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../src/shared/protocol';
 import { SessionModel } from '../../webview/sessionModel';
 import { restoreUiState } from '../../webview/uiState';
-import { reactSession } from './support/sessions';
+import { findStrategy } from '../../src/engine/strategies/catalog';
+import { requireBundle } from './support/explorerPage';
+import { reactSession, switchingSession } from './support/sessions';
+
+const DIST = join(__dirname, '..', '..', 'dist');
 
 describe('explorer protocol guards', () => {
   const session = toSessionView(reactSession({ thoughts: 5 }));
@@ -68,6 +74,8 @@ describe('explorer protocol guards', () => {
       { type: 'replayState', speed: 0.25 },
       { type: 'replayState', position: -3 },
       { type: 'requestSvg' },
+      { type: 'sessionUpdated', meta: session.meta, strategy: { name: 'react' } },
+      { type: 'snapshot', mode: 'live', session: { ...session, earlierStrategies: [{ stages: 'none' }] } },
       { type: 'eval', code: 'alert(1)' },
     ];
     for (const message of invalid) assert.equal(isHostMessage(message), false, JSON.stringify(message).slice(0, 80));
@@ -109,6 +117,17 @@ describe('explorer HTML and Content-Security-Policy', () => {
   });
 });
 
+describe('explorer bundle', () => {
+  it('carries no strategy catalog: the host sends the strategies it draws', () => {
+    requireBundle();
+    // A `write` hint exists only in the catalog (StrategyView leaves it out): the extension bundle has it, the webview's must not.
+    const catalogOnly = findStrategy('linear')?.stages[0].write;
+    assert.ok(catalogOnly);
+    assert.ok(readFileSync(join(DIST, 'extension.js'), 'utf8').includes(catalogOnly), 'the probe is spelled as the bundler writes it');
+    assert.equal(readFileSync(join(DIST, 'webview', 'explorer.js'), 'utf8').includes(catalogOnly), false);
+  });
+});
+
 describe('explorer UI state and session model', () => {
   it('restores only valid saved state', () => {
     assert.deepEqual(restoreUiState(undefined), { activeTab: 'stageGraph', showAll: [] });
@@ -129,6 +148,25 @@ describe('explorer UI state and session model', () => {
     assert.equal(model.addThought(full.meta.id, full.meta, full.thoughts[5]), 'appended');
     assert.equal(model.position, 6);
     assert.equal(model.shownThoughts().length, 6);
+  });
+
+  it("keeps the host's strategy views: the current one, the ones switched away from, and a switch arriving live", () => {
+    const model = new SessionModel();
+    model.load(toSessionView(switchingSession()), true);
+    assert.equal(model.strategyNamed('step_back')?.title, 'Step-back');
+    assert.deepEqual(
+      model.strategyNamed('linear')?.stages.map((stage) => stage.name).slice(0, 2),
+      ['problem_reception', 'initial_thought_planning'],
+    );
+    assert.equal(model.strategyNamed('react'), undefined, 'only what the host sent');
+
+    const live = toSessionView(reactSession({ thoughts: 5 }));
+    model.load(live, false);
+    const selfAsk = strategyView('self_ask');
+    assert.ok(selfAsk);
+    assert.equal(model.updateMeta({ ...live.meta, strategy: 'self_ask' }, selfAsk), true);
+    assert.equal(model.strategy?.name, 'self_ask');
+    assert.equal(model.strategyNamed('react')?.name, 'react', 'the strategy switched away from stays known for a replay');
   });
 
   it('describes only the replayed prefix during a replay', () => {

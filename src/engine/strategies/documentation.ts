@@ -1,7 +1,6 @@
 // Markdown that explains strategies and stages to an agent: the section `thinking://documentation` includes, and the
 // per-strategy page behind `thinking://strategies/{name}`. Generated from the catalog so the text never drifts from
 // the tables the engine enforces.
-import { strategyGraphSource } from '../diagrams/stageGraph';
 import { DEFAULT_STRATEGY, STRATEGIES } from './catalog';
 import type { StrategyDefinition, StrategyTraits } from './types';
 
@@ -61,8 +60,11 @@ to go).
 `;
 }
 
-/** The page behind thinking://strategies/{name}: purpose, traits, stages, and the stage graph. */
-export function strategyMarkdown(strategy: StrategyDefinition): string {
+/**
+ * The page behind thinking://strategies/{name}: purpose, traits, stages, and the stage graph. The graph's Mermaid text
+ * comes from the caller (src/diagrams draws it): the engine layer imports nothing outside itself.
+ */
+export function strategyMarkdown(strategy: StrategyDefinition, stageGraphMermaid: string): string {
   const stages = strategy.stages.map((stage, index) => {
     const next = strategy.transitions[stage.name] ?? [];
     const goes = next.length === 0 ? 'terminal' : `→ ${next.map((name) => `\`${name}\``).join(', ')}`;
@@ -82,7 +84,7 @@ ${stages.join('\n')}
 
 ## Stage graph
 \`\`\`mermaid
-${strategyGraphSource(strategy).trimEnd()}
+${stageGraphMermaid.trimEnd()}
 \`\`\`
 `;
 }

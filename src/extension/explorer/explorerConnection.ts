@@ -66,6 +66,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private sessionId: string | undefined;
   /** Thoughts of the shown session the webview already has: a delta the snapshot already carried is not re-sent. */
   private sentThoughts = 0;
+  /** Strategy switches of the shown session the webview knows of: a new one needs a snapshot (its strategy views). */
+  private sentSwitches = 0;
   /** A replay starts playing when its panel first opens; a panel shown again resumes where it was, paused. */
   private autoplayPending: boolean;
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
@@ -262,7 +264,12 @@ export class ExplorerConnection implements vscode.Disposable {
       }
       if (this.sessionId === undefined) return;
       const snapshot = this.services.engine.getSession(this.sessionId);
-      if (!snapshot || snapshot.thoughts.length < this.sentThoughts || snapshot.thoughts.length - this.sentThoughts > MAX_DELTAS_FROM_DISK) {
+      if (
+        !snapshot ||
+        snapshot.thoughts.length < this.sentThoughts ||
+        snapshot.thoughts.length - this.sentThoughts > MAX_DELTAS_FROM_DISK ||
+        snapshot.strategySwitches.length !== this.sentSwitches
+      ) {
         this.sendSnapshot();
         return;
       }
@@ -289,6 +296,7 @@ export class ExplorerConnection implements vscode.Disposable {
       this.services.log.error(`Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.sentThoughts = session?.thoughts.length ?? 0;
+    this.sentSwitches = session?.strategySwitches.length ?? 0;
     this.post({ type: 'snapshot', mode: this.mode, session });
   }
 

@@ -6,7 +6,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
-import { describeValue } from '../../engine/thoughtInput';
+import { describeValue } from '../../engine/fieldRules';
 import { errorResult, type ToolRegistry } from '../toolRegistry';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';

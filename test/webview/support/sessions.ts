@@ -79,6 +79,29 @@ function finishReact(engine: ThinkingEngine, sessionId: string, from: number, to
   return structuredClone(snapshot);
 }
 
+/**
+ * A session that starts in `linear` and switches to `step_back` on its fourth thought (seq 3): three linear stages,
+ * then two step-back stages. Recorded by the engine, so the switch is in `strategySwitches` as the host sends it.
+ */
+export function switchingSession(sessionId = 'switching'): SessionSnapshot {
+  const engine = new ThinkingEngine({ log: () => undefined });
+  const steps: [string, string][] = [
+    ['linear', 'problem_reception'],
+    ['linear', 'initial_thought_planning'],
+    ['linear', 'thought_generation'],
+    ['step_back', 'abstraction'],
+    ['step_back', 'principle_identification'],
+  ];
+  steps.forEach(([strategy, stage], index) => {
+    const n = index + 1;
+    const outcome = engine.process('fixture', { sessionId, strategy, stage, thought: `Thought ${n} in ${stage}.`, thoughtNumber: n, totalThoughts: 6, nextThoughtNeeded: true });
+    if (!outcome.ok) throw new Error(`fixture thought ${n} refused: ${outcome.error}`);
+  });
+  const snapshot = engine.getSession(sessionId);
+  if (!snapshot) throw new Error('fixture session missing');
+  return structuredClone(snapshot);
+}
+
 /** The corpus of hostile thought text: each must stay text, run no script and open no dialog. */
 export const INJECTION_CORPUS: readonly string[] = [
   '"]); alert(1)//',
@@ -89,5 +112,6 @@ export const INJECTION_CORPUS: readonly string[] = [
   '[click me](javascript:alert(1)) <a href="javascript:alert(1)">link</a>',
   'A["x"] --> B; click B href "javascript:alert(1)"',
   '<svg onload=alert(1)><style>*{display:none}</style>',
+  // eslint-disable-next-line no-template-curly-in-string -- hostile text: a template expression that must stay text
   '`${alert(1)}` {{constructor.constructor("alert(1)")()}}',
 ];

@@ -1,7 +1,7 @@
 // The revision chain diagram source: each revised thought followed by its revisions in order (thought → rev 1 →
 // rev 2 …), as a Mermaid flowchart with one row per chain. A revision of a revision continues the chain of the
 // thought it ultimately revises, so each chain tells the whole story of one idea.
-import type { SessionSnapshot } from '../model';
+import type { SessionSnapshot } from '../engine/model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';

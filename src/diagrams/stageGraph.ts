@@ -2,10 +2,19 @@
 // plain (resources, docs) or for a session (visited stages, the current stage, how often each transition was taken).
 // Node ids are stable (`mermaidId('s', stage)`) and state lives only in the classes `visited`, `current` and
 // `unvisited`, so the webview can move highlights using stageGraphState() without re-rendering.
-import type { SessionSnapshot, ThoughtRecord } from '../model';
-import { findStrategy } from '../strategies/catalog';
-import type { StrategyDefinition } from '../strategies/types';
+// The strategy is passed in, never looked up: diagrams are pure text and know no catalog (the webview gets its
+// strategies from the host, exports and resources from the engine's catalog).
+import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
 import { mermaidId, mermaidLabel } from './mermaidText';
+
+/**
+ * What the stage graph needs of a strategy: its stages in order and its transition table. Both the engine's
+ * StrategyDefinition and the explorer protocol's StrategyView have this shape.
+ */
+export interface StageGraphStrategy {
+  stages: readonly { name: string }[];
+  transitions: Readonly<Record<string, readonly string[]>>;
+}
 
 /** What the session did in its current strategy: enough to restyle a drawn stage graph. */
 export interface StageGraphState {
@@ -42,16 +51,16 @@ export function edgeKey(from: string, to: string): string {
 }
 
 /** The strategy as a plain flowchart. */
-export function strategyGraphSource(strategy: StrategyDefinition): string {
+export function strategyGraphSource(strategy: StageGraphStrategy): string {
   return render(strategy, undefined);
 }
 
 /**
- * The session's current strategy with its visits drawn. After a strategy switch only the thoughts since the last
- * switch are counted: the earlier ones belong to another strategy's graph.
+ * The session's current strategy (`strategy`, the definition of `snapshot.meta.strategy`) with its visits drawn.
+ * After a strategy switch only the thoughts since the last switch are counted: the earlier ones belong to another
+ * strategy's graph. Without a definition (a name this build does not know) the graph says so.
  */
-export function stageGraphSource(snapshot: SessionSnapshot): string {
-  const strategy = findStrategy(snapshot.meta.strategy);
+export function stageGraphSource(snapshot: SessionSnapshot, strategy: StageGraphStrategy | undefined): string {
   if (!strategy) return `flowchart TD\n  ${mermaidId('x', 'unknown')}["${mermaidLabel(`Unknown strategy: ${snapshot.meta.strategy}`)}"]\n`;
   return render(strategy, stageGraphState(snapshot));
 }
@@ -80,7 +89,7 @@ function countStages(thoughts: readonly ThoughtRecord[]): Pick<StageGraphState, 
   return { visits, edgeCounts, current: previous };
 }
 
-function render(strategy: StrategyDefinition, state: StageGraphState | undefined): string {
+function render(strategy: StageGraphStrategy, state: StageGraphState | undefined): string {
   const lines = ['flowchart TD'];
   if (state && state.sinceSeq > 0) lines.push(`  %% counts only thoughts since the strategy switch at seq ${state.sinceSeq}`);
   const first = strategy.stages[0].name;

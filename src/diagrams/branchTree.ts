@@ -2,7 +2,7 @@
 // A flowchart rather than a gitGraph because its node ids are ours (`t<seq>`, which the explorer maps back to thought
 // cards on click) and its labels decode Mermaid entity codes, so one escaping (mermaidLabel) serves every diagram;
 // the extra render cost is handled by the window (see diagramWindow.ts).
-import type { SessionSnapshot } from '../model';
+import type { SessionSnapshot } from '../engine/model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';

@@ -1,6 +1,6 @@
 // The label a thought gets in the diagrams: `#n`, its stage, its role (revision, branch start, final) and a short
 // excerpt of its text, escaped for Mermaid. One function so every diagram names thoughts the same way.
-import type { ThoughtRecord } from '../model';
+import type { ThoughtRecord } from '../engine/model';
 import { mermaidLabel } from './mermaidText';
 
 /** Builds the escaped label; `excerptLength` 0 leaves the text out (used when a large diagram must shrink). */

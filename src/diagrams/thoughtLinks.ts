@@ -2,7 +2,7 @@
 // revision revises, and each thought's predecessor on its own line. Thoughts name each other by `thoughtNumber`, which
 // is not unique (branches and revisions reuse numbers), so every reference is resolved to a `seq` here, by one rule,
 // for every diagram and export.
-import type { ThoughtRecord } from '../model';
+import type { ThoughtRecord } from '../engine/model';
 
 export interface ThoughtLinks {
   /** Seq of the thought each thought follows in the drawing (its line's previous thought, or its fork), if any. */

@@ -1,0 +1,289 @@
+// The explorer app: owns the UI state, the session the webview holds and the page's parts, and decides what to
+// redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
+// picture), then the stage graph's classes (no re-render), then one coalesced render of the visible windowed diagram.
+// The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
+import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
+import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
+import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
+import { listenToHost, type HostMessageHandler } from './hostMessages';
+import { configureMermaid } from './mermaidSetup';
+import { SessionModel } from './sessionModel';
+import { renderExportSvgs, serializeDiagram } from './svgExport';
+import { nodesById } from './svgNodes';
+import { currentThemeKind, watchTheme } from './theme';
+import { isThoughtDiagram, liveThoughtDiagram, type ThoughtDiagramKind } from './thoughtDiagrams';
+import { restoreUiState, type UiState } from './uiState';
+import type { ExplorerHost } from './vscodeApi';
+
+type SelectSource = 'card' | 'diagram' | 'restore';
+
+export class ExplorerApp implements HostMessageHandler {
+  private readonly ui: UiState;
+  private readonly model = new SessionModel();
+  private readonly layout: ExplorerLayout;
+  private theme: ThemeKind;
+
+  constructor(
+    private readonly host: ExplorerHost<UiState>,
+    private readonly document: Document,
+  ) {
+    this.ui = restoreUiState(host.getState());
+    const body = document.body;
+    const surface = body.dataset.surface === 'panel' ? 'panel' : 'view';
+    this.theme = currentThemeKind(body);
+    configureMermaid(this.theme);
+
+    const root = document.getElementById('app') ?? body.appendChild(document.createElement('div'));
+    root.id = 'app';
+    root.classList.add(`surface-${surface}`);
+    this.layout = buildLayout(root, this.ui.activeTab, {
+      onOpenInPanel: surface === 'view' ? () => host.post({ type: 'openInPanel', sessionId: this.model.session?.meta.id }) : undefined,
+      onExportSvg: () => this.exportSvgInView(),
+      onReplaySeek: (position) => this.seek(position),
+      onReplayChange: (state) => {
+        this.ui.replaySpeed = state.speed;
+      },
+      onRendered: (kind, svg) => this.afterRender(kind, svg),
+      onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
+      onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
+      onToggleShowAll: (kind) => this.toggleShowAll(kind),
+      onSelectCard: (seq) => this.select(seq, 'card'),
+      onSelectTab: (kind) => this.setActiveTab(kind),
+    });
+  }
+
+  /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
+  start(): void {
+    const window = this.document.defaultView;
+    if (window) {
+      listenToHost(window, this);
+      window.addEventListener('keydown', (event) => {
+        if (this.layout.replay.handleKey(event)) event.preventDefault();
+      });
+    }
+    watchTheme((kind) => this.changeTheme(kind), this.document.body);
+    this.host.post({ type: 'ready' });
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Host messages
+
+  showSnapshot(session: SessionView | null, isReplay: boolean): void {
+    const { ui, model, layout } = this;
+    const sameSession = session !== null && session.meta.id === ui.sessionId;
+    model.load(session, isReplay);
+    layout.cards.clear();
+    this.invalidateDiagrams();
+    if (!sameSession) {
+      ui.selectedSeq = undefined;
+      ui.replayPosition = undefined;
+    }
+    ui.sessionId = session?.meta.id;
+    if (isReplay && session) {
+      layout.replay.start(model.total, ui.replayPosition ?? 0, ui.replaySpeed ?? 1);
+    } else {
+      layout.replay.stop();
+      this.redrawAll();
+      // Joining a session in progress: where its own scroll area allows (the wide panel), start at the newest card.
+      const column = layout.cardsColumn;
+      if (ui.selectedSeq === undefined && column.scrollHeight > column.clientHeight) column.scrollTop = column.scrollHeight;
+    }
+    if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
+    this.saveState();
+  }
+
+  addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void {
+    const outcome = this.model.addThought(sessionId, meta, thought);
+    if (outcome === 'gap') this.host.post({ type: 'requestFullSession', sessionId });
+    if (outcome === 'appended') {
+      const replay = this.layout.replay;
+      if (replay.active) replay.start(this.model.total, this.model.position, replay.state.speed);
+      else this.redrawLive();
+    }
+  }
+
+  updateSession(meta: SessionMeta, strategy: StrategyView | undefined): void {
+    if (this.model.updateMeta(meta, strategy)) this.redrawAll();
+  }
+
+  themeReported(kind: ThemeKind): void {
+    // VS Code's body class is the source of truth; the message only matters where the class did not change.
+    if (kind !== this.theme) this.changeTheme(kind);
+  }
+
+  applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void {
+    this.layout.replay.apply(state);
+  }
+
+  /** Full (unwindowed) SVGs of `session`, or of the session held, for an export. */
+  async answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void> {
+    const source = session ?? this.model.session ?? undefined;
+    if (!source) {
+      this.host.post({ type: 'svgRendered', requestId, svgs: {}, errors: ['No session to render'] });
+      return;
+    }
+    const snapshot: SessionSnapshot = { meta: source.meta, thoughts: source.thoughts, strategySwitches: source.strategySwitches };
+    const { svgs, errors } = await renderExportSvgs(snapshot, source.strategy, this.layout.views, this.layout.stageGraph);
+    this.host.post({ type: 'svgRendered', requestId, svgs, errors });
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Drawing
+
+  /** Everything from the model: snapshots, replay steps, theme changes. */
+  private redrawAll(): void {
+    const { ui, model, layout } = this;
+    const snapshot = model.shownSnapshot();
+    const hasSession = snapshot !== undefined;
+    layout.empty.hidden = hasSession;
+    layout.body.hidden = !hasSession;
+    layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
+    if (!snapshot) return;
+    const thoughts = snapshot.thoughts;
+    layout.cards.show(thoughts);
+    if (ui.selectedSeq !== undefined && ui.selectedSeq >= thoughts.length) ui.selectedSeq = undefined;
+    layout.cards.select(ui.selectedSeq, false);
+    if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
+    layout.stageGraph.update(snapshot, model.strategyNamed(snapshot.meta.strategy));
+    this.requestThoughtDiagrams(snapshot);
+    layout.diff.show(thoughts, ui.selectedSeq);
+  }
+
+  /** One new live thought: the card, then the stage graph's classes, then the windowed diagrams (coalesced). */
+  private redrawLive(): void {
+    const { model, layout } = this;
+    const snapshot = model.shownSnapshot();
+    if (!snapshot) return;
+    const followLatest = isNearBottom(layout.cardsColumn, this.document);
+    layout.cards.show(snapshot.thoughts);
+    if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
+    const strategy = model.strategyNamed(snapshot.meta.strategy);
+    layout.header.show(snapshot.meta, strategy, model.position);
+    layout.stageGraph.update(snapshot, strategy);
+    this.requestThoughtDiagrams(snapshot);
+  }
+
+  private requestThoughtDiagrams(snapshot: SessionSnapshot): void {
+    this.requestThoughtDiagram('branchTree', snapshot);
+    this.requestThoughtDiagram('revisionChain', snapshot);
+  }
+
+  private requestThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot): void {
+    const showAll = this.ui.showAll.includes(kind);
+    const view = this.layout.views[kind];
+    setShowAllButton(view, showAll);
+    // Built at render time, so a burst of requests builds the text once.
+    view.request({ source: () => liveThoughtDiagram(kind, snapshot, showAll) });
+  }
+
+  private changeTheme(kind: ThemeKind): void {
+    this.theme = kind;
+    configureMermaid(kind);
+    this.invalidateDiagrams();
+    this.redrawAll();
+  }
+
+  private invalidateDiagrams(): void {
+    for (const view of Object.values(this.layout.views)) view.invalidate();
+    this.layout.stageGraph.invalidate();
+  }
+
+  private afterRender(kind: DiagramKind, svg: SVGSVGElement): void {
+    if (kind === 'stageGraph') this.layout.stageGraph.afterRender(svg);
+    const selected = this.markSelectedNode(kind, svg);
+    // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
+    // latest one, into view instead of leaving the view on an empty corner.
+    if (kind !== 'stageGraph' && this.ui.showAll.includes(kind)) {
+      const last = this.model.shownThoughts().length - 1;
+      const target = selected ?? (last >= 0 ? nodesById(svg).get(`t${last}`) : undefined);
+      if (target) this.layout.views[kind].reveal(target);
+    }
+  }
+
+  /** Marks the selected thought's node (its stage's node in the stage graph); returns it when drawn. */
+  private markSelectedNode(kind: DiagramKind, svg: SVGSVGElement): SVGGElement | undefined {
+    for (const node of svg.querySelectorAll('.selected-node')) node.classList.remove('selected-node');
+    const seq = this.ui.selectedSeq;
+    if (seq === undefined) return undefined;
+    const thought = this.model.shownThoughts()[seq];
+    if (!thought) return undefined;
+    const nodeId =
+      kind === 'stageGraph' ? (thought.stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(thought.stage)) : `t${seq}`;
+    if (nodeId === undefined) return undefined;
+    const node = nodesById(svg).get(nodeId);
+    node?.classList.add('selected-node');
+    return node;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // What the person does
+
+  private seek(position: number): void {
+    this.model.seek(position);
+    this.ui.replayPosition = position;
+    this.saveState();
+    this.redrawAll();
+  }
+
+  private toggleShowAll(kind: DiagramKind): void {
+    const ui = this.ui;
+    ui.showAll = ui.showAll.includes(kind) ? ui.showAll.filter((entry) => entry !== kind) : [...ui.showAll, kind];
+    this.saveState();
+    const snapshot = this.model.shownSnapshot();
+    if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
+  }
+
+  private setActiveTab(kind: DiagramKind): void {
+    this.ui.activeTab = kind;
+    for (const other of DIAGRAM_KINDS) this.layout.views[other].setVisible(other === kind);
+    this.saveState();
+  }
+
+  private select(seq: number, source: SelectSource): void {
+    const { ui, layout } = this;
+    const thoughts = this.model.shownThoughts();
+    if (seq < 0 || seq >= thoughts.length) return;
+    ui.selectedSeq = seq;
+    layout.cards.select(seq, source !== 'card');
+    for (const kind of DIAGRAM_KINDS) {
+      const svg = layout.views[kind].svg;
+      const node = svg ? this.markSelectedNode(kind, svg) : undefined;
+      // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
+      if (node && source === 'card' && kind === ui.activeTab) layout.views[kind].reveal(node);
+    }
+    layout.diff.show(thoughts, seq);
+    this.saveState();
+    const sessionId = this.model.session?.meta.id;
+    if (sessionId !== undefined && source !== 'restore') this.host.post({ type: 'selectThought', sessionId, seq });
+  }
+
+  private onDiagramNodeClick(nodeId: string): void {
+    const thoughtMatch = /^t(\d+)$/.exec(nodeId);
+    if (thoughtMatch) return this.select(Number(thoughtMatch[1]), 'diagram');
+    if (nodeId === EARLIER_NODE_ID) return this.toggleShowAll('branchTree');
+    const stage = this.layout.stageGraph.stageFor(nodeId);
+    if (stage === undefined) return;
+    // A stage node selects the latest thought written in that stage.
+    const thoughts = this.model.shownThoughts();
+    for (let index = thoughts.length - 1; index >= 0; index--) {
+      if (thoughts[index].stage === stage) return this.select(index, 'diagram');
+    }
+  }
+
+  private exportSvgInView(): void {
+    const svg = this.layout.views[this.ui.activeTab].svg;
+    if (!svg) return;
+    this.host.post({ type: 'exportSvg', diagram: this.ui.activeTab, svg: serializeDiagram(svg), sessionId: this.model.session?.meta.id });
+  }
+
+  private saveState(): void {
+    this.host.setState({ ...this.ui });
+  }
+}
+
+function isNearBottom(element: HTMLElement, document: Document): boolean {
+  const scroller = document.scrollingElement ?? document.documentElement;
+  const target = element.scrollHeight > element.clientHeight ? element : scroller;
+  return target.scrollHeight - target.scrollTop - target.clientHeight < 80;
+}

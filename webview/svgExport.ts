@@ -1,0 +1,36 @@
+// SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and whole, unwindowed SVGs of
+// every diagram for the host's HTML/Markdown export, rendered off-screen so the views on screen are left alone.
+import type { SessionSnapshot } from '../src/engine/model';
+import { DIAGRAM_KINDS, type DiagramKind, type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
+import type { DiagramView } from './diagramView';
+import { DIAGRAM_TITLES } from './explorerLayout';
+import type { StageGraphView } from './stageGraphView';
+import { fullThoughtDiagram } from './thoughtDiagrams';
+
+/** The drawn SVG as standalone text, without the on-screen selection mark. */
+export function serializeDiagram(svg: SVGSVGElement): string {
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  clone.querySelectorAll('.selected-node').forEach((node) => node.classList.remove('selected-node'));
+  return new XMLSerializer().serializeToString(clone);
+}
+
+/** The session's whole diagrams; a diagram that fails is left out and named in `errors`. */
+export async function renderExportSvgs(
+  snapshot: SessionSnapshot,
+  strategy: StrategyView | undefined,
+  views: Record<DiagramKind, DiagramView>,
+  stageGraph: StageGraphView,
+): Promise<{ svgs: RenderedSvgs; errors: string[] }> {
+  const svgs: RenderedSvgs = {};
+  const errors: string[] = [];
+  const source = (kind: DiagramKind): string =>
+    kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot);
+  for (const kind of DIAGRAM_KINDS) {
+    try {
+      svgs[kind] = await views[kind].renderDetached(source(kind));
+    } catch (error) {
+      errors.push(`${DIAGRAM_TITLES[kind]}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { svgs, errors };
+}
