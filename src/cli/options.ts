@@ -1,7 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
-// a typed command or a clear usage error. Kept apart from cli.ts so it is testable without starting anything.
-import type { EngineLimits } from './engine/limits';
-import type { ExportFormat } from './export/index';
+// a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
+import type { EngineLimits } from '../engine/limits';
+import type { ExportFormat } from '../export/index';
 
 /** The formats of src/export, listed here (type-checked against them) so parsing does not load the exporters. */
 const EXPORT_FORMATS = ['md', 'json', 'json-seed001', 'html'] as const satisfies readonly ExportFormat[];
