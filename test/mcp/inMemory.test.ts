@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
@@ -135,8 +135,10 @@ describe('sequentialthinking', () => {
     assert.equal(next.thoughtHistoryLength, 4);
   });
 
-  it('refuses an unknown tool with a JSON-RPC error that lists the tools', async () => {
-    await assert.rejects(first.client.callTool({ name: 'nope', arguments: {} }), /Unknown tool "nope".*sequentialthinking/);
+  it("answers an unknown tool with McpServer's isError result naming it", async () => {
+    const result = (await first.client.callTool({ name: 'nope', arguments: {} })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /Tool nope not found/);
   });
 });
 
