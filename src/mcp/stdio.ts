@@ -5,7 +5,7 @@
 // closes when stdin ends and survives a client that went away (EPIPE on stdout), where the SDK's would not notice.
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer } from './server';
@@ -19,6 +19,8 @@ const NEWLINE = 0x0a;
 /** How much of the start and end of an over-long line is kept to find its id (see idOfDiscardedLine). */
 const KEPT_EDGE_BYTES = 256;
 const RESOLVED = Promise.resolve();
+/** After stdin ends, how long requests still running may take to be answered before the connection closes anyway. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 export interface StdioTransportOptions {
   maxLineBytes?: number;
@@ -33,6 +35,12 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   /** While a line over the limit goes by: its first and last bytes, to find its id when it ends. */
   private discarding: { head: Buffer; tail: Buffer } | undefined;
   private closed = false;
+  /** Requests read and not yet answered: at stdin's end they still get their answers before the connection closes. */
+  private readonly unanswered = new Set<RequestId>();
+  private inputEnded = false;
+  private drainTimer: NodeJS.Timeout | undefined;
+  /** Resolves when stdout has room again; one for all the messages waiting (see send). */
+  private outputDrained: Promise<void> | undefined;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -59,17 +67,44 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
     this.output.off('error', this.onOutputError);
     this.pending = [];
     this.discarding = undefined;
+    clearTimeout(this.drainTimer);
     await super.close();
   }
 
+  /**
+   * The SDK's send, but one 'drain' listener for all the messages waiting for room in stdout rather than one each: a
+   * burst of thousands of answers to a slow reader would otherwise print MaxListenersExceededWarning.
+   */
   override send(message: JSONRPCMessage): Promise<void> {
     // After EPIPE or close, stdout is gone: writing would only raise more errors.
-    return this.closed ? RESOLVED : super.send(message);
+    if (this.closed) return RESOLVED;
+    if ('id' in message && !('method' in message) && this.unanswered.delete(message.id as RequestId) && this.inputEnded && this.unanswered.size === 0) {
+      this.closeWhenWritten();
+    }
+    if (this.output.write(serializeMessage(message)) && this.outputDrained === undefined) return RESOLVED;
+    this.outputDrained ??= new Promise<void>((resolve) =>
+      this.output.once('drain', () => {
+        this.outputDrained = undefined;
+        resolve();
+      }),
+    );
+    return this.outputDrained;
   }
 
+  /** stdin ended: the client sends nothing more, but may still wait for answers to what it sent (`cmd < requests`). */
   private readonly onInputEnd = () => {
-    void this.close();
+    this.inputEnded = true;
+    if (this.unanswered.size === 0) {
+      this.closeWhenWritten();
+      return;
+    }
+    this.drainTimer = setTimeout(() => void this.close(), DRAIN_TIMEOUT_MS);
   };
+
+  /** Closes once everything written so far has left (the process may exit on close, dropping what stdout still holds). */
+  private closeWhenWritten(): void {
+    this.output.write('', () => void this.close());
+  }
 
   /** EPIPE and the like: the client is gone, so this connection is over (without a handler it would crash the process). */
   private readonly onOutputError = (error: Error) => {
@@ -147,6 +182,11 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
     if ('id' in message && typeof message.id === 'number' && !Number.isSafeInteger(message.id)) {
       this.answer(null, INVALID_REQUEST, unsafeIdReason(text, message.id));
       return;
+    }
+    if ('method' in message) {
+      if ('id' in message) this.unanswered.add(message.id);
+      // A cancelled request is never answered (the SDK drops it).
+      else if (message.method === 'notifications/cancelled') this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId as RequestId);
     }
     this.onmessage?.(message);
   }

@@ -205,6 +205,31 @@ describe('the stdio wire format', () => {
   });
 });
 
+describe('the CLI reading requests from a file or a pipe that then ends', () => {
+  it('answers every request before it exits, without a warning about drain listeners', async () => {
+    const child = spawn(process.execPath, [CLI, '--storage-path', tempDir()], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const thoughts = Array.from({ length: 1000 }, (_, index) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: index + 1,
+        method: 'tools/call',
+        params: { name: 'sequentialthinking', arguments: { thought: `${index} ${'x'.repeat(300)}`, thoughtNumber: index + 1, totalThoughts: 1000, nextThoughtNeeded: true } },
+      }),
+    );
+    const pings = Array.from({ length: 5000 }, (_, index) => JSON.stringify({ jsonrpc: '2.0', id: `ping-${index}`, method: 'ping' }));
+    child.stdin?.end(`${[...thoughts, ...pings].join('\n')}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 0);
+    const ids = new Set(stdout.split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { id: unknown }).id));
+    assert.equal(ids.size, 6000, 'one answer per request');
+    assert.doesNotMatch(stderr, /MaxListenersExceededWarning/);
+  });
+});
+
 describe('the CLI commands', () => {
   const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
 

@@ -134,6 +134,19 @@ describe('the stdio transport', () => {
     await running.closed;
   });
 
+  it('answers every request read before its input ended, then closes', async () => {
+    const { input, output, running } = await harness();
+    const written: string[] = [];
+    output.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
+    const calls = Array.from({ length: 50 }, (_, index) =>
+      think(index + 1, { thought: `t${index}`, thoughtNumber: index + 1, totalThoughts: 50, nextThoughtNeeded: index < 49 }),
+    );
+    input.end(`${calls.join('\n')}\n`);
+    await running.closed;
+    const ids = written.join('').split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as Reply).id);
+    assert.deepEqual([...ids].sort((a, b) => Number(a) - Number(b)), Array.from({ length: 50 }, (_, index) => index + 1));
+  });
+
   it('closes when its input ends, once', async () => {
     const { input, running } = await harness();
     input.end();
