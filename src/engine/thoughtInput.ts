@@ -188,7 +188,15 @@ type Field = keyof typeof FIELDS;
  * (thought_number, ...), which this object passes through unparsed, and a validating client would refuse those calls if
  * the camelCase names were required. parseThoughtInput names any missing field.
  */
-export const thoughtArgumentsSchema = z.looseObject(FIELDS);
+export const thoughtArgumentsSchema = z.looseObject(FIELDS).check((payload) => {
+  parsedArguments.add(payload.value);
+});
+
+/**
+ * What thoughtArgumentsSchema produced. McpServer parses a call's arguments with it before the engine parses them
+ * again; parsing an output gives the same values (parsing is idempotent), so the second parse is skipped.
+ */
+const parsedArguments = new WeakSet<object>();
 
 const SNAKE_CASE: Partial<Record<Field, string>> = {
   thoughtNumber: 'thought_number',
@@ -237,7 +245,7 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number): Thoug
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ThoughtInputError('arguments', raw, 'an object with thought, thoughtNumber, totalThoughts and nextThoughtNeeded');
   }
-  const parsed = thoughtArgumentsSchema.parse(raw) as Record<string, unknown>;
+  const parsed = (parsedArguments.has(raw) ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
 
   const thought = parsed.thought;
   if (typeof thought !== 'string') {
