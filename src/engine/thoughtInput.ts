@@ -99,7 +99,8 @@ export function refusable<T extends z.ZodType>(schema: T): z.ZodType<z.output<T>
   return schema.catch(refuse as unknown as () => z.output<T>) as unknown as z.ZodType<z.output<T> | RefusedValue, z.input<T>>;
 }
 
-const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
+/** A whole number written as text, e.g. " 3 ": digits only, with spaces around at most. */
+export const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 const WHOLE_NUMBER_HINT = 'a whole number of at least 1 (for example 3)';
 const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for example 3)`;
 

@@ -5,11 +5,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
-import { SESSION_STATUSES, isWholeNumberInRange, MAX_WHOLE_NUMBER } from '../../engine/fieldRules';
+import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
-import { RefusedValue, describeValue, refusable, sentValue } from '../../engine/thoughtInput';
+import { RefusedValue, WHOLE_NUMBER_TEXT, describeValue, refusable, sentValue } from '../../engine/thoughtInput';
 import { errorResult } from '../toolResults';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
@@ -25,8 +25,6 @@ export const SEARCH_MAX_SESSIONS_SCANNED = 100;
 export const SEARCH_MAX_THOUGHTS_SCANNED = 50_000;
 const RESUME_DEFAULT_RECENT = 5;
 const SNIPPET_LENGTH = 160;
-
-const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 
 /** A count of 0 or more, also as text ("20"); null or "" means absent. */
 const count = (description: string) =>
