@@ -43,7 +43,7 @@ const contexts = [
   // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
   // so activation never parses it (~1 MB).
   { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   // The explorer draws flowcharts only (stage graph, branch tree, revision chain): the same flowchart-only Mermaid as the export renderer (7.7 MB -> 1.9 MB).
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022', plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
   // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.

@@ -27,9 +27,54 @@ export function isName(value: unknown): value is string {
   return typeof value === 'string' && NAME_PATTERN.test(value);
 }
 
-/** How a refused value is named in every error message (tool input, journal, import): JSON, cut at 80 characters. */
+const DESCRIBED_LENGTH = 80;
+
+/**
+ * A short JSON-like picture of a value for an error message (at most 80 characters). Written out piece by piece and
+ * stopped at the limit, so a huge or deeply nested value (a 100,000-deep array) costs no more than a small one and
+ * never overflows the stack, where JSON.stringify would walk all of it first.
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  const text = boundedJson(value, DESCRIBED_LENGTH + 1) ?? String(value);
+  return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text;
+}
+
+/** JSON.stringify(value), but only its first `limit` characters or more (undefined where JSON.stringify gives it). */
+function boundedJson(value: unknown, limit: number): string | undefined {
+  let out = '';
+  const write = (item: unknown, inArray: boolean): void => {
+    if (out.length >= limit) return;
+    if (item !== null && typeof item === 'object' && typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      item = (item as { toJSON: () => unknown }).toJSON();
+    }
+    if (item === null || typeof item === 'boolean') out += String(item);
+    else if (typeof item === 'number') out += Number.isFinite(item) ? String(item) : 'null';
+    // A long string is cut before escaping: only its first characters can show.
+    else if (typeof item === 'string') out += JSON.stringify(item.length > limit ? item.slice(0, limit) : item);
+    else if (typeof item === 'bigint') out += String(item);
+    else if (Array.isArray(item)) {
+      out += '[';
+      for (let index = 0; index < item.length && out.length < limit; index++) {
+        if (index > 0) out += ',';
+        write(item[index], true);
+      }
+      out += ']';
+    } else if (typeof item === 'object') {
+      out += '{';
+      let first = true;
+      for (const key of Object.keys(item)) {
+        if (out.length >= limit) break;
+        const member = (item as Record<string, unknown>)[key];
+        if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+        out += `${first ? '' : ','}${JSON.stringify(key)}:`;
+        first = false;
+        write(member, false);
+      }
+      out += '}';
+    } else if (inArray) out += 'null';
+  };
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+  write(value, false);
+  return out;
 }

@@ -1,7 +1,10 @@
-// Turns a tool call's raw arguments into a typed ThoughtInput: accepts the camelCase names of the reference tool and
-// the snake_case names models often send, and numbers/booleans sent as strings. Hand-written rather than a schema
-// library: it runs on every call and must be cheap, and each error must name the field, the value and what is valid.
-import { describeValue } from './fieldRules';
+// What a `sequentialthinking` call may send, defined once as a zod schema: the engine parses every thought with it, and
+// the MCP tool registers it (McpServer advertises its JSON Schema and validates calls with it). Lenient on purpose:
+// the reference tool's camelCase names and the snake_case names models often send, numbers and booleans also as text
+// ("3", "false"), null for an optional field, unknown fields ignored. Every refusal names the field, the value and
+// what to send instead.
+import { z } from 'zod';
+import { MAX_WHOLE_NUMBER, NAME_PATTERN, NAME_RULE, describeValue, isWholeNumberInRange } from './fieldRules';
 import type { ReferenceThoughtFields } from './model';
 
 export interface ThoughtInput extends ReferenceThoughtFields {
@@ -20,110 +23,213 @@ export class ThoughtInputError extends Error {
   }
 }
 
-const SNAKE_CASE_ALIASES: Readonly<Record<string, keyof ThoughtInput>> = {
-  thought_number: 'thoughtNumber',
-  total_thoughts: 'totalThoughts',
-  next_thought_needed: 'nextThoughtNeeded',
-  is_revision: 'isRevision',
-  revises_thought: 'revisesThought',
-  branch_from_thought: 'branchFromThought',
-  branch_id: 'branchId',
-  needs_more_thoughts: 'needsMoreThoughts',
-  session_id: 'sessionId',
+/**
+ * A value a field's schema did not accept, kept as the field's parsed value. Why not a zod failure: McpServer answers
+ * a failed parse with its own text ("Input validation error: ..."), while every refusal must say, in our words, what to
+ * send instead. So the schemas never fail; `parseThoughtInput` words each refusal (and so does thinking_sessions).
+ */
+export class RefusedValue {
+  constructor(readonly value: unknown) {}
+}
+
+/** The value as sent, whether or not a schema refused it. */
+export function sentValue(value: unknown): unknown {
+  return value instanceof RefusedValue ? value.value : value;
+}
+
+/**
+ * `schema`, with a refusal turned into a RefusedValue. zod also calls the catch function without a context to find a
+ * default for the JSON Schema; it gets none (undefined is left out of the JSON).
+ */
+export function refusable<T extends z.ZodType>(schema: T): z.ZodType<z.output<T> | RefusedValue, z.input<T>> {
+  const refuse = (context?: { value: unknown }) =>
+    context === undefined ? undefined : context.value instanceof RefusedValue ? context.value : new RefusedValue(context.value);
+  return schema.catch(refuse as unknown as () => z.output<T>) as unknown as z.ZodType<z.output<T> | RefusedValue, z.input<T>>;
+}
+
+/** A whole number written as text, e.g. " 3 ": digits only, with spaces around at most. */
+export const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
+const WHOLE_NUMBER_HINT = 'a whole number of at least 1 (for example 3)';
+const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for example 3)`;
+
+/**
+ * A whole number of at least 1, also as text ("3"); null (for an optional field) means absent. Beyond MAX_WHOLE_NUMBER
+ * a number does not survive a JSON round trip exactly: the thought would be acknowledged and later unreadable.
+ */
+function wholeNumber(description: string, nullable = true) {
+  const number = z.int().min(1).max(MAX_WHOLE_NUMBER);
+  const text = z.string().describe('a whole number written as text, e.g. "3"');
+  return refusable(
+    z.union(nullable ? [number, text, z.null()] : [number, text]).transform((value, context) => {
+      if (typeof value !== 'string') return value;
+      const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
+      if (isWholeNumberInRange(parsed, 1)) return parsed;
+      context.issues.push({ code: 'custom', message: WHOLE_NUMBER_HINT, input: value });
+      return z.NEVER;
+    }),
+  )
+    .optional()
+    .describe(description);
+}
+
+/** What a refused whole number should have been: the range when it was a whole number, only too large. */
+function wholeNumberExpectation(value: unknown): string {
+  const number = typeof value === 'string' && WHOLE_NUMBER_TEXT.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 1 ? WHOLE_NUMBER_RANGE : WHOLE_NUMBER_HINT;
+}
+
+/** true or false, also as text in any case ("False", " true "); null (for an optional field) means absent. */
+function flag(description: string, nullable = true) {
+  const text = z.string().describe('"true" or "false"');
+  return refusable(
+    z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]).transform((value, context) => {
+      if (typeof value !== 'string') return value;
+      const text = value.trim().toLowerCase();
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      context.issues.push({ code: 'custom', message: 'true or false', input: value });
+      return z.NEVER;
+    }),
+  )
+    .optional()
+    .describe(description);
+}
+
+/**
+ * An id or name, also as a whole number (7 for "7"). The pattern is checked here rather than advertised: a validating
+ * client would refuse the call with its own, vaguer message; ours says what the alphabet is.
+ */
+function name(description: string) {
+  return refusable(
+    z.union([z.string(), z.int(), z.null()]).transform((value, context) => {
+      if (typeof value === 'number') value = String(value);
+      if (value === null || value === '' || NAME_PATTERN.test(value)) return value;
+      context.issues.push({ code: 'custom', message: NAME_RULE, input: value });
+      return z.NEVER;
+    }),
+  )
+    .optional()
+    .describe(description);
+}
+
+/** The thought itself: required, and not blank (its length limit is the engine's, checked in parseThoughtInput). */
+const thoughtText = refusable(z.string().refine((text) => text.trim() !== '')).describe('Your current thinking step (required).');
+
+const FIELDS = {
+  thought: thoughtText,
+  thoughtNumber: wholeNumber('Number of this thought in the sequence, from 1; may exceed totalThoughts (required).', false),
+  totalThoughts: wholeNumber('Current estimate of the thoughts needed; adjust it up or down as you go (required).', false),
+  nextThoughtNeeded: flag('true if another thought should follow, false when the answer is reached (required).', false),
+  isRevision: flag('true if this thought revises an earlier one (send revisesThought too).'),
+  revisesThought: wholeNumber('With isRevision: the number of the thought being revised.'),
+  branchFromThought: wholeNumber('With branchId: the number of the thought this branch forks from.'),
+  branchId: name('With branchFromThought: a short name for the branch, e.g. "alt-1".'),
+  needsMoreThoughts: flag('true if you reached the planned end but need more thoughts.'),
+  sessionId: name('Continue this saved session (from a reply or thinking_sessions). Omit to continue the current one.'),
+  strategy: name('Reasoning strategy for a new session, e.g. "linear" (default). See thinking://documentation.'),
+  stage: name("The strategy stage of this thought: the current stage or one of the reply's nextStages. Optional."),
 };
 
-/** Ids and names end up in file names, diagrams and logs: keep them to a safe alphabet. */
-const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+type Field = keyof typeof FIELDS;
 
-function pick(args: Record<string, unknown>, name: keyof ThoughtInput, snake?: string): { key: string; value: unknown } {
-  if (args[name] !== undefined) return { key: name, value: args[name] };
-  if (snake !== undefined && args[snake] !== undefined) return { key: snake, value: args[snake] };
-  return { key: name, value: undefined };
+/**
+ * The arguments of one thought. Only `thought` is required here: the camelCase names also come as snake_case
+ * (thought_number, ...), which this object passes through unparsed, and a validating client would refuse those calls if
+ * the camelCase names were required. parseThoughtInput names any missing field.
+ */
+export const thoughtArgumentsSchema = z.looseObject(FIELDS).check((payload) => {
+  parsedArguments.add(payload.value);
+});
+
+/**
+ * What thoughtArgumentsSchema produced. McpServer parses a call's arguments with it before the engine parses them
+ * again; parsing an output gives the same values (parsing is idempotent), so the second parse is skipped.
+ */
+const parsedArguments = new WeakSet<object>();
+
+const SNAKE_CASE: Partial<Record<Field, string>> = {
+  thoughtNumber: 'thought_number',
+  totalThoughts: 'total_thoughts',
+  nextThoughtNeeded: 'next_thought_needed',
+  isRevision: 'is_revision',
+  revisesThought: 'revises_thought',
+  branchFromThought: 'branch_from_thought',
+  branchId: 'branch_id',
+  needsMoreThoughts: 'needs_more_thoughts',
+  sessionId: 'session_id',
+};
+
+/** One field of the parsed arguments: under which name it came (camelCase first) and its parsed value. */
+function pick(parsed: Record<string, unknown>, field: Field): { key: string; value: unknown } {
+  if (parsed[field] !== undefined) return { key: field, value: parsed[field] };
+  const snake = SNAKE_CASE[field];
+  // The snake_case name passed through the object schema as sent: parse it with the field's own schema.
+  if (snake !== undefined && parsed[snake] !== undefined) return { key: snake, value: FIELDS[field].parse(parsed[snake]) };
+  return { key: field, value: undefined };
 }
 
-function positiveInteger(field: string, value: unknown): number {
-  let number = value;
-  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) number = Number(value);
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
-    throw new ThoughtInputError(field, value, 'a whole number of at least 1 (for example 3)');
-  }
-  return number;
+const absent = (value: unknown) => value === undefined || value === null || value === '';
+
+function requiredNumber(parsed: Record<string, unknown>, field: Field): number {
+  const { key, value } = pick(parsed, field);
+  if (typeof value === 'number') return value;
+  throw new ThoughtInputError(key, sentValue(value), wholeNumberExpectation(sentValue(value)));
 }
 
-function boolean(field: string, value: unknown): boolean {
+function requiredFlag(parsed: Record<string, unknown>, field: Field): boolean {
+  const { key, value } = pick(parsed, field);
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    const text = value.trim().toLowerCase();
-    if (text === 'true') return true;
-    if (text === 'false') return false;
-  }
-  throw new ThoughtInputError(field, value, 'true or false');
+  throw new ThoughtInputError(key, sentValue(value), 'true or false');
 }
 
-function name(field: string, value: unknown): string {
-  if (typeof value === 'number' && Number.isInteger(value)) value = String(value);
-  if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
-    throw new ThoughtInputError(field, value, '1-64 letters, digits, "_", "-", "." or ":"');
-  }
-  return value;
+/** An optional field: undefined when absent, else its value, or a refusal in the words of its kind. */
+function optional<T>(parsed: Record<string, unknown>, field: Field, expected: (value: unknown) => string): { key: string; value: T | undefined } {
+  const { key, value } = pick(parsed, field);
+  if (value instanceof RefusedValue) throw new ThoughtInputError(key, value.value, expected(value.value));
+  return { key, value: absent(value) ? undefined : (value as T) };
 }
 
-const SNAKE_BY_FIELD: Partial<Record<keyof ThoughtInput, string>> = Object.fromEntries(
-  Object.entries(SNAKE_CASE_ALIASES).map(([snake, field]) => [field, snake]),
-);
-
-/** Parses raw tool arguments. Throws ThoughtInputError on the first problem found. */
+/** Parses raw tool arguments (or arguments McpServer already parsed with thoughtArgumentsSchema: parsing is idempotent). */
 export function parseThoughtInput(raw: unknown, maxThoughtLength: number): ThoughtInput {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ThoughtInputError('arguments', raw, 'an object with thought, thoughtNumber, totalThoughts and nextThoughtNeeded');
   }
-  const args = raw as Record<string, unknown>;
-  const field = (key: keyof ThoughtInput) => pick(args, key, SNAKE_BY_FIELD[key]);
+  const parsed = (parsedArguments.has(raw) ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
 
-  const thought = field('thought');
-  if (typeof thought.value !== 'string' || thought.value.trim() === '') {
-    throw new ThoughtInputError('thought', thought.value, 'a non-empty string with this step of your reasoning');
+  const thought = parsed.thought;
+  if (typeof thought !== 'string') {
+    throw new ThoughtInputError('thought', sentValue(thought), 'a non-empty string with this step of your reasoning');
   }
-  if (thought.value.length > maxThoughtLength) {
-    throw new ThoughtInputError(
-      'thought',
-      `${thought.value.length} characters`,
-      `at most ${maxThoughtLength} characters; split it into several thoughts`,
-    );
+  if (thought.length > maxThoughtLength) {
+    throw new ThoughtInputError('thought', `${thought.length} characters`, `at most ${maxThoughtLength} characters; split it into several thoughts`);
   }
   const input: ThoughtInput = {
-    thought: thought.value,
-    thoughtNumber: positiveInteger(field('thoughtNumber').key, field('thoughtNumber').value),
-    totalThoughts: positiveInteger(field('totalThoughts').key, field('totalThoughts').value),
-    nextThoughtNeeded: boolean(field('nextThoughtNeeded').key, field('nextThoughtNeeded').value),
+    thought,
+    thoughtNumber: requiredNumber(parsed, 'thoughtNumber'),
+    totalThoughts: requiredNumber(parsed, 'totalThoughts'),
+    nextThoughtNeeded: requiredFlag(parsed, 'nextThoughtNeeded'),
   };
 
-  const isRevision = field('isRevision');
-  if (isRevision.value !== undefined && isRevision.value !== null) input.isRevision = boolean(isRevision.key, isRevision.value);
-  const revisesThought = field('revisesThought');
-  if (revisesThought.value !== undefined && revisesThought.value !== null) {
-    input.revisesThought = positiveInteger(revisesThought.key, revisesThought.value);
-  }
-  const branchFromThought = field('branchFromThought');
-  if (branchFromThought.value !== undefined && branchFromThought.value !== null) {
-    input.branchFromThought = positiveInteger(branchFromThought.key, branchFromThought.value);
-  }
-  const branchId = field('branchId');
-  if (branchId.value !== undefined && branchId.value !== null && branchId.value !== '') input.branchId = name(branchId.key, branchId.value);
-  const needsMoreThoughts = field('needsMoreThoughts');
-  if (needsMoreThoughts.value !== undefined && needsMoreThoughts.value !== null) {
-    input.needsMoreThoughts = boolean(needsMoreThoughts.key, needsMoreThoughts.value);
-  }
-  const sessionId = field('sessionId');
-  if (sessionId.value !== undefined && sessionId.value !== null && sessionId.value !== '') {
-    input.sessionId = name(sessionId.key, sessionId.value);
+  const isRevision = optional<boolean>(parsed, 'isRevision', () => 'true or false');
+  if (isRevision.value !== undefined) input.isRevision = isRevision.value;
+  const revisesThought = optional<number>(parsed, 'revisesThought', wholeNumberExpectation);
+  if (revisesThought.value !== undefined) input.revisesThought = revisesThought.value;
+  const branchFromThought = optional<number>(parsed, 'branchFromThought', wholeNumberExpectation);
+  if (branchFromThought.value !== undefined) input.branchFromThought = branchFromThought.value;
+  const branchId = optional<string>(parsed, 'branchId', () => NAME_RULE);
+  if (branchId.value !== undefined) input.branchId = branchId.value;
+  const needsMoreThoughts = optional<boolean>(parsed, 'needsMoreThoughts', () => 'true or false');
+  if (needsMoreThoughts.value !== undefined) input.needsMoreThoughts = needsMoreThoughts.value;
+  const sessionId = optional<string>(parsed, 'sessionId', () => NAME_RULE);
+  if (sessionId.value !== undefined) {
     // Session ids name files: ".", ".." and hidden names could leave or hide in the store's directory.
-    if (input.sessionId.startsWith('.')) throw new ThoughtInputError(sessionId.key, sessionId.value, '1-64 letters, digits, "_", "-", "." or ":", not starting with "."');
+    if (sessionId.value.startsWith('.')) throw new ThoughtInputError(sessionId.key, sessionId.value, `${NAME_RULE}, not starting with "."`);
+    input.sessionId = sessionId.value;
   }
-  const strategy = field('strategy');
-  if (strategy.value !== undefined && strategy.value !== null && strategy.value !== '') input.strategy = name(strategy.key, strategy.value);
-  const stage = field('stage');
-  if (stage.value !== undefined && stage.value !== null && stage.value !== '') input.stage = name(stage.key, stage.value);
+  const strategy = optional<string>(parsed, 'strategy', () => NAME_RULE);
+  if (strategy.value !== undefined) input.strategy = strategy.value;
+  const stage = optional<string>(parsed, 'stage', () => NAME_RULE);
+  if (stage.value !== undefined) input.stage = stage.value;
 
   return input;
 }

@@ -1,94 +1,110 @@
-// The stdio transport: newline-delimited JSON-RPC on stdin/stdout, the same wire format as the SDK's
-// StdioServerTransport, with a direct path for tools/call. Measured with bench/ (server CPU per call, durable storage
-// on): the SDK's Protocol machinery around a tool call (zod checks of every message, an AbortController, a promise
-// chain) cost more than the tool itself, so tools/call is answered here, straight from the tool registry; and the
-// SDK's transport zod-parses every incoming line, which cost another ~20 µs per call on top of the direct path. Here
-// a message is checked only for the JSON-RPC envelope (what routing needs); the tools validate their own arguments.
+// MCP over stdin/stdout: the SDK's StdioServerTransport (start, send, close; each line decoded and checked by the
+// SDK's deserializeMessage), with what it lacks added by a thin subclass. The SDK's reader drops a line it cannot
+// decode without a word and closes the whole connection on a line over its buffer limit, so a client waits forever for
+// that request's answer; here every such line is answered with a JSON-RPC error, and the connection goes on. It also
+// closes when stdin ends and survives a client that went away (EPIPE on stdout), where the SDK's would not notice.
 import type { Readable, Writable } from 'node:stream';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer } from './server';
-import { resultJson } from './toolRegistry';
 
 /** The SDK's own default: a line longer than this is refused rather than buffered without bound. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** JSON-RPC 2.0's codes for a line that is not JSON and for JSON that is not a valid message. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
 const NEWLINE = 0x0a;
+/** How much of the start and end of an over-long line is kept to find its id (see idOfDiscardedLine). */
+const KEPT_EDGE_BYTES = 256;
 const RESOLVED = Promise.resolve();
+/** After stdin ends, how long requests still running may take to be answered before the connection closes anyway. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
-export interface LineTransportOptions {
+export interface StdioTransportOptions {
   maxLineBytes?: number;
 }
 
-/** A request as the direct path sees it (envelope already checked). */
-export interface DirectRequest {
-  id: string | number;
-  method: string;
-  params?: Record<string, unknown>;
-}
+type RequestId = string | number;
 
-/**
- * Answers a request without the SDK's Protocol machinery, or returns undefined to let the request through to it.
- * Throw an error with a numeric `code` for a JSON-RPC error reply.
- */
-export type DirectRequestHandler = (request: DirectRequest) => object | Promise<object> | undefined;
-
-export class LineDelimitedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-
+export class CheckedStdioServerTransport extends StdioServerTransport {
+  private readonly maxLineBytes: number;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private discarding = false;
-  private started = false;
+  /** While a line over the limit goes by: its first and last bytes, to find its id when it ends. */
+  private discarding: { head: Buffer; tail: Buffer } | undefined;
   private closed = false;
-  private readonly maxLineBytes: number;
-  /** See DirectRequestHandler; set by serveStdio for tools/call. */
-  directRequests: DirectRequestHandler | undefined;
+  /** Requests read and not yet answered: at stdin's end they still get their answers before the connection closes. */
+  private readonly unanswered = new Set<RequestId>();
+  private inputEnded = false;
+  private drainTimer: NodeJS.Timeout | undefined;
+  /** Resolves when stdout has room again; one for all the messages waiting (see send). */
+  private outputDrained: Promise<void> | undefined;
 
   constructor(
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
-    options: LineTransportOptions = {},
+    options: StdioTransportOptions = {},
   ) {
+    super(input, output);
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    // The SDK's reader is replaced by ours (framing with a line limit, an answer for every bad line); the SDK's start()
+    // and close() attach and detach it as their own.
+    this._ondata = (chunk: Buffer) => this.onChunk(chunk);
   }
 
-  async start(): Promise<void> {
-    if (this.started) throw new Error('LineDelimitedTransport already started');
-    this.started = true;
-    this.input.on('data', this.onData);
-    this.input.on('error', this.onInputError);
-    this.input.on('end', this.onEnd);
+  override async start(): Promise<void> {
+    await super.start();
+    this.input.on('end', this.onInputEnd);
     this.output.on('error', this.onOutputError);
   }
 
-  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    if (this.closed) return RESOLVED;
-    if (this.writeLine(`${JSON.stringify(message)}\n`)) return RESOLVED;
-    return new Promise((resolve) => this.output.once('drain', resolve));
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.input.off('data', this.onData);
-    this.input.off('error', this.onInputError);
-    this.input.off('end', this.onEnd);
+    this.input.off('end', this.onInputEnd);
     this.output.off('error', this.onOutputError);
-    if (this.input.listenerCount('data') === 0) this.input.pause();
     this.pending = [];
-    this.onclose?.();
+    this.discarding = undefined;
+    clearTimeout(this.drainTimer);
+    await super.close();
   }
 
-  private readonly onEnd = () => {
-    void this.close();
+  /**
+   * The SDK's send, but one 'drain' listener for all the messages waiting for room in stdout rather than one each: a
+   * burst of thousands of answers to a slow reader would otherwise print MaxListenersExceededWarning.
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    // After EPIPE or close, stdout is gone: writing would only raise more errors.
+    if (this.closed) return RESOLVED;
+    if ('id' in message && !('method' in message) && this.unanswered.delete(message.id as RequestId) && this.inputEnded && this.unanswered.size === 0) {
+      this.closeWhenWritten();
+    }
+    if (this.output.write(serializeMessage(message)) && this.outputDrained === undefined) return RESOLVED;
+    this.outputDrained ??= new Promise<void>((resolve) =>
+      this.output.once('drain', () => {
+        this.outputDrained = undefined;
+        resolve();
+      }),
+    );
+    return this.outputDrained;
+  }
+
+  /** stdin ended: the client sends nothing more, but may still wait for answers to what it sent (`cmd < requests`). */
+  private readonly onInputEnd = () => {
+    this.inputEnded = true;
+    if (this.unanswered.size === 0) {
+      this.closeWhenWritten();
+      return;
+    }
+    this.drainTimer = setTimeout(() => void this.close(), DRAIN_TIMEOUT_MS);
   };
 
-  private readonly onInputError = (error: Error) => {
-    this.onerror?.(error);
-  };
+  /** Closes once everything written so far has left (the process may exit on close, dropping what stdout still holds). */
+  private closeWhenWritten(): void {
+    this.output.write('', () => void this.close());
+  }
 
   /** EPIPE and the like: the client is gone, so this connection is over (without a handler it would crash the process). */
   private readonly onOutputError = (error: Error) => {
@@ -96,42 +112,53 @@ export class LineDelimitedTransport implements Transport {
     void this.close();
   };
 
-  private readonly onData = (chunk: Buffer | string) => {
+  private onChunk(chunk: Buffer | string): void {
     const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
     let newline = data.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      this.takeLine(data.subarray(start, newline));
+    while (newline !== -1 && !this.closed) {
+      this.endLine(data.subarray(start, newline));
       start = newline + 1;
       newline = data.indexOf(NEWLINE, start);
     }
-    if (start < data.length) this.buffer(data.subarray(start));
-  };
-
-  private buffer(part: Buffer): void {
-    if (this.discarding) return;
-    this.pendingBytes += part.length;
-    if (this.pendingBytes > this.maxLineBytes) {
-      // Drop the rest of this line; the next newline starts clean.
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.discarding = true;
-      this.onerror?.(new Error(`Incoming message longer than ${this.maxLineBytes} bytes was dropped`));
-      return;
-    }
-    this.pending.push(part);
+    if (start < data.length && !this.closed) this.continueLine(data.subarray(start));
   }
 
-  private takeLine(tail: Buffer): void {
-    let line: Buffer = tail;
-    if (this.pending.length > 0 || this.discarding) {
-      if (this.discarding) {
-        this.discarding = false;
-        this.pending = [];
-        this.pendingBytes = 0;
-        return;
-      }
-      this.pending.push(tail);
+  /** A part of a line whose end has not arrived yet. */
+  private continueLine(part: Buffer): void {
+    if (this.discarding) {
+      this.discarding.tail = lastBytes(Buffer.concat([this.discarding.tail, part]), KEPT_EDGE_BYTES);
+      return;
+    }
+    if (this.pendingBytes + part.length <= this.maxLineBytes) {
+      this.pending.push(part);
+      this.pendingBytes += part.length;
+      return;
+    }
+    // Too long: keep only its edges until the newline, then answer it.
+    const line = Buffer.concat([...this.pending, part]);
+    this.discarding = { head: Buffer.from(line.subarray(0, KEPT_EDGE_BYTES)), tail: lastBytes(line, KEPT_EDGE_BYTES) };
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private endLine(last: Buffer): void {
+    if (this.discarding || this.pendingBytes + last.length > this.maxLineBytes) {
+      const head = this.discarding?.head ?? Buffer.concat([...this.pending, last]).subarray(0, KEPT_EDGE_BYTES);
+      const tail = lastBytes(Buffer.concat([this.discarding?.tail ?? Buffer.concat(this.pending), last]), KEPT_EDGE_BYTES);
+      this.discarding = undefined;
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.answer(
+        idOfDiscardedLine(head.toString('utf8'), tail.toString('utf8')),
+        INVALID_REQUEST,
+        `Invalid Request: message longer than ${this.maxLineBytes} bytes, the most one line may hold; nothing of it was read. Send smaller messages.`,
+      );
+      return;
+    }
+    let line = last;
+    if (this.pending.length > 0) {
+      this.pending.push(last);
       line = Buffer.concat(this.pending);
       this.pending = [];
       this.pendingBytes = 0;
@@ -140,91 +167,108 @@ export class LineDelimitedTransport implements Transport {
     let text = line.toString('utf8');
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text.trim() === '') return;
-    let message: unknown;
+    this.takeMessage(text);
+  }
+
+  private takeMessage(text: string): void {
+    let message: JSONRPCMessage;
     try {
-      message = JSON.parse(text);
+      message = deserializeMessage(text);
     } catch (error) {
-      this.reject(null, -32700, `Parse error: ${error instanceof Error ? error.message : String(error)}`);
+      this.refuse(text, error);
       return;
     }
-    const problem = envelopeProblem(message);
-    if (problem !== undefined) {
-      const id = typeof message === 'object' && message !== null && 'id' in message ? (message as { id: unknown }).id : null;
-      this.reject(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, `Invalid Request: ${problem}`);
+    // JSON numbers beyond 2^53-1 lose digits when parsed: the answer would carry another id than the one sent.
+    if ('id' in message && typeof message.id === 'number' && !Number.isSafeInteger(message.id)) {
+      this.answer(null, INVALID_REQUEST, unsafeIdReason(text, message.id));
       return;
     }
-    if (this.directRequests !== undefined && this.tryDirect(message as DirectRequest)) return;
-    this.onmessage?.(message as JSONRPCMessage);
+    if ('method' in message) {
+      if ('id' in message) this.unanswered.add(message.id);
+      // A cancelled request is never answered (the SDK drops it).
+      else if (message.method === 'notifications/cancelled') this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId as RequestId);
+    }
+    this.onmessage?.(message);
   }
 
-  /** True when the direct handler took the request (its reply is sent, now or when its promise settles). */
-  private tryDirect(request: DirectRequest): boolean {
-    if (request.id === undefined || request.method === undefined) return false;
-    let result: object | Promise<object> | undefined;
+  /** Answers a line the SDK could not decode: not JSON (-32700), or JSON that is no JSON-RPC message (-32600). */
+  private refuse(text: string, error: unknown): void {
+    let value: unknown;
     try {
-      result = (this.directRequests as DirectRequestHandler)(request);
-    } catch (error) {
-      this.sendError(request.id, error);
-      return true;
+      value = JSON.parse(text);
+    } catch {
+      this.answer(null, PARSE_ERROR, `Parse error: ${error instanceof Error ? error.message : String(error)}`);
+      return;
     }
-    if (result === undefined) return false;
-    if (result instanceof Promise) {
-      result.then(
-        (value) => this.sendResult(request.id, value),
-        (error: unknown) => this.sendError(request.id, error),
-      );
-    } else {
-      this.sendResult(request.id, result);
+    const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+    if (typeof id === 'number' && Math.abs(id) > Number.MAX_SAFE_INTEGER) {
+      this.answer(null, INVALID_REQUEST, unsafeIdReason(text, id));
+      return;
     }
-    return true;
+    const answerId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
+    this.answer(answerId, INVALID_REQUEST, `Invalid Request: ${messageProblem(value)}`);
   }
 
-  private sendResult(id: string | number, result: object): void {
-    if (this.closed) return;
-    this.writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}\n`);
-  }
-
-  private sendError(id: string | number, error: unknown): void {
-    const code = typeof error === 'object' && error !== null && Number.isInteger((error as { code?: unknown }).code) ? (error as { code: number }).code : -32603;
-    const message = error instanceof Error ? error.message : String(error);
-    if (code === -32603) this.onerror?.(error instanceof Error ? error : new Error(message));
-    if (!this.closed) this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
-  }
-
-  /** Writes one line; false when the stream asks the writer to wait for 'drain'. */
-  private writeLine(line: string): boolean {
-    return this.output.write(line);
-  }
-
-  private reject(id: string | number | null, code: number, message: string): void {
+  /** A JSON-RPC error reply (id null when the id is unknown, as JSON-RPC 2.0 asks), also reported to onerror. */
+  private answer(id: RequestId | null, code: number, message: string): void {
     this.onerror?.(new Error(message));
-    // A JSON-RPC error reply (with id null when the id is unknown), as JSON-RPC 2.0 asks for.
-    if (!this.closed) this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
   }
 }
 
-/** Why `value` is not a JSON-RPC 2.0 request, notification or response; undefined when it is one. */
-export function envelopeProblem(value: unknown): string | undefined {
+function lastBytes(buffer: Buffer, count: number): Buffer {
+  return Buffer.from(buffer.subarray(Math.max(0, buffer.length - count)));
+}
+
+/** Names the id as sent (its digits from the line where they can be found: the parsed number has lost some). */
+function unsafeIdReason(line: string, id: number): string {
+  const sent = topLevelIdText(line, line) ?? String(id);
+  return `Invalid Request: id ${sent} is beyond ${Number.MAX_SAFE_INTEGER} (2^53-1), where JSON numbers lose digits; send a smaller number or a string id.`;
+}
+
+const ID = String.raw`"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*")`;
+/** The id as the first member (or the second, after "jsonrpc") of the top-level object, or its last member. */
+const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?${ID}`);
+const TRAILING_ID = new RegExp(String.raw`[,{]\s*${ID}\s*\}\s*$`);
+
+/**
+ * The id of a line too long to read, from its first and last bytes, so the client's pending request gets its answer.
+ * Only where it is certainly the top-level id: at the very start of the object, or its last member (a nested object
+ * ending there would leave another closing brace after it). The SDK's Client writes it last. Null when not found.
+ */
+export function idOfDiscardedLine(head: string, tail: string): RequestId | null {
+  const raw = topLevelIdText(head, tail);
+  if (raw === undefined) return null;
+  if (raw.startsWith('"')) {
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      return null;
+    }
+  }
+  const number = Number(raw);
+  return Number.isSafeInteger(number) ? number : null;
+}
+
+/** The JSON text of the top-level id, found at the start of `head` or the end of `tail` (see idOfDiscardedLine). */
+function topLevelIdText(head: string, tail: string): string | undefined {
+  return (LEADING_ID.exec(head) ?? TRAILING_ID.exec(tail.replace(/\r$/, '')))?.[1];
+}
+
+/** Why `value` (valid JSON) is not a JSON-RPC 2.0 request, notification or response, in a few words. */
+export function messageProblem(value: unknown): string {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'a message must be a JSON object';
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   const id = message.id;
-  const hasId = id !== undefined;
-  if (hasId && typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return 'id must be a string or an integer';
+  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return 'id must be a string or a whole number';
   if (message.method !== undefined) {
     if (typeof message.method !== 'string') return 'method must be a string';
     const params = message.params;
     if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) return 'params must be an object';
-    return undefined;
+    return 'not a valid request or notification';
   }
-  if (!hasId) return 'a message needs a method (request or notification) or an id (response)';
-  if (message.result !== undefined) {
-    return typeof message.result === 'object' && message.result !== null ? undefined : 'result must be an object';
-  }
-  const error = message.error as Record<string, unknown> | undefined;
-  if (error !== undefined && error !== null && typeof error === 'object' && typeof error.code === 'number' && typeof error.message === 'string') {
-    return undefined;
-  }
+  if (id === undefined) return 'a message needs a method (request or notification) or an id (response)';
   return 'a response needs a result object or an error with code and message';
 }
 
@@ -234,6 +278,7 @@ export interface StdioServerOptions {
   version?: string;
   input?: Readable;
   output?: Writable;
+  maxLineBytes?: number;
 }
 
 export interface RunningStdioServer {
@@ -244,11 +289,8 @@ export interface RunningStdioServer {
 
 /** Serves one MCP connection over stdin/stdout. */
 export async function serveStdio(options: StdioServerOptions): Promise<RunningStdioServer> {
-  const { server, tools, cleanup } = createServer({ engine: options.engine, connectionId: 'stdio', name: options.name, version: options.version });
-  const transport = new LineDelimitedTransport(options.input, options.output);
-  // The hot path: tools/call goes straight to the tools (task-augmented calls, which we do not support, are left to
-  // the SDK to refuse). Everything else (initialize, lists, resources, prompts, ping) goes through McpServer.
-  transport.directRequests = (request) => (request.method === 'tools/call' && request.params?.task === undefined ? tools.call(request) : undefined);
+  const { server, cleanup } = createServer({ engine: options.engine, connectionId: 'stdio', name: options.name, version: options.version });
+  const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => {
       cleanup();

@@ -1,5 +1,5 @@
 // The durable SessionStore: one append-only journal per session plus a cached index, in one directory.
-// Wired to the engine by the composition roots (src/cli.ts, src/extension); plain Node, no vscode.
+// Wired to the engine by the composition roots (src/cli/main.ts, src/extension); plain Node, no vscode.
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,7 @@
 // Command-line parsing of thought-explorer-mcp: every command and flag, and a clear UsageError for anything else.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsageError, parseCliArguments } from '../../src/cliOptions';
+import { UsageError, parseCliArguments } from '../../src/cli/options';
 
 describe('parseCliArguments', () => {
   it('serves stdio by default and HTTP with --http, with or without a port', () => {

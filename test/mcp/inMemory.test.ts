@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
@@ -133,8 +133,39 @@ describe('sequentialthinking', () => {
     assert.equal(next.thoughtHistoryLength, 4);
   });
 
-  it('refuses an unknown tool with a JSON-RPC error that lists the tools', async () => {
-    await assert.rejects(first.client.callTool({ name: 'nope', arguments: {} }), /Unknown tool "nope".*sequentialthinking/);
+  it("answers every malformed call with our isError text, never McpServer's validation error", async () => {
+    const deep = Array.from({ length: 1000 }).reduce<unknown>((inner) => [inner], []);
+    const base = { thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true };
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'Invalid thought: got nothing; expected a non-empty string with this step of your reasoning.'],
+      [{ ...base, thought: null }, 'Invalid thought: got null; expected a non-empty string with this step of your reasoning.'],
+      [{ ...base, thoughtNumber: null }, 'Invalid thoughtNumber: got null; expected a whole number of at least 1 (for example 3).'],
+      [{ ...base, thoughtNumber: 1e308 }, 'Invalid thoughtNumber: got 1e+308; expected a whole number from 1 to 9007199254740991 (for example 3).'],
+      [{ ...base, totalThoughts: '99999999999999999999999' }, 'Invalid totalThoughts: got "99999999999999999999999"; expected a whole number from 1 to 9007199254740991 (for example 3).'],
+      [{ ...base, nextThoughtNeeded: [true] }, 'Invalid nextThoughtNeeded: got [true]; expected true or false.'],
+      [{ ...base, isRevision: {} }, 'Invalid isRevision: got {}; expected true or false.'],
+      [{ ...base, branchFromThought: 1, branchId: { id: 'b' } }, 'Invalid branchId: got {"id":"b"}; expected 1-64 letters, digits, "_", "-", "." or ":".'],
+      [{ ...base, strategy: false }, 'Invalid strategy: got false; expected 1-64 letters, digits, "_", "-", "." or ":".'],
+      [{ ...base, stage: 1.5 }, 'Invalid stage: got 1.5; expected 1-64 letters, digits, "_", "-", "." or ":".'],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await think(first.client, args);
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.equal(textOf(result), expected);
+    }
+    const nested = await think(first.client, { ...base, thought: deep });
+    assert.match(textOf(nested), /^Invalid thought: got \[\[\[.*\.\.\.; expected a non-empty string/);
+  });
+
+  it('ignores unknown fields', async () => {
+    const reply = jsonOf(await think(second.client, { thought: 'With extras.', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, mood: 'curious', extra: { a: 1 } }));
+    assert.equal(reply.thoughtNumber, 2);
+  });
+
+  it("answers an unknown tool with McpServer's isError result naming it", async () => {
+    const result = (await first.client.callTool({ name: 'nope', arguments: {} })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /Tool nope not found/);
   });
 });
 
@@ -219,6 +250,14 @@ describe('thinking_sessions', () => {
     assert.equal(next.thoughtHistoryLength, 4);
   });
 
+  it('accepts counts as text, session_id for sessionId, null for absent, and ignores unknown fields', async () => {
+    const page = jsonOf<{ sessions: unknown[]; offset: number }>(await sessions(reader.client, { action: 'list', limit: ' 1 ', offset: '1', status: null, colour: 'blue' }));
+    assert.deepEqual([page.sessions.length, page.offset], [1, 1]);
+    const got = await sessions(reader.client, { action: 'get', session_id: ids[1], recent: '1' });
+    assert.equal(jsonOf<{ recentThoughts: unknown[] }>(got).recentThoughts.length, 1);
+    assert.deepEqual(got.structuredContent, jsonOf(got), 'the same object as structured content');
+  });
+
   it('answers bad requests with isError results that say what to send', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{}, /action.*list, get, search, resume/],
@@ -230,6 +269,11 @@ describe('thinking_sessions', () => {
       [{ action: 'list', status: 'sleeping' }, /status.*live, complete, abandoned/],
       [{ action: 'search' }, /query/],
       [{ action: 'get', sessionId: ids[0], detail: 'everything' }, /detail/],
+      [{ action: 'list', offset: '99999999999999999999' }, /^Invalid offset: got "99999999999999999999"; expected a whole number from 0 to 9007199254740991\.$/],
+      [{ action: 'list', limit: -1 }, /^Invalid limit: got -1; expected a whole number of 0 or more\.$/],
+      [{ action: 'get', sessionId: 5 }, /^Invalid sessionId: got 5; expected text\.$/],
+      [{ action: 'get', sessionId: ids[0], detail: 3 }, /^Invalid detail: got 3; expected text\.$/],
+      [{ action: 7 }, /^Invalid action: got 7; expected one of list, get, search, resume\.$/],
     ];
     for (const [args, expected] of cases) {
       const result = await sessions(reader.client, args);

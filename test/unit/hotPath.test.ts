@@ -1,15 +1,13 @@
 // The per-thought fast paths give exactly what the plain code they replace gives: the store's meta patch
-// (thoughtMetaPatch vs metaPatch(applyThought(...))), the sequentialthinking reply's JSON (replyJson vs
-// JSON.stringify, twice), the journal's one-write append of a string (byte counts with non-ASCII text), and the
-// index's reconciliation with the directory (which sessions a listing keeps).
+// (thoughtMetaPatch vs metaPatch(applyThought(...))), the journal's one-write append of a string (byte counts with
+// non-ASCII text), and the index's reconciliation with the directory (which sessions a listing keeps).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
+import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
-import { replyJson } from '../../src/mcp/tools/sequentialThinking';
 import { applyThought, metaPatch, thoughtMetaPatch } from '../../src/storage/metaDerivation';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { JournalWriter } from '../../src/storage/sessionJournal';
@@ -83,76 +81,6 @@ test('thoughtMetaPatch equals metaPatch(applyThought(previous, thought), next) i
   const withExtra = { ...baseMeta(), extra: { nested: [1] } } as SessionMeta;
   assert.equal(thoughtMetaPatch(withExtra, { ...applyThought(withExtra, thoughtRecord()), extra: { nested: [1] } } as SessionMeta, thoughtRecord()), undefined);
   assert.ok(cases > 100);
-});
-
-function assertReplyJson(reply: ThoughtReply): void {
-  const { text, quoted } = replyJson(reply);
-  const expected = JSON.stringify(reply);
-  assert.equal(text, expected);
-  assert.equal(`"${quoted}"`, JSON.stringify(expected));
-}
-
-test('replyJson gives JSON.stringify of the reply and of its text, for a whole session with branches', () => {
-  const engine = new ThinkingEngine({ log: () => {} });
-  let branches = 0;
-  for (let number = 1; number <= 120; number++) {
-    const args: Record<string, unknown> = { thought: `Thought ${number} "quoted" \\ back`, thoughtNumber: number, totalThoughts: 120, nextThoughtNeeded: number < 120 };
-    if (number % 7 === 0) {
-      args.branchFromThought = number - 1;
-      args.branchId = `b-${number}`;
-    }
-    const outcome = engine.process('c', args);
-    assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
-    if (!outcome.ok) return;
-    branches = outcome.reply.branches.length;
-    assertReplyJson(outcome.reply);
-    // Asking again for the same reply (the cached branches list) gives the same text.
-    assertReplyJson(outcome.reply);
-  }
-  assert.equal(branches, 17);
-});
-
-test('replyJson escapes like JSON.stringify: quotes, backslashes, control characters, non-ASCII and surrogates', () => {
-  const reply: ThoughtReply = {
-    thoughtNumber: 3,
-    totalThoughts: 4,
-    nextThoughtNeeded: true,
-    branches: ['plain', 'with "quote"', 'back\\slash', 'tab\there', 'new\nline', 'ümlaut', '😀', 'lone \ud800 surrogate', '\u2028sep'],
-    thoughtHistoryLength: 3,
-    sessionId: 'id-1',
-    strategy: 'linear',
-    stage: 'thought_generation',
-    nextStages: ['thought_evaluation'],
-    guidance: 'Send "stage" \\ next\u0001 — ✓ 😀',
-    warnings: ['one "warning"'],
-    progress: { thoughts: 3, typicalLength: 3, stagesToFinal: 6 },
-  };
-  assertReplyJson(reply);
-  // A list extended in place (never done by the engine) is not served from a stale cache entry.
-  reply.branches.push('later "one"');
-  assertReplyJson(reply);
-  reply.branches.splice(0, reply.branches.length);
-  assertReplyJson(reply);
-});
-
-test('replyJson follows the reply object: branches first, undefined members left out, unknown members kept', () => {
-  const base = {
-    branches: ['x'],
-    thoughtNumber: 1,
-    totalThoughts: 1,
-    nextThoughtNeeded: false,
-    thoughtHistoryLength: 1,
-    sessionId: 's',
-    strategy: 'linear',
-    stage: 'final_response',
-    nextStages: [],
-    guidance: 'done',
-    warnings: [],
-    progress: { thoughts: 1, typicalLength: 3, stagesToFinal: 0 },
-  };
-  assertReplyJson(base as ThoughtReply);
-  assertReplyJson({ ...base, extra: undefined, later: { roles: ['critic'] } } as unknown as ThoughtReply);
-  assertReplyJson({ thoughtNumber: 1, nested: { branches: ['not the list'] } } as unknown as ThoughtReply);
 });
 
 test('JournalWriter appends a string with one write and counts its bytes, not its characters', () => {

@@ -3,7 +3,8 @@
 // would be valid.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ThoughtInputError, parseThoughtInput } from '../../src/engine/thoughtInput';
+import { MAX_WHOLE_NUMBER, describeValue } from '../../src/engine/fieldRules';
+import { ThoughtInputError, parseThoughtInput, thoughtArgumentsSchema } from '../../src/engine/thoughtInput';
 
 const MAX = 1000;
 const base = { thought: 'Consider the problem.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true };
@@ -147,5 +148,89 @@ describe('parseThoughtInput', () => {
     const error = refusal({ ...base, strategy: 'x'.repeat(500) });
     assert.ok(error.message.length < 250, error.message);
     assert.match(error.message, /\.\.\./);
+  });
+
+  it('refuses whole numbers beyond 2^53-1 up front, naming the field and the allowed range', () => {
+    const fields: [string, Record<string, unknown>][] = [
+      ['thoughtNumber', {}],
+      ['totalThoughts', {}],
+      ['revisesThought', { isRevision: true }],
+      ['branchFromThought', { branchId: 'b' }],
+      ['total_thoughts', { totalThoughts: undefined }],
+    ];
+    for (const [field, extra] of fields) {
+      for (const value of [1e308, 2 ** 53, '99999999999999999999999', MAX_WHOLE_NUMBER + 2]) {
+        const error = refusal({ ...base, ...extra, [field]: value });
+        assert.equal(error.field, field, `${field} = ${String(value)}`);
+        assert.equal(error.message, `Invalid ${field}: got ${describeValue(value)}; expected a whole number from 1 to 9007199254740991 (for example 3).`);
+      }
+    }
+    assert.equal(parseThoughtInput({ ...base, thoughtNumber: MAX_WHOLE_NUMBER, totalThoughts: String(MAX_WHOLE_NUMBER) }, MAX).totalThoughts, MAX_WHOLE_NUMBER);
+  });
+
+  it('refuses 100,000-deep arrays and objects with an error naming the field, without walking them', () => {
+    let array: unknown = [];
+    let object: unknown = {};
+    for (let depth = 0; depth < 100_000; depth++) {
+      array = [array];
+      object = { a: object };
+    }
+    const cases: [string, Record<string, unknown>][] = [
+      ['thought', { thought: array }],
+      ['thought', { thought: object }],
+      ['branchId', { branchFromThought: 1, branchId: array }],
+      ['sessionId', { sessionId: array }],
+      ['session_id', { session_id: object }],
+      ['stage', { stage: array }],
+      ['thoughtNumber', { thoughtNumber: array }],
+      ['nextThoughtNeeded', { nextThoughtNeeded: object }],
+    ];
+    for (const [field, args] of cases) {
+      const error = refusal({ ...base, ...args });
+      assert.equal(error.field, field);
+      assert.match(error.message, new RegExp(`^Invalid ${field}: got [\\[{]["a:{\\[]+\\.\\.\\.; expected `));
+      assert.ok(error.message.length < 250);
+    }
+  });
+
+  it('describes values as JSON.stringify does, cut at 80 characters', () => {
+    const samples: unknown[] = [
+      null, true, 0, -1.5, 1e308, 'text', 'a "quoted" \\ line\n', '😀 ümlaut \u2028', 'x'.repeat(200), [], {}, [1, 'two', null, [3]],
+      { name: 'x', nested: { list: [1, 2, { deep: true }] }, skipped: undefined }, [undefined, 1], { a: 'y'.repeat(100) },
+      Array.from({ length: 100 }, (_, index) => index), new Date(0), Number.NaN,
+    ];
+    for (const value of samples) {
+      const json = JSON.stringify(value);
+      const expected = json.length > 80 ? `${json.slice(0, 77)}...` : json;
+      assert.equal(describeValue(value), expected, json);
+    }
+    assert.equal(describeValue(undefined), 'nothing');
+  });
+
+  it('parses its own output to the same input (McpServer parses before the engine does)', () => {
+    const sent = [
+      { ...base, thoughtNumber: '2', nextThoughtNeeded: 'FALSE', is_revision: 'true', revises_thought: '1', strategy: 7 },
+      { ...base, branch_from_thought: 1, branch_id: 'b', stage: null, sessionId: '' },
+      { ...base, thoughtNumber: 1e308 },
+      { ...base, thought: ['not', 'text'] },
+    ];
+    for (const args of sent) {
+      const once = thoughtArgumentsSchema.parse(args);
+      const direct = (() => {
+        try {
+          return parseThoughtInput(args, MAX);
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      const twice = (() => {
+        try {
+          return parseThoughtInput(once, MAX);
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      assert.deepEqual(twice, direct, JSON.stringify(args));
+    }
   });
 });

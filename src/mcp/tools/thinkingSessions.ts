@@ -1,19 +1,23 @@
 // The `thinking_sessions` tool: find, read and resume saved thinking sessions (list, get, search, resume).
-// Arguments are parsed by hand with the same leniency as `sequentialthinking` ("20" for 20, snake_case names), and
-// every failure is an isError result whose text says what to send instead.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+// Arguments are as lenient as `sequentialthinking`'s ("20" for 20, session_id for sessionId, unknown fields ignored),
+// and every failure is an isError result whose text says what to send instead.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
+import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
-import { errorResult, type ToolRegistry } from '../toolRegistry';
+import { RefusedValue, WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../engine/thoughtInput';
+import { errorResult } from '../toolResults';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
 const ACTIONS = ['list', 'get', 'search', 'resume'] as const;
 type Action = (typeof ACTIONS)[number];
-const STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
+const DETAILS = ['summary', 'full'] as const;
 
 /** Page sizes and the bound on search work: a search reads whole sessions, so it stops after this many. */
 export const SESSION_LIST_DEFAULT_LIMIT = 20;
@@ -23,12 +27,60 @@ export const SEARCH_MAX_THOUGHTS_SCANNED = 50_000;
 const RESUME_DEFAULT_RECENT = 5;
 const SNIPPET_LENGTH = 160;
 
-const count = (description: string) => ({ anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }], description });
+/** A count of 0 or more, also as text ("20"); null or "" means absent. */
+const count = (description: string) =>
+  refusable(
+    z.union([z.int().min(0).max(MAX_WHOLE_NUMBER), z.string(), z.null()]).transform((value, context) => {
+      if (typeof value !== 'string' || value === '') return value;
+      const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
+      if (isWholeNumberInRange(parsed, 0)) return parsed;
+      context.issues.push({ code: 'custom', message: 'a whole number of 0 or more', input: value });
+      return z.NEVER;
+    }),
+  )
+    .optional()
+    .describe(description);
 
-export const THINKING_SESSIONS_TOOL: Tool = {
-  name: THINKING_SESSIONS_TOOL_NAME,
-  title: 'Thinking Sessions',
-  description: `Find, read and resume saved sequentialthinking sessions.
+const textField = (description: string) => refusable(z.string().nullable()).optional().describe(description);
+
+const argumentsSchema = z.looseObject({
+  action: refusable(z.enum(ACTIONS)).describe('What to do: list, get, search or resume.'),
+  sessionId: textField('The session to get or resume.'),
+  detail: refusable(z.enum(DETAILS).nullable()).optional().describe('For get: "summary" (default) or "full".'),
+  query: textField('For search: text to look for (case-insensitive).'),
+  text: textField('For list: only sessions whose title or purpose contains this text.'),
+  strategy: textField('For list: only sessions of this strategy.'),
+  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional().describe('For list: only sessions with this status.'),
+  offset: count('For list and search: how many to skip (default 0).'),
+  limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
+  recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
+});
+
+type Arguments = Record<string, unknown>;
+
+const item = z.looseObject({});
+/** Every action answers with one object; which members it has depends on the action (see the description). */
+const resultSchema = z.looseObject({
+  sessions: z.array(item).optional().describe('list: the sessions of this page, newest first.'),
+  total: z.number().int().optional().describe('list: how many sessions match.'),
+  offset: z.number().int().optional().describe('list: where this page starts.'),
+  nextOffset: z.number().int().optional().describe('list and search: the offset of the next page, when there is one.'),
+  meta: item.optional().describe('get (full): the session\'s meta.'),
+  strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
+  thoughts: z.array(item).optional().describe('get (full): every thought.'),
+  query: z.string().optional().describe('search: the text searched for.'),
+  matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
+  scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
+  note: z.string().optional().describe('search: why not every session was searched.'),
+  sessionId: z.string().optional().describe('get (summary) and resume: the session.'),
+  branches: z.array(item).optional().describe('get (summary) and resume: each branch with its fork point and length.'),
+  recentThoughts: z.array(item).optional().describe('get (summary) and resume: the last thoughts.'),
+  nextThoughtNumber: z.number().int().optional().describe('resume: the thoughtNumber to send next.'),
+  nextStages: z.array(z.string()).optional().describe('resume: the stages the next thought may take.'),
+  guidance: z.string().optional().describe('resume: how to continue.'),
+});
+
+const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
 
 - action "list": newest first, paged with offset/limit; filter by strategy, status (live, complete, abandoned) and text
   (in title or purpose).
@@ -36,51 +88,44 @@ export const THINKING_SESSIONS_TOOL: Tool = {
 - action "search": sessions whose title, purpose or thought text contains query; returns matching thoughts with
   snippets. Scans at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions per call; continue with the returned nextOffset.
 - action "resume": makes sessionId this conversation's current session and returns what you need to continue:
-  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      action: { type: 'string', enum: [...ACTIONS], description: 'What to do: list, get, search or resume.' },
-      sessionId: { type: 'string', description: 'The session to get or resume.' },
-      detail: { type: 'string', enum: ['summary', 'full'], description: 'For get: "summary" (default) or "full".' },
-      query: { type: 'string', description: 'For search: text to look for (case-insensitive).' },
-      text: { type: 'string', description: 'For list: only sessions whose title or purpose contains this text.' },
-      strategy: { type: 'string', description: 'For list: only sessions of this strategy.' },
-      status: { type: 'string', enum: [...STATUSES], description: 'For list: only sessions with this status.' },
-      offset: count('For list and search: how many to skip (default 0).'),
-      limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
-      recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
-    },
-    required: ['action'],
-  },
-  annotations: {
-    title: 'Thinking Sessions',
-    // Reads the store; resume only moves this connection's current-session pointer.
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-};
+  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.`;
 
 class ArgumentProblem extends Error {}
 
-export function registerThinkingSessionsTool(tools: ToolRegistry, engine: ThinkingEngine, connectionId: string): void {
-  tools.add(THINKING_SESSIONS_TOOL, (args): CallToolResult => {
-    try {
-      return jsonResult(run(engine, connectionId, args));
-    } catch (error) {
-      if (error instanceof ArgumentProblem) return errorResult(error.message);
-      // The store refuses ids it cannot hold (path traversal and the like) by throwing; the message says why.
-      return errorResult(error instanceof Error ? error.message : String(error));
-    }
-  });
+export function registerThinkingSessionsTool(server: McpServer, engine: ThinkingEngine, connectionId: string): void {
+  server.registerTool(
+    THINKING_SESSIONS_TOOL_NAME,
+    {
+      title: 'Thinking Sessions',
+      description: DESCRIPTION,
+      inputSchema: argumentsSchema,
+      outputSchema: resultSchema,
+      annotations: {
+        title: 'Thinking Sessions',
+        // Reads the store; resume only moves this connection's current-session pointer.
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    (args): CallToolResult => {
+      try {
+        const value = run(engine, connectionId, args as Arguments) as Record<string, unknown>;
+        return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+      } catch (error) {
+        if (error instanceof ArgumentProblem) return errorResult(error.message);
+        // The store refuses ids it cannot hold (path traversal and the like) by throwing; the message says why.
+        return errorResult(error instanceof Error ? error.message : String(error));
+      }
+    },
+  );
 }
 
-function run(engine: ThinkingEngine, connectionId: string, args: Record<string, unknown>): unknown {
+function run(engine: ThinkingEngine, connectionId: string, args: Arguments): unknown {
   const action = args.action;
-  if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
-    throw new ArgumentProblem(`Invalid action: got ${describeValue(action)}; expected one of ${ACTIONS.join(', ')}.`);
+  if (typeof action !== 'string') {
+    throw new ArgumentProblem(`Invalid action: got ${describeValue(sentValue(action))}; expected one of ${ACTIONS.join(', ')}.`);
   }
   switch (action as Action) {
     case 'list':
@@ -94,13 +139,10 @@ function run(engine: ThinkingEngine, connectionId: string, args: Record<string, 
   }
 }
 
-function list(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+function list(engine: ThinkingEngine, args: Arguments): unknown {
   const offset = optionalCount(args, 'offset') ?? 0;
   const limit = pageLimit(args);
-  const status = optionalString(args, 'status');
-  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
-    throw new ArgumentProblem(`Invalid status: got ${describeValue(status)}; expected one of ${STATUSES.join(', ')}.`);
-  }
+  const status = optionalChoice(args, 'status', SESSION_STATUSES);
   const result = engine.listSessions({
     offset,
     limit,
@@ -117,16 +159,15 @@ function list(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
   };
 }
 
-function get(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+function get(engine: ThinkingEngine, args: Arguments): unknown {
   const snapshot = requireSession(engine, args);
-  const detail = optionalString(args, 'detail') ?? 'summary';
+  const detail = optionalChoice(args, 'detail', DETAILS, '"summary" or "full"') ?? 'summary';
   if (detail === 'full') return { meta: snapshot.meta, strategySwitches: snapshot.strategySwitches, thoughts: snapshot.thoughts };
-  if (detail !== 'summary') throw new ArgumentProblem(`Invalid detail: got ${describeValue(detail)}; expected "summary" or "full".`);
   const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
   return { ...summarizeMeta(snapshot.meta), branches: describeBranches(snapshot.thoughts), recentThoughts: snapshot.thoughts.slice(-recent).map(compactThought) };
 }
 
-function search(engine: ThinkingEngine, args: Record<string, unknown>): unknown {
+function search(engine: ThinkingEngine, args: Arguments): unknown {
   const query = optionalString(args, 'query') ?? optionalString(args, 'text');
   if (query === undefined || query.trim() === '') throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
   const needle = query.toLowerCase();
@@ -158,7 +199,7 @@ function search(engine: ThinkingEngine, args: Record<string, unknown>): unknown 
   };
 }
 
-function resume(engine: ThinkingEngine, connectionId: string, args: Record<string, unknown>): unknown {
+function resume(engine: ThinkingEngine, connectionId: string, args: Arguments): unknown {
   const id = requireSessionId(args);
   const snapshot = engine.resumeSession(connectionId, id);
   if (!snapshot) throw new ArgumentProblem(unknownSession(id));
@@ -235,13 +276,13 @@ function snippet(text: string, at: number, length: number): string {
   return `${start > 0 ? '…' : ''}${flat}${start + SNIPPET_LENGTH < text.length ? '…' : ''}`;
 }
 
-function requireSessionId(args: Record<string, unknown>): string {
+function requireSessionId(args: Arguments): string {
   const id = optionalString(args, 'sessionId');
   if (id === undefined || id === '') throw new ArgumentProblem('Invalid sessionId: this action needs sessionId (find one with action "list" or "search").');
   return id;
 }
 
-function requireSession(engine: ThinkingEngine, args: Record<string, unknown>): SessionSnapshot {
+function requireSession(engine: ThinkingEngine, args: Arguments): SessionSnapshot {
   const id = requireSessionId(args);
   const snapshot = engine.getSession(id);
   if (!snapshot) throw new ArgumentProblem(unknownSession(id));
@@ -254,31 +295,48 @@ function unknownSession(id: string): string {
 
 const SNAKE_CASE: Record<string, string> = { sessionId: 'session_id' };
 
-function optionalString(args: Record<string, unknown>, field: string): string | undefined {
-  const value = args[field] ?? (SNAKE_CASE[field] !== undefined ? args[SNAKE_CASE[field]] : undefined);
+/** A field as the schema left it: the camelCase name first, then its snake_case name (passed through unparsed). */
+function field(args: Arguments, name: string): unknown {
+  const value = args[name];
+  if (value !== undefined && value !== null) return value;
+  const snake = SNAKE_CASE[name];
+  return snake === undefined || args[snake] === undefined ? value : argumentsSchema.shape[name as keyof typeof argumentsSchema.shape].parse(args[snake]);
+}
+
+function optionalString(args: Arguments, name: string): string | undefined {
+  const value = field(args, name);
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new ArgumentProblem(`Invalid ${field}: got ${describeValue(value)}; expected text.`);
+  if (typeof value !== 'string') throw new ArgumentProblem(`Invalid ${name}: got ${describeValue(sentValue(value))}; expected text.`);
   return value;
 }
 
-function optionalCount(args: Record<string, unknown>, field: string): number | undefined {
-  const value = args[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0) {
-    throw new ArgumentProblem(`Invalid ${field}: got ${describeValue(value)}; expected a whole number of 0 or more.`);
+/** One of `choices`; text that is none of them is refused with the list (or `expected`), anything else as not text. */
+function optionalChoice<T extends string>(args: Arguments, name: string, choices: readonly T[], expected = `one of ${choices.join(', ')}`): T | undefined {
+  const value = field(args, name);
+  if (value === undefined || value === null) return undefined;
+  if (value instanceof RefusedValue) {
+    if (typeof value.value !== 'string') throw new ArgumentProblem(`Invalid ${name}: got ${describeValue(value.value)}; expected text.`);
+    throw new ArgumentProblem(`Invalid ${name}: got ${describeValue(value.value)}; expected ${expected}.`);
   }
-  return number;
+  return value as T;
 }
 
-function pageLimit(args: Record<string, unknown>): number {
+function optionalCount(args: Arguments, name: string): number | undefined {
+  const value = field(args, name);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'number') {
+    const sent = sentValue(value);
+    const number = typeof sent === 'string' && WHOLE_NUMBER_TEXT.test(sent) ? Number(sent) : sent;
+    const expected = typeof number === 'number' && Number.isInteger(number) && number >= 0 ? `a whole number from 0 to ${MAX_WHOLE_NUMBER}` : 'a whole number of 0 or more';
+    throw new ArgumentProblem(`Invalid ${name}: got ${describeValue(sent)}; expected ${expected}.`);
+  }
+  return value;
+}
+
+function pageLimit(args: Arguments): number {
   const limit = optionalCount(args, 'limit') ?? SESSION_LIST_DEFAULT_LIMIT;
   if (limit < 1 || limit > SESSION_LIST_MAX_LIMIT) {
     throw new ArgumentProblem(`Invalid limit: got ${limit}; expected 1 to ${SESSION_LIST_MAX_LIMIT}.`);
   }
   return limit;
-}
-
-function jsonResult(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }

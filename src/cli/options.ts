@@ -1,7 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
-// a typed command or a clear usage error. Kept apart from cli.ts so it is testable without starting anything.
-import type { EngineLimits } from './engine/limits';
-import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from './export/formats';
+// a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
+import type { EngineLimits } from '../engine/limits';
+import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 
 export interface CommonOptions {
   storagePath?: string;

@@ -4,24 +4,27 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ThinkingEngine } from './engine/engine';
-import { USAGE, UsageError, parseCliArguments, type CliCommand, type CommonOptions } from './cliOptions';
-import { serveStdio } from './mcp/stdio';
-import { FileSessionStore } from './storage/fileSessionStore';
-import { defaultStoragePath } from './storage/storageLocation';
-import { StoreLocationError } from './storage/storeErrors';
+import { ThinkingEngine } from '../engine/engine';
+import { USAGE, UsageError, parseCliArguments, type CliCommand, type CommonOptions } from './options';
+import { serveStdio } from '../mcp/stdio';
+import { FileSessionStore } from '../storage/fileSessionStore';
+import { defaultStoragePath } from '../storage/storageLocation';
+import { StoreLocationError } from '../storage/storeErrors';
 
 const log = (message: string) => process.stderr.write(`[thought-explorer] ${message}\n`);
 
 function packageVersion(): string {
-  // dist/cli.js and src/cli.ts both sit one level below package.json.
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
-    const version = typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown }).version : undefined;
-    return typeof version === 'string' ? version : '0.0.0';
-  } catch {
-    return '0.0.0';
+  // The bundle (dist/cli.js) sits one level below package.json, this source file (src/cli/main.ts) two.
+  for (const up of [['..'], ['..', '..']]) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(join(__dirname, ...up, 'package.json'), 'utf8'));
+      const version = typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown }).version : undefined;
+      if (typeof version === 'string') return version;
+    } catch {
+      // Not there: try the next level.
+    }
   }
+  return '0.0.0';
 }
 
 function openStore(options: CommonOptions): FileSessionStore {
@@ -50,7 +53,7 @@ async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: s
   if (command.http) {
     const token = randomBytes(32).toString('base64url');
     // Loaded only here: the HTTP transport (and its dependencies) cost memory a stdio server does not need.
-    const { startHttpServer } = await import('./mcp/httpServer.js');
+    const { startHttpServer } = await import('../mcp/httpServer.js');
     const http = await startHttpServer({ engine, port: command.http.port, token, log, version });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
@@ -88,7 +91,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return -1;
     case 'export':
     case 'import': {
-      const { runExport, runImport } = await import('./cliTransfer.js');
+      const { runExport, runImport } = await import('./transfer.js');
       const store = openStore(command);
       try {
         return command.kind === 'export' ? await runExport(store, command) : runImport(store, command);

@@ -2,11 +2,11 @@
 // file (our lossless JSON or the sequentialthinking-plus shape) into the store. Loaded only when one of these commands runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ThinkingEngine } from './engine/engine';
-import type { CliCommand } from './cliOptions';
-import { exportSession } from './export/index';
-import type { FileSessionStore } from './storage/fileSessionStore';
-import { parseSessionJson } from './storage/sessionJsonFormats';
+import { ThinkingEngine } from '../engine/engine';
+import type { CliCommand } from './options';
+import { exportSession } from '../export/index';
+import type { FileSessionStore } from '../storage/fileSessionStore';
+import { parseSessionJson } from '../storage/sessionJsonFormats';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
 
