@@ -382,7 +382,7 @@ describe('a store path that is a file (item 11a)', () => {
   it('ends the CLI with that message and no stack trace', () => {
     const file = join(freshDirectory(), 'sessions');
     writeFileSync(file, 'not a folder');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), '--storage-path', file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, input: '' });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), '--storage-path', file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, input: '' });
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stderr, /is a file, not a folder/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
