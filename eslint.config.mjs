@@ -4,6 +4,7 @@
 //   src/extension, src/cli      composition roots (only src/extension imports `vscode`)
 //   src/mcp                     MCP tools, resources, prompts (may use deliberation, export, diagrams)
 //   src/deliberation            plain Node: multi-role deliberation on top of the engine
+//   src/recommendations         plain Node: tool recommendations and QA workflow rules on top of the engine
 //   src/export                  presentation: session exports (engine, diagrams, shared, storage's file formats)
 //   src/storage                 the store; implements the engine's SessionStore: may import the engine's model only
 //   src/diagrams                pure Mermaid text: shared and the engine's model types only
@@ -30,6 +31,7 @@ const LAYERS = [
   'src/storage',
   'src/export',
   'src/deliberation',
+  'src/recommendations',
   'src/mcp',
   'src/extension',
   'webview',
@@ -78,9 +80,10 @@ const layerZones = [
   ...layer('src/storage', ['engine model']),
   ...layer('src/export', ['src/engine', 'src/shared', 'src/diagrams', 'src/storage']),
   ...layer('src/deliberation', ['src/engine', 'src/shared', 'src/diagrams']),
-  ...layer('src/mcp', ['src/engine', 'src/shared', 'src/diagrams', 'src/export', 'src/deliberation']),
-  ...layer('src/extension', ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/mcp']),
-  ...layer(CLI, ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/mcp']),
+  ...layer('src/recommendations', ['src/engine']),
+  ...layer('src/mcp', ['src/engine', 'src/shared', 'src/diagrams', 'src/export', 'src/deliberation', 'src/recommendations']),
+  ...layer('src/extension', ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/recommendations', 'src/mcp']),
+  ...layer(CLI, ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/recommendations', 'src/mcp']),
 ];
 
 /** `vscode` exists only inside VS Code's extension host. */

@@ -10,7 +10,9 @@ import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/held
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './recording/rejectedThought';
 import { inferRevision } from './recording/sessionRules';
 import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
+import type { ThoughtAnnotator } from './recording/thoughtAnnotation';
 import { buildReply, type ThoughtReply } from './recording/thoughtReply';
+import { QaInputError } from './qaInput';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
 
@@ -21,6 +23,8 @@ export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; er
 export interface RecordThoughtOptions {
   /** Per-thought data kept with the record (ThoughtRecord.extra), e.g. a deliberation role's model and timing. */
   extra?: Record<string, unknown>;
+  /** Derives more data from the thought in its session (tool recommendations): kept in `extra`, added to the reply. */
+  annotate?: ThoughtAnnotator;
 }
 
 export interface EngineOptions {
@@ -59,15 +63,15 @@ export class ThinkingEngine {
   }
 
   /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says why. */
-  process(connectionId: string, args: unknown): ThoughtOutcome {
+  process(connectionId: string, args: unknown, options: RecordThoughtOptions = {}): ThoughtOutcome {
     let input: ThoughtInput;
     try {
       input = parseThoughtInput(args, this.limits.maxThoughtLength);
     } catch (error) {
-      if (error instanceof ThoughtInputError) return { ok: false, error: error.message };
+      if (error instanceof ThoughtInputError || error instanceof QaInputError) return { ok: false, error: error.message };
       throw error;
     }
-    return this.recordThought(connectionId, input);
+    return this.recordThought(connectionId, input, options);
   }
 
   /**
@@ -76,7 +80,7 @@ export class ThinkingEngine {
    */
   recordThought(connectionId: string, input: ThoughtInput, options: RecordThoughtOptions = {}): ThoughtOutcome {
     try {
-      return { ok: true, reply: this.record(connectionId, input, options.extra) };
+      return { ok: true, reply: this.record(connectionId, input, options) };
     } catch (error) {
       if (error instanceof RejectedThought) return { ok: false, error: error.message };
       // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
@@ -92,11 +96,11 @@ export class ThinkingEngine {
    * The steps of recording a thought, in order: input → session → plan (strategy, rules, stage) → persist → apply →
    * announce → reply. Up to persist a step may refuse the thought or fail, and then nothing has changed.
    */
-  private record(connectionId: string, input: ThoughtInput, extra: Record<string, unknown> | undefined): ThoughtReply {
+  private record(connectionId: string, input: ThoughtInput, { extra, annotate }: RecordThoughtOptions): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
     const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
-    const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra }, warnings);
+    const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra, annotate }, warnings);
     this.persist(plan);
     this.apply(connectionId, plan);
     if (this.events.hasListeners) this.announce(plan);

@@ -6,10 +6,14 @@
 import { z } from 'zod';
 import { MAX_WHOLE_NUMBER, NAME_PATTERN, NAME_RULE, describeValue, isWholeNumberInRange } from './fieldRules';
 import type { ReferenceThoughtFields } from './model';
+import { QA_FIELDS, parseQaInput, type QaInput } from './qaInput';
+import { QA_WORKFLOW_NAMES } from './strategies/qaWorkflows';
 
 export interface ThoughtInput extends ReferenceThoughtFields {
   sessionId?: string;
   strategy?: string;
+  /** The QA fields (seed 004), when the call carries any: see qaInput.ts. */
+  qa?: QaInput;
 }
 
 export class ThoughtInputError extends Error {
@@ -128,6 +132,7 @@ const FIELDS = {
   sessionId: name('Continue this saved session (from a reply or thinking_sessions). Omit to continue the current one.'),
   strategy: name('Reasoning strategy for a new session, e.g. "linear" (default). See thinking://documentation.'),
   stage: name("The strategy stage of this thought: the current stage or one of the reply's nextStages. Optional."),
+  ...QA_FIELDS,
 };
 
 type Field = keyof typeof FIELDS;
@@ -231,5 +236,14 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number): Thoug
   const stage = optional<string>(parsed, 'stage', () => NAME_RULE);
   if (stage.value !== undefined) input.stage = stage.value;
 
+  const qa = parseQaInput(parsed, QA_WORKFLOW_NAMES);
+  if (qa !== undefined) {
+    // `workflow` is the QA name for a strategy: it picks the same thing, so both may come only if they agree.
+    if (qa.workflow !== undefined && input.strategy !== undefined && input.strategy !== qa.workflow) {
+      throw new ThoughtInputError('workflow', qa.workflow, `the same as strategy "${input.strategy}", or only one of the two`);
+    }
+    if (qa.workflow !== undefined) input.strategy = qa.workflow;
+    input.qa = qa;
+  }
   return input;
 }

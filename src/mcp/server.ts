@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
+import type { ToolInfo } from '../engine/qaInput';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
@@ -18,6 +19,11 @@ export interface CreateServerOptions {
   connectionId?: string;
   name?: string;
   version?: string;
+  /**
+   * The tools of the editor this server runs in (VS Code: vscode.lm.tools minus ours), for tool recommendations when a
+   * call sends no available-tools list. Called per recommendation; return the same array while nothing changed.
+   */
+  availableTools?: () => readonly ToolInfo[] | undefined;
 }
 
 export interface CreatedServer {
@@ -39,7 +45,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     { instructions: INSTRUCTIONS },
   );
 
-  registerSequentialThinkingTool(server, engine, connectionId);
+  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools });
   registerThinkingSessionsTool(server, engine, connectionId);
 
   registerResources(server, engine);

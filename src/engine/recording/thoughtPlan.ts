@@ -10,6 +10,7 @@ import type { ThoughtInput } from '../thoughtInput';
 import type { HeldSession } from './heldSession';
 import { RejectedThought, requireStrategy, unknownStrategyMessage } from './rejectedThought';
 import { applySessionRules } from './sessionRules';
+import type { ThoughtAnnotator } from './thoughtAnnotation';
 
 /** Everything decided about one thought before it is persisted. */
 export interface ThoughtPlan {
@@ -31,6 +32,8 @@ export interface ThoughtPlan {
   branchIsNew: boolean;
   /** The thought ends the session (nextThoughtNeeded false, or the strategy's terminal stage). */
   completes: boolean;
+  /** Fields the annotator adds to the reply. */
+  replyAdditions?: Record<string, unknown>;
 }
 
 export interface PlanContext {
@@ -38,6 +41,7 @@ export interface PlanContext {
   now: () => number;
   /** Per-thought data recorded as the record's `extra` (e.g. a deliberation role's model and timing). */
   extra?: Record<string, unknown>;
+  annotate?: ThoughtAnnotator;
 }
 
 const PURPOSE_LENGTH = 120;
@@ -59,7 +63,10 @@ export function planThought(session: HeldSession, isNew: boolean, sent: ThoughtI
   });
   if (!decision.ok) throw new RejectedThought(decision.message);
 
-  const thought = buildThoughtRecord(input, decision.stage, session.thoughts.length, context.now(), context.extra);
+  const annotation = context.annotate?.({ input, strategy, stage: decision.stage, meta, thoughts: session.thoughts, branchIsNew });
+  if (annotation?.warnings) warnings.push(...annotation.warnings);
+  const extra = annotation?.extra ? { ...context.extra, ...annotation.extra } : context.extra;
+  const thought = buildThoughtRecord(input, decision.stage, session.thoughts.length, context.now(), extra);
   const completes = !input.nextThoughtNeeded || isTerminalStage(strategy, decision.stage);
   const branchIds = branchIsNew ? [...meta.branchIds, input.branchId as string] : meta.branchIds;
   return {
@@ -75,6 +82,7 @@ export function planThought(session: HeldSession, isNew: boolean, sent: ThoughtI
     next: metaAfterThought(meta, thought, strategy.name, completes, branchIds),
     branchIsNew,
     completes,
+    replyAdditions: annotation?.reply,
   };
 }
 

@@ -27,7 +27,7 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
   const stage = thought.stage as string;
   const upcoming = completes ? [] : [...nextStages(strategy, stage)];
   warnings.push(...stageWarnings({ strategy, thought, branchIsNew: plan.branchIsNew, completes }));
-  return {
+  const reply: ThoughtReply = {
     thoughtNumber: thought.thoughtNumber,
     totalThoughts: thought.totalThoughts,
     nextThoughtNeeded: thought.nextThoughtNeeded,
@@ -41,4 +41,7 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
     warnings,
     progress: buildProgress(strategy, stage, session.thoughts.length - lastSwitchSeq(session.strategySwitches)),
   };
+  // Annotations (tool recommendations) come after our fields; they never replace one.
+  if (plan.replyAdditions) for (const [key, value] of Object.entries(plan.replyAdditions)) if (!(key in reply)) (reply as unknown as Record<string, unknown>)[key] = value;
+  return reply;
 }

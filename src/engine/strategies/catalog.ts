@@ -4,6 +4,10 @@ import { chainOfThoughtStrategy } from './chainOfThought';
 import { cyclicReasoningStrategy } from './cyclicReasoning';
 import { deliberationStrategy } from './deliberation';
 import { linearStrategy } from './linear';
+import { qaCompatibilityCheckStrategy } from './qaCompatibilityCheck';
+import { qaSyntaxValidationStrategy } from './qaSyntaxValidation';
+import { qaTestWorkflowStrategy } from './qaTestWorkflow';
+import { qaVersionVerificationStrategy } from './qaVersionVerification';
 import { reactStrategy } from './react';
 import { rewooStrategy } from './rewoo';
 import { scratchpadStrategy } from './scratchpad';
@@ -31,6 +35,11 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
   trilemmaStrategy,
   systemArchitectStrategy,
   cyclicReasoningStrategy,
+  // QA workflows (seed 004): strategies whose stages are verification steps (qaWorkflow.ts adds their tool needs).
+  qaVersionVerificationStrategy,
+  qaSyntaxValidationStrategy,
+  qaCompatibilityCheckStrategy,
+  qaTestWorkflowStrategy,
 ];
 
 export const DEFAULT_STRATEGY = 'linear';

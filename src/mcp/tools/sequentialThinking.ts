@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
+import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { errorResult, toolFailure } from '../toolResults';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
@@ -51,7 +52,8 @@ const replySchema = z.looseObject({
     .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
 });
 
-export function registerSequentialThinkingTool(server: McpServer, engine: ThinkingEngine, connectionId: string): void {
+export function registerSequentialThinkingTool(server: McpServer, engine: ThinkingEngine, connectionId: string, qaOptions: QaAnnotatorOptions = {}): void {
+  const annotate = qaAnnotator(qaOptions);
   server.registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
     {
@@ -70,7 +72,7 @@ export function registerSequentialThinkingTool(server: McpServer, engine: Thinki
     },
     (args): CallToolResult => {
       try {
-        const outcome = engine.process(connectionId, args);
+        const outcome = engine.process(connectionId, args, { annotate });
         if (!outcome.ok) return errorResult(outcome.error);
         // Compact JSON: agents pay for every token.
         return { content: [{ type: 'text', text: JSON.stringify(outcome.reply) }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
