@@ -16,7 +16,7 @@ export const CAPABILITY_WORDS: Readonly<Record<ToolCapability, CapabilityWords>>
   read_files: {
     label: 'read files',
     tool: /\b(read|open|view|cat|file contents?|list dir\w*|directory|get file)\b/,
-    need: /\b(read|examine|inspect|check|look at|open|package\.json|lock ?file|installed|config file)\b/i,
+    need: /\b(read|examine|inspect|check|look at|open|package\.json|lock ?file|installed|config file|version)\b/i,
   },
   search_code: {
     label: 'search the code',
@@ -26,7 +26,7 @@ export const CAPABILITY_WORDS: Readonly<Record<ToolCapability, CapabilityWords>>
   run_command: {
     label: 'run a command',
     tool: /\b(execute|exec|command|terminal|shell|bash|powershell|run in terminal)\b/,
-    need: /\b(run|execute|npm|yarn|pnpm|npx|install|build|command|cli)\b/i,
+    need: /\b(run|execute|npm|yarn|pnpm|npx|install|build|command|cli|verify|validate)\b/i,
   },
   run_tests: {
     label: 'run tests',
@@ -46,7 +46,7 @@ export const CAPABILITY_WORDS: Readonly<Record<ToolCapability, CapabilityWords>>
   edit_files: {
     label: 'edit files',
     tool: /\b(edit|write|replace|insert|create file|modify|patch|apply|update file|rename)\b/,
-    need: /\b(write|edit|implement|create|fix|update|change|replace|modify|configure|design|correct)\b/i,
+    need: /\b(write|edit|implement(ing)?|create|fix|update|change|replace|modify|configure|design)\b/i,
   },
   diagnostics: {
     label: 'read diagnostics or lint',

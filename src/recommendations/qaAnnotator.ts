@@ -71,7 +71,7 @@ function annotate(context: AnnotationContext, qa: QaInput | undefined, options: 
   }
 
   const sent = qa?.currentStep;
-  const stepDescription = sent?.stepDescription ?? workflowStep?.description ?? `Thought ${input.thoughtNumber}`;
+  const stepDescription = sent?.stepDescription ?? workflowStep?.description ?? '';
   const stepText = sent ? `${sent.stepDescription} ${sent.expectedOutcome}` : (workflowStep ? `${workflowStep.description} ${workflowStep.expectedOutcome}` : '');
   const ours = recommendTools({
     stepText,
@@ -104,7 +104,16 @@ function annotate(context: AnnotationContext, qa: QaInput | undefined, options: 
   const suggestion = suggest(context, workflow, sessionWorkflow !== undefined);
   if (suggestion) record.suggestion = suggestion;
 
-  const reply: Record<string, unknown> = { recommendation: { ...record.recommendation, toolsFrom } };
+  // The agent's own recommendations come back short (it wrote their rationale): name, confidence, priority, flag.
+  const replyTools = recommended.map((tool) =>
+    sent?.recommendedTools.some((own) => own.toolName === tool.toolName)
+      ? { toolName: tool.toolName, confidence: tool.confidence, priority: tool.priority, ...(tool.unavailable ? { unavailable: true } : {}) }
+      : tool,
+  );
+  const replyRecommendation: Record<string, unknown> = { recommendedTools: replyTools, toolsFrom };
+  if (stepDescription !== '') replyRecommendation.step = stepDescription;
+  if (record.recommendation.nextStepConditions.length > 0) replyRecommendation.nextStepConditions = record.recommendation.nextStepConditions;
+  const reply: Record<string, unknown> = { recommendation: replyRecommendation };
   if (remaining !== undefined) reply.remainingSteps = remaining;
   if (suggestion) reply.suggestion = suggestion;
   // A workflow is suggested once, to a session that follows none.
