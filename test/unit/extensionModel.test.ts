@@ -88,7 +88,7 @@ describe('settings', () => {
     };
     const sections = [manifest.contributes.configuration].flat();
     const offered = sections.map((section) => section.properties['thoughtExplorer.defaultStrategy']?.enum).find((names) => names !== undefined) ?? [];
-    assert.equal(offered.length, 12);
+    assert.equal(offered.length, 16);
     assert.deepEqual([...offered].sort(), strategyNames().slice().sort());
     for (const name of offered) {
       const { settings, problems } = settingsFrom({ defaultStrategy: name });

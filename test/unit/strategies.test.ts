@@ -94,6 +94,43 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
     },
     typicalLength: 9,
   },
+  // The QA workflows of seed 004 (docs/strategies.md, "QA workflows").
+  qa_version_verification: {
+    stages: ['version_check', 'documentation_check', 'alternative_exploration', 'implementation_planning', 'validation', 'implementation_revision', 'final_response'],
+    listed: {
+      documentation_check: ['implementation_planning', 'alternative_exploration'],
+      alternative_exploration: ['implementation_planning'],
+      validation: ['implementation_revision', 'final_response'],
+      implementation_revision: ['validation'],
+    },
+    typicalLength: 5,
+  },
+  qa_syntax_validation: {
+    stages: ['file_identification', 'syntax_check', 'error_fix', 'recheck', 'fix_revision', 'final_response'],
+    listed: { syntax_check: ['error_fix', 'final_response'], recheck: ['fix_revision', 'final_response'], fix_revision: ['recheck'] },
+    typicalLength: 4,
+  },
+  qa_compatibility_check: {
+    stages: ['dependency_inventory', 'compatibility_research', 'combination_branch', 'combination_choice', 'compatibility_test', 'choice_revision', 'final_response'],
+    listed: {
+      compatibility_research: ['combination_choice', 'combination_branch'],
+      combination_branch: ['combination_choice'],
+      compatibility_test: ['choice_revision', 'final_response'],
+      choice_revision: ['compatibility_test'],
+    },
+    typicalLength: 5,
+  },
+  qa_test_workflow: {
+    stages: ['test_discovery', 'test_run', 'failure_analysis', 'cause_branch', 'fix', 'rerun', 'fix_revision', 'final_response'],
+    listed: {
+      test_run: ['failure_analysis', 'final_response'],
+      failure_analysis: ['fix', 'cause_branch'],
+      cause_branch: ['fix'],
+      rerun: ['fix_revision', 'final_response'],
+      fix_revision: ['rerun'],
+    },
+    typicalLength: 6,
+  },
 };
 
 /** The spec's full table: listed transitions, unlisted stages to the next one, final_response terminal. */
@@ -192,7 +229,7 @@ class Driver {
 }
 
 describe('strategy catalog', () => {
-  it('holds exactly the twelve strategies of docs/strategies.md, linear first', () => {
+  it('holds exactly the twelve strategies of docs/strategies.md and the four QA workflows, linear first', () => {
     assert.deepEqual(strategyNames(), Object.keys(SPEC));
   });
 
@@ -220,11 +257,13 @@ describe('strategy catalog', () => {
 
   it('surfaces the traits docs/strategies.md lists', () => {
     const having = (trait: keyof (typeof STRATEGIES)[number]['traits']) => STRATEGIES.filter((s) => s.traits[trait]).map((s) => s.name).sort();
-    assert.deepEqual(having('usesTools'), ['react', 'rewoo']);
-    assert.deepEqual(having('branching'), ['linear', 'tree_of_thoughts']);
-    assert.deepEqual(having('multiplePaths'), ['self_consistency', 'tree_of_thoughts']);
-    assert.deepEqual(having('revision'), ['cyclic_reasoning', 'linear', 'react', 'scratchpad', 'step_back', 'system_architect', 'tree_of_thoughts', 'trilemma']);
-    assert.deepEqual(having('stateTracking'), ['cyclic_reasoning', 'react', 'rewoo', 'scratchpad', 'trilemma']);
+    const QA = ['qa_compatibility_check', 'qa_syntax_validation', 'qa_test_workflow', 'qa_version_verification'];
+    const withQa = (names: string[], qa = QA) => [...names, ...qa].sort();
+    assert.deepEqual(having('usesTools'), withQa(['react', 'rewoo']));
+    assert.deepEqual(having('branching'), withQa(['linear', 'tree_of_thoughts'], ['qa_compatibility_check', 'qa_test_workflow', 'qa_version_verification']));
+    assert.deepEqual(having('multiplePaths'), withQa(['self_consistency', 'tree_of_thoughts'], ['qa_compatibility_check']));
+    assert.deepEqual(having('revision'), withQa(['cyclic_reasoning', 'linear', 'react', 'scratchpad', 'step_back', 'system_architect', 'tree_of_thoughts', 'trilemma']));
+    assert.deepEqual(having('stateTracking'), withQa(['cyclic_reasoning', 'react', 'rewoo', 'scratchpad', 'trilemma']));
     assert.ok(having('verification').length >= 10);
   });
 
