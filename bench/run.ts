@@ -4,12 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchCheck, BenchSection } from './section';
+import { recommendationSection } from './recommendations';
 import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 
-const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection];
+const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection, recommendationSection];
 
 async function main(): Promise<number> {
   const root = resolve(__dirname, '..');

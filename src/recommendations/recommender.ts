@@ -6,7 +6,7 @@
 import type { RecommendedTool } from '../engine/qaInput';
 import type { QaStep, ToolCapability } from '../engine/strategies/qaWorkflow';
 import { CAPABILITY_WORDS } from './capabilities';
-import type { ToolIndex } from './toolIndex';
+import { wordsOf, type ToolIndex } from './toolIndex';
 
 export interface RecommendationRequest {
   /** The step in words (the agent's step description and expected outcome, or the workflow step's). */
@@ -69,7 +69,8 @@ export function stepNeeds(request: RecommendationRequest): Map<ToolCapability, N
     }
   }
   if (request.isRevision) {
-    add('edit_files', 1.5, 'a revision');
+    // Stronger than any one text signal: a revision corrects something, whatever else the step mentions.
+    add('edit_files', 3.5, 'a revision');
     add('diagnostics', 1, 'a revision');
     add('read_files', 0.5, 'a revision');
   }
@@ -83,24 +84,33 @@ export function stepNeeds(request: RecommendationRequest): Map<ToolCapability, N
 export function recommendTools(request: RecommendationRequest): Recommendation[] {
   const needs = stepNeeds(request);
   if (request.tools === undefined) return genericRecommendations(needs, request);
+  const index = request.tools;
   const words = relevantWords(`${request.stepText} ${request.verificationTarget ?? ''}`);
 
-  const scored: { name: string; score: number; best: ToolCapability | undefined; matched: string[] }[] = [];
-  for (const tool of request.tools.tools) {
-    let score = 0;
+  // Scores through the inverted indexes: only tools that show a needed capability or use a step word are touched.
+  const scores = new Float64Array(index.tools.length);
+  const matchedCount = new Uint8Array(index.tools.length);
+  for (const [capability, need] of needs) for (const position of index.byCapability.get(capability) ?? []) scores[position] += need.weight;
+  for (const word of words) for (const position of index.byWord.get(word) ?? []) if (matchedCount[position] < 3) matchedCount[position]++;
+  const ranked: number[] = [];
+  for (let position = 0; position < scores.length; position++) {
+    scores[position] += Math.min(1.5, matchedCount[position] * 0.5);
+    if (scores[position] > 0) ranked.push(position);
+  }
+  const byScore = (a: number, b: number) => scores[b] - scores[a] || (index.tools[a].name < index.tools[b].name ? -1 : index.tools[a].name > index.tools[b].name ? 1 : 0);
+  // The top tools and two alternatives each at most: a partial selection, not a sort of every tool.
+  const wanted = request.limit + 2 * request.limit;
+  const selected = ranked.length <= wanted * 2 ? ranked.sort(byScore) : selectTop(ranked, wanted, byScore);
+  const scored = selected.map((position) => {
+    const tool = index.tools[position];
     let best: ToolCapability | undefined;
     for (const capability of tool.capabilities) {
       const need = needs.get(capability);
-      if (need === undefined) continue;
-      score += need.weight;
-      if (best === undefined || need.weight > (needs.get(best) as Need).weight) best = capability;
+      if (need !== undefined && (best === undefined || need.weight > (needs.get(best) as Need).weight)) best = capability;
     }
-    const matched: string[] = [];
-    for (const word of words) if (tool.text.includes(word) && matched.length < 3) matched.push(word);
-    score += Math.min(1.5, matched.length * 0.5);
-    if (score > 0) scored.push({ name: tool.name, score, best, matched });
-  }
-  scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const matched = matchedCount[position] > 0 ? words.filter((word) => index.byWord.get(word)?.includes(position)).slice(0, 3) : [];
+    return { name: tool.name, score: scores[position], best, matched, capabilities: tool.capabilities };
+  });
 
   const top = scored.slice(0, request.limit);
   const priorities = priorityRanks(top.map((entry) => entry.score));
@@ -116,10 +126,10 @@ export function recommendTools(request: RecommendationRequest): Recommendation[]
     };
     if (entry.best !== undefined) {
       const capability = entry.best;
-      const alternatives = scored
-        .filter((other) => other.name !== entry.name && !top.includes(other) && request.tools?.tools.find((tool) => tool.name === other.name)?.capabilities.has(capability))
-        .slice(0, 2)
-        .map((other) => other.name);
+      const alternatives: string[] = [];
+      for (let other = top.length; other < scored.length && alternatives.length < 2; other++) {
+        if (scored[other].capabilities.has(capability)) alternatives.push(scored[other].name);
+      }
       if (alternatives.length > 0) recommendation.alternatives = alternatives;
       const inputs = suggestedInputs(capability, request);
       if (inputs) recommendation.suggestedInputs = inputs;
@@ -162,11 +172,21 @@ function confidenceOf(score: number): number {
 
 function relevantWords(text: string): string[] {
   const words = new Set<string>();
-  for (const word of text.toLowerCase().split(/[^a-z0-9.]+/)) {
-    const trimmed = word.replace(/^\.+|\.+$/g, '');
-    if (trimmed.length >= 4 && !STOP_WORDS.has(trimmed)) words.add(trimmed);
-  }
+  for (const word of wordsOf(text)) if (word.length >= 4 && !STOP_WORDS.has(word)) words.add(word);
   return [...words].slice(0, 24);
+}
+
+/** The `count` best positions in order, by repeated insertion into a short sorted list. */
+function selectTop(positions: readonly number[], count: number, compare: (a: number, b: number) => number): number[] {
+  const top: number[] = [];
+  for (const position of positions) {
+    if (top.length === count && compare(position, top[count - 1]) >= 0) continue;
+    let at = top.length === count ? count - 1 : top.length;
+    if (top.length === count) top.pop();
+    while (at > 0 && compare(position, top[at - 1]) < 0) at--;
+    top.splice(at, 0, position);
+  }
+  return top;
 }
 
 const COMMAND = /`([^`\n]{2,120})`|\b((?:npm|pnpm|yarn|npx|node|git|pytest|cargo|go|make|tsc|python3?)\s+[\w:@./=-]+(?:\s+[\w:@./=-]+){0,3})/;

@@ -1,0 +1,96 @@
+// Section: what tool recommendations cost. The same `sequentialthinking` call (a QA step with a verification target)
+// through a real MCP Client over the in-memory transport, on a durable store, once with a list of 200 available tools
+// and once without (generic capabilities). Calls alternate between the two servers in one run, so machine load falls
+// on both alike; the check is the ratio of their medians.
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ThinkingEngine } from '../src/engine/engine';
+import type { ToolInfo } from '../src/engine/qaInput';
+import { createServer } from '../src/mcp/server';
+import { FileSessionStore } from '../src/storage/fileSessionStore';
+import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
+
+export const RATIO_TARGET = 1.2;
+const TOOLS = 200;
+const CALLS = 2_000;
+const WARM_UP = 300;
+const quiet = () => {};
+
+const VERBS = ['read', 'search', 'run', 'fetch', 'edit', 'list', 'get', 'create', 'update', 'query'];
+const OBJECTS = ['file', 'issue', 'terminal command', 'web page', 'symbol', 'test suite', 'diagnostics', 'commit', 'database row', 'calendar event'];
+
+/** 200 tools named and described the way MCP servers and VS Code extensions do. */
+export function benchTools(count = TOOLS): ToolInfo[] {
+  return Array.from({ length: count }, (_, index) => {
+    const verb = VERBS[index % VERBS.length];
+    const object = OBJECTS[Math.floor(index / VERBS.length) % OBJECTS.length];
+    return {
+      name: `server${index % 7}_${verb}_${object.replace(/\s+/g, '_')}_${index}`,
+      description: `${verb[0].toUpperCase()}${verb.slice(1)} a ${object} in the current workspace or service, with paging and filters (tool ${index}).`,
+    };
+  });
+}
+
+async function connect(directory: string): Promise<{ client: Client; close: () => Promise<void> }> {
+  const engine = new ThinkingEngine({ store: new FileSessionStore(directory, { log: quiet }), log: quiet, limits: { maxThoughtsPerSession: 1_000_000 } });
+  const created = createServer({ engine });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await created.server.connect(serverTransport);
+  const client = new Client({ name: 'recs-bench', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return { client, close: async () => { await client.close(); created.cleanup(); } };
+}
+
+function args(number: number, tools: ToolInfo[] | undefined): Record<string, unknown> {
+  return {
+    thought: `Step ${number}: check the installed version, then run the build and read the diagnostics.`,
+    thoughtNumber: number,
+    totalThoughts: CALLS + WARM_UP,
+    nextThoughtNeeded: true,
+    verificationTarget: 'Tailwind CSS version',
+    currentStep: { stepDescription: 'Run `npm run build` and read the errors', expectedOutcome: 'A passing build' },
+    ...(tools ? { availableTools: tools } : {}),
+  };
+}
+
+export const recommendationSection: BenchSection = {
+  title: 'Tool recommendations: a sequentialthinking call with 200 available tools vs without',
+  async run({ tempDir, progress }: BenchContext): Promise<BenchSectionResult> {
+    const tools = benchTools();
+    const withTools = await connect(`${tempDir}/with`);
+    const without = await connect(`${tempDir}/without`);
+    const durations = { with: [] as number[], without: [] as number[] };
+    try {
+      for (let number = 1; number <= CALLS + WARM_UP; number++) {
+        // Alternate which goes first, so neither always runs on a warmer cache.
+        const order: ('with' | 'without')[] = number % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
+        for (const which of order) {
+          const client = which === 'with' ? withTools.client : without.client;
+          const started = performance.now();
+          const result = await client.callTool({ name: 'sequentialthinking', arguments: args(number, which === 'with' ? tools : undefined) });
+          const elapsed = performance.now() - started;
+          if (result.isError) throw new Error(JSON.stringify(result.content));
+          if (number > WARM_UP) durations[which].push(elapsed);
+        }
+        if (number % 500 === 0) progress(`${number} calls each`);
+      }
+    } finally {
+      await withTools.close();
+      await without.close();
+    }
+    const sorted = { with: durations.with.sort((a, b) => a - b), without: durations.without.sort((a, b) => a - b) };
+    const p50 = { with: percentile(sorted.with, 0.5), without: percentile(sorted.without, 0.5) };
+    const p99 = { with: percentile(sorted.with, 0.99), without: percentile(sorted.without, 0.99) };
+    const ratio = p50.with / p50.without;
+    return {
+      lines: [
+        `| call (${CALLS} each, in-memory MCP, durable store) | p50 | p99 |`,
+        '|---|---|---|',
+        `| with ${TOOLS} available tools | ${formatMs(p50.with)} | ${formatMs(p99.with)} |`,
+        `| without a tool list (generic) | ${formatMs(p50.without)} | ${formatMs(p99.without)} |`,
+      ],
+      checks: [{ name: `p50 with ${TOOLS} tools / without`, pass: ratio <= RATIO_TARGET, detail: `ratio ${ratio.toFixed(2)} (target <= ${RATIO_TARGET})` }],
+    };
+  },
+};

@@ -1,0 +1,90 @@
+// The tool recommender as a pure function: property-based (fast-check) over random tool lists and steps, it names only
+// listed tools (or, without a list, only generic capabilities marked as such), stays within bounds and is
+// deterministic; agent-sent names a list lacks are kept and flagged.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { ToolInfo } from '../../src/engine/qaInput';
+import { TOOL_CAPABILITIES } from '../../src/engine/strategies/qaWorkflow';
+import { qaAnnotator } from '../../src/recommendations/qaAnnotator';
+import { recommendTools } from '../../src/recommendations/recommender';
+import { indexTools } from '../../src/recommendations/toolIndex';
+
+const WORDS = ['read', 'file', 'run', 'command', 'terminal', 'test', 'docs', 'fetch', 'web', 'search', 'edit', 'write', 'lint', 'errors', 'git', 'diff', 'browser', 'build', 'npm', 'config', 'package.json', 'version', 'syntax', 'deploy', 'weather', 'email'];
+const phrase = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((words) => words.join(' '));
+const toolArb: fc.Arbitrary<ToolInfo> = fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/),
+  description: fc.option(phrase, { nil: undefined }),
+});
+const toolsArb = fc.uniqueArray(toolArb, { selector: (tool) => tool.name, minLength: 0, maxLength: 60 });
+
+describe('recommender properties', () => {
+  it('with a tool list, names only tools from it, at most the limit, with valid confidence and priority', () => {
+    fc.assert(
+      fc.property(toolsArb, phrase, phrase, fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 8 }), (tools, stepText, thought, isRevision, isNewBranch, limit) => {
+        const names = new Set(tools.map((tool) => tool.name));
+        const result = recommendTools({ stepText, thought, isRevision, isNewBranch, tools: indexTools(tools), limit });
+        assert.ok(result.length <= limit);
+        assert.equal(new Set(result.map((tool) => tool.toolName)).size, result.length, 'no tool twice');
+        for (const tool of result) {
+          assert.ok(names.has(tool.toolName), tool.toolName);
+          assert.equal(tool.generic, undefined);
+          assert.ok(tool.confidence >= 0 && tool.confidence <= 1);
+          assert.ok(Number.isInteger(tool.priority) && tool.priority >= 1);
+          assert.ok(tool.rationale.length > 0);
+          for (const alternative of tool.alternatives ?? []) assert.ok(names.has(alternative), alternative);
+        }
+        // Deterministic: the same request gives the same answer (fresh index, same content).
+        assert.deepEqual(recommendTools({ stepText, thought, isRevision, isNewBranch, tools: indexTools([...tools]), limit }), result);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('without a list, recommends only generic capabilities, marked as such', () => {
+    fc.assert(
+      fc.property(phrase, phrase, fc.boolean(), (stepText, thought, isRevision) => {
+        const result = recommendTools({ stepText, thought, isRevision, isNewBranch: false, limit: 5 });
+        for (const tool of result) {
+          assert.equal(tool.generic, true);
+          assert.ok((TOOL_CAPABILITIES as readonly string[]).includes(tool.toolName), tool.toolName);
+          assert.match(tool.rationale, /^no tool list/);
+        }
+        if (isRevision) assert.ok(result.some((tool) => tool.toolName === 'edit_files'), 'a revision needs editing');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('through the engine: agent-sent names outside a random list are kept, flagged and warned about; ours come from the list', () => {
+    const annotate = qaAnnotator();
+    fc.assert(
+      fc.property(toolsArb, fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,12}$/), { maxLength: 4 }), phrase, (tools, sentNames, stepText) => {
+        const engine = new ThinkingEngine({ log: () => {} });
+        const outcome = engine.process(
+          'c',
+          {
+            thought: `step ${stepText}`,
+            thoughtNumber: 1,
+            totalThoughts: 2,
+            nextThoughtNeeded: true,
+            availableTools: tools,
+            currentStep: { stepDescription: `do ${stepText}`, recommendedTools: sentNames.map((toolName, index) => ({ toolName, confidence: 0.5, rationale: 'r', priority: index + 1 })) },
+          },
+          { annotate },
+        );
+        assert.ok(outcome.ok, JSON.stringify(outcome));
+        const reply = outcome.reply as unknown as { recommendation: { recommendedTools: { toolName: string; unavailable?: boolean }[] }; warnings: string[] };
+        const names = new Set(tools.map((tool) => tool.name));
+        const recommended = reply.recommendation.recommendedTools;
+        assert.deepEqual(recommended.slice(0, sentNames.length).map((tool) => tool.toolName), sentNames);
+        for (const tool of recommended.slice(0, sentNames.length)) assert.equal(tool.unavailable === true, !names.has(tool.toolName));
+        for (const tool of recommended.slice(sentNames.length)) assert.ok(names.has(tool.toolName));
+        const missing = sentNames.filter((name) => !names.has(name));
+        assert.equal(reply.warnings.some((warning) => warning.startsWith('currentStep.recommendedTools:')), missing.length > 0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
