@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
 import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
+import { editorToolsProvider } from './editorTools';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
 export const MCP_SERVER_LABEL = 'Thought Explorer';
@@ -178,6 +179,7 @@ export class McpServerHost implements vscode.Disposable {
         version: this.services.extensionVersion,
         log: (message) => this.services.log.warn(`[mcp] ${message}`),
         onMessage: (method) => this.count(method),
+        availableTools: editorToolsProvider(),
       });
       if (generation !== this.generation) {
         await server.close();

@@ -6,7 +6,7 @@ import { createServer as createHttpListener, type IncomingMessage, type Server a
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ThinkingEngine } from '../engine/engine';
-import { createServer } from './server';
+import { createServer, type CreateServerOptions } from './server';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -29,6 +29,8 @@ export interface HttpServerOptions {
   onMessage?: (method: string) => void;
   name?: string;
   version?: string;
+  /** The editor's tools for tool recommendations when a call sends none (see createServer). */
+  availableTools?: CreateServerOptions['availableTools'];
 }
 
 export interface RunningHttpServer {
@@ -58,7 +60,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let closing = false;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const created = createServer({ engine: options.engine, name: options.name, version: options.version });
+    const created = createServer({ engine: options.engine, name: options.name, version: options.version, availableTools: options.availableTools });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {

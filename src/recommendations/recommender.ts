@@ -108,8 +108,7 @@ export function recommendTools(request: RecommendationRequest): Recommendation[]
       const need = needs.get(capability);
       if (need !== undefined && (best === undefined || need.weight > (needs.get(best) as Need).weight)) best = capability;
     }
-    const matched = matchedCount[position] > 0 ? words.filter((word) => index.byWord.get(word)?.includes(position)).slice(0, 3) : [];
-    return { name: tool.name, score: scores[position], best, matched, capabilities: tool.capabilities };
+    return { name: tool.name, score: scores[position], best, matched: matchedCount[position] > 0 ? words.filter((word) => tool.words.has(word)).slice(0, 3) : [], capabilities: tool.capabilities };
   });
 
   const top = scored.slice(0, request.limit);

@@ -9,6 +9,7 @@ import { CAPABILITY_WORDS } from './capabilities';
 export interface IndexedTool {
   name: string;
   capabilities: ReadonlySet<ToolCapability>;
+  words: ReadonlySet<string>;
 }
 
 export interface ToolIndex {
@@ -76,8 +77,9 @@ function buildIndex(tools: readonly ToolInfo[]): ToolIndex {
     // A web search tool is not a code search tool, whatever else its description says.
     if (capabilities.has('search_web') && !/\b(code|codebase|workspace|files?)\b/.test(text)) capabilities.delete('search_code');
     for (const capability of capabilities) push(byCapability, capability, position);
-    for (const word of new Set(wordsOf(text))) push(byWord, word, position);
-    indexed.push({ name: tool.name, capabilities });
+    const words = new Set(wordsOf(text));
+    for (const word of words) push(byWord, word, position);
+    indexed.push({ name: tool.name, capabilities, words });
   });
   return { tools: indexed, names: new Set(indexed.map((tool) => tool.name)), byCapability, byWord };
 }
