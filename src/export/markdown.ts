@@ -5,6 +5,7 @@ import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
+import { qaViewOf } from '../shared/qaView';
 
 export interface MarkdownExportOptions {
   /** Window for the thought diagrams; by default as many recent thoughts as Mermaid's limits allow. */
@@ -35,6 +36,17 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
     const badges = thoughtBadges(thought).map((badge) => markdownInline(badge));
     out.push(`_${[...badges, isoDate(thought.timestamp)].join(' · ')}_`, '');
     out.push(markdownText(thought.thought), '');
+    const qa = qaViewOf(thought);
+    if (qa) {
+      if (qa.step) out.push(`- **Step:** ${markdownInline(qa.step)}`);
+      if (qa.tools.length > 0) {
+        const chips = qa.tools.map((tool) => `${markdownInline(tool.name)} (${tool.confidence.toFixed(2)}${tool.generic ? ', generic' : ''}${tool.unavailable ? ', not available' : ''})`);
+        out.push(`- **Recommended tools:** ${chips.join(' · ')}`);
+      }
+      if (qa.remainingSteps.length > 0) out.push(`- **Remaining steps:** ${qa.remainingSteps.map((step) => markdownInline(step)).join(' → ')}`);
+      if (qa.suggestion) out.push(`- **Suggestion:** ${markdownInline(qa.suggestion)}`);
+      out.push('');
+    }
     if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
   });
   return `${out.join('\n').trimEnd()}\n`;

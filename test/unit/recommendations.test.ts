@@ -88,3 +88,18 @@ describe('recommender properties', () => {
     );
   });
 });
+
+describe('recommendations in the Markdown export', () => {
+  it('lists the step, the tools with confidence (escaped) and the suggestion under the thought', async () => {
+    const { sessionMarkdown } = await import('../../src/export/markdown');
+    const engine = new ThinkingEngine({ log: () => {} });
+    const annotate = qaAnnotator();
+    const first = engine.process('c', { thought: 'Plan the config', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, availableTools: ['read_file', 'write_to_file'], currentStep: { stepDescription: 'Design the <b>config</b>', recommendedTools: [{ toolName: 'write_to_file', confidence: 0.8, rationale: 'r', priority: 1 }] } }, { annotate });
+    assert.ok(first.ok);
+    engine.process('c', { thought: 'The build failed', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, verificationTarget: 'build' }, { annotate });
+    const markdown = sessionMarkdown(engine.getSession(first.reply.sessionId) as NonNullable<ReturnType<typeof engine.getSession>>);
+    assert.match(markdown, /- \*\*Step:\*\* Design the \\<b\\>config\\<\/b\\>/);
+    assert.match(markdown, /- \*\*Recommended tools:\*\* write\\_to\\_file \(0\.80\)/);
+    assert.match(markdown, /- \*\*Suggestion:\*\* A failure: revise the implementation, thought 1/);
+  });
+});
