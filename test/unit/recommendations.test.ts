@@ -10,6 +10,7 @@ import { TOOL_CAPABILITIES } from '../../src/engine/strategies/qaWorkflow';
 import { qaAnnotator } from '../../src/recommendations/qaAnnotator';
 import { recommendTools } from '../../src/recommendations/recommender';
 import { indexTools } from '../../src/recommendations/toolIndex';
+import { sessionMarkdown } from '../../src/export/markdown';
 
 const WORDS = ['read', 'file', 'run', 'command', 'terminal', 'test', 'docs', 'fetch', 'web', 'search', 'edit', 'write', 'lint', 'errors', 'git', 'diff', 'browser', 'build', 'npm', 'config', 'package.json', 'version', 'syntax', 'deploy', 'weather', 'email'];
 const phrase = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((words) => words.join(' '));
@@ -90,8 +91,7 @@ describe('recommender properties', () => {
 });
 
 describe('recommendations in the Markdown export', () => {
-  it('lists the step, the tools with confidence (escaped) and the suggestion under the thought', async () => {
-    const { sessionMarkdown } = await import('../../src/export/markdown');
+  it('lists the step, the tools with confidence (escaped) and the suggestion under the thought', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     const annotate = qaAnnotator();
     const first = engine.process('c', { thought: 'Plan the config', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, availableTools: ['read_file', 'write_to_file'], currentStep: { stepDescription: 'Design the <b>config</b>', recommendedTools: [{ toolName: 'write_to_file', confidence: 0.8, rationale: 'r', priority: 1 }] } }, { annotate });
