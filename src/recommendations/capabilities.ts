@@ -15,7 +15,7 @@ export interface CapabilityWords {
 export const CAPABILITY_WORDS: Readonly<Record<ToolCapability, CapabilityWords>> = {
   read_files: {
     label: 'read files',
-    tool: /\b(read|open|view|cat|file contents?|list dir\w*|directory|get file)\b/,
+    tool: /\b(read\w*|open|view|cat|file contents?|list dir\w*|directory|get file)\b/,
     need: /\b(read|examine|inspect|check|look at|open|package\.json|lock ?file|installed|config file|version)\b/i,
   },
   search_code: {
