@@ -6,14 +6,15 @@ import { createServer as createHttpListener, type IncomingMessage, type Server a
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ThinkingEngine } from '../engine/engine';
-import { createServer } from './server';
+import { createServer, type CreateServerOptions } from './server';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_HTTP_SESSIONS = 64;
 const LOOPBACK = '127.0.0.1';
 
-export interface HttpServerOptions {
+/** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
+export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway'> {
   engine: ThinkingEngine;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -58,7 +59,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let closing = false;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const created = createServer({ engine: options.engine, name: options.name, version: options.version });
+    const created = createServer({
+      engine: options.engine,
+      name: options.name,
+      version: options.version,
+      modelGateway: options.modelGateway,
+      toolGateway: options.toolGateway,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
