@@ -9,8 +9,9 @@ import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
+import { deliberationSection } from './deliberation';
 
-const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection, recommendationSection];
+const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection, recommendationSection, deliberationSection];
 
 async function main(): Promise<number> {
   const root = resolve(__dirname, '..');

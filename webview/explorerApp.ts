@@ -4,7 +4,9 @@
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
+import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import { stageGraphDefinition } from './deliberationGraph';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
@@ -139,13 +141,14 @@ export class ExplorerApp implements HostMessageHandler {
     layout.empty.hidden = hasSession;
     layout.body.hidden = !hasSession;
     layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
+    this.showDeliberation(snapshot);
     if (!snapshot) return;
     const thoughts = snapshot.thoughts;
     layout.cards.show(thoughts);
     if (ui.selectedSeq !== undefined && ui.selectedSeq >= thoughts.length) ui.selectedSeq = undefined;
     layout.cards.select(ui.selectedSeq, false);
     if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
-    layout.stageGraph.update(snapshot, model.strategyNamed(snapshot.meta.strategy));
+    layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
     this.requestThoughtDiagrams(snapshot);
     layout.diff.show(thoughts, ui.selectedSeq);
   }
@@ -160,8 +163,16 @@ export class ExplorerApp implements HostMessageHandler {
     if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
-    layout.stageGraph.update(snapshot, strategy);
+    this.showDeliberation(snapshot);
+    layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
     this.requestThoughtDiagrams(snapshot);
+  }
+
+  /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
+  private showDeliberation(snapshot: SessionSnapshot | undefined): void {
+    const derived = snapshot ? summarizeDeliberation(snapshot.thoughts) : undefined;
+    const fromHost = this.model.session?.deliberation;
+    this.layout.header.showDeliberation(derived && fromHost && !this.layout.replay.active ? { ...derived, ...fromHost } : derived);
   }
 
   private requestThoughtDiagrams(snapshot: SessionSnapshot): void {

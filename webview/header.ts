@@ -1,6 +1,8 @@
 // The explorer header: session title, strategy, current stage, n/total and status, plus the view's actions.
 import type { SessionMeta } from '../src/engine/model';
+import type { DeliberationSummary } from '../src/shared/deliberationView';
 import type { StrategyView } from '../src/shared/protocol';
+import { DeliberationLine } from './deliberationHeader';
 
 export interface HeaderActions {
   onOpenInPanel?: () => void;
@@ -15,6 +17,7 @@ export class ExplorerHeader {
   private readonly progress: HTMLElement;
   private readonly status: HTMLElement;
   private readonly actions: HTMLElement;
+  private readonly deliberation = new DeliberationLine();
 
   constructor(actions: HeaderActions) {
     this.element = document.createElement('header');
@@ -37,7 +40,12 @@ export class ExplorerHeader {
     this.progress = fact('progress', 'list-ordered');
     this.status = fact('status', 'circle-filled');
     facts.append(this.strategy, this.stage, this.progress, this.status);
-    this.element.append(top, facts);
+    this.element.append(top, facts, this.deliberation.element);
+  }
+
+  /** The budget line of the session's deliberation (undefined hides it). */
+  showDeliberation(summary: DeliberationSummary | undefined): void {
+    this.deliberation.show(summary);
   }
 
   show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number): void {

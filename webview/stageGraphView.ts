@@ -7,7 +7,6 @@ import {
   edgeKey,
   stageEdgeId,
   stageGraphSource,
-  stageGraphState,
   stageNodeId,
   strategyGraphSource,
   type StageGraphState,
@@ -15,6 +14,7 @@ import {
 import type { SessionSnapshot } from '../src/engine/model';
 import type { StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
+import { definitionKey, stageGraphStateFor } from './deliberationGraph';
 import { nodesById } from './svgNodes';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,7 +40,8 @@ export class StageGraphView {
   update(snapshot: SessionSnapshot, definition: StrategyView | undefined): void {
     this.latest = snapshot;
     this.latestStrategy = definition;
-    const strategy = snapshot.meta.strategy;
+    // Keyed on the definition too: a deliberation's graph grows with the stages it takes (see deliberationGraph.ts).
+    const strategy = `${snapshot.meta.strategy}|${definitionKey(definition)}`;
     if (strategy !== this.requestedStrategy) {
       this.requestedStrategy = strategy;
       // Drawn plain (no classDef colours: Mermaid would inline them and they could never change again, and no count
@@ -50,7 +51,7 @@ export class StageGraphView {
       return;
     }
     const svg = this.view.svg;
-    if (svg && this.drawnStrategy === strategy) this.applyState(svg, stageGraphState(snapshot));
+    if (svg && this.drawnStrategy === strategy) this.applyState(svg, stageGraphStateFor(snapshot));
   }
 
   /** The theme changed: the next update re-renders. */
@@ -66,7 +67,7 @@ export class StageGraphView {
     const snapshot = this.latest;
     if (!snapshot) return;
     for (const stage of this.latestStrategy?.stages ?? []) this.stageByNodeId.set(stageNodeId(stage.name), stage.name);
-    this.applyState(svg, stageGraphState(snapshot));
+    this.applyState(svg, stageGraphStateFor(snapshot));
   }
 
   /** The full graph with its own labels and colours, for exports. */

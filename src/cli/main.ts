@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createOpenAiGateway } from '../deliberation/openAiGateway';
 import { ThinkingEngine } from '../engine/engine';
+import type { ModelGateway } from '../engine/modelGateway';
 import { USAGE, UsageError, parseCliArguments, type CliCommand, type CommonOptions } from './options';
 import { serveStdio } from '../mcp/stdio';
 import { FileSessionStore } from '../storage/fileSessionStore';
@@ -31,7 +33,7 @@ function openStore(options: CommonOptions): FileSessionStore {
   return new FileSessionStore(options.storagePath ?? defaultStoragePath(), { log: (message) => log(`store: ${message}`) });
 }
 
-async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: string): Promise<void> {
+async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: string, modelGateway: ModelGateway | undefined): Promise<void> {
   const store = openStore(command);
   const engine = new ThinkingEngine({ store, limits: command.limits, log });
   let stopping = false;
@@ -54,16 +56,16 @@ async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: s
     const token = randomBytes(32).toString('base64url');
     // Loaded only here: the HTTP transport (and its dependencies) cost memory a stdio server does not need.
     const { startHttpServer } = await import('../mcp/httpServer.js');
-    const http = await startHttpServer({ engine, port: command.http.port, token, log, version });
+    const http = await startHttpServer({ engine, port: command.http.port, token, log, version, modelGateway });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
     log(`bearer token: ${token}`);
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version });
+  const stdio = await serveStdio({ engine, version, modelGateway });
   stopServer = stdio.close;
-  log(`MCP server on stdio; sessions in ${store.directory}`);
+  log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));
 }
 
@@ -86,9 +88,18 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'version':
       process.stdout.write(`${version}\n`);
       return 0;
-    case 'serve':
-      await serve(command, version);
+    case 'serve': {
+      // The deliberate tool's model for clients without sampling; a missing key variable stops here, before serving.
+      let modelGateway: ModelGateway | undefined;
+      try {
+        modelGateway = command.model ? createOpenAiGateway({ endpoint: command.model.endpoint, model: command.model.name, apiKeyEnv: command.model.apiKeyEnv }) : undefined;
+      } catch (error) {
+        process.stderr.write(`thought-explorer-mcp: ${error instanceof Error ? error.message : String(error)} (--model-api-key-env)\n`);
+        return 2;
+      }
+      await serve(command, version, modelGateway);
       return -1;
+    }
     case 'export':
     case 'import': {
       const { runExport, runImport } = await import('./transfer.js');

@@ -11,9 +11,16 @@ export interface CommonOptions {
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: { port: number } } & CommonOptions)
+  | ({ kind: 'serve'; http?: { port: number }; model?: ModelOptions } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
+
+/** An OpenAI-compatible endpoint for the deliberate tool; the key is read from the named variable, never from argv. */
+export interface ModelOptions {
+  endpoint: string;
+  name: string;
+  apiKeyEnv?: string;
+}
 
 export class UsageError extends Error {}
 
@@ -29,6 +36,10 @@ Options:
   --max-thought-length N        longest accepted thought, in characters
   --max-thoughts N              most thoughts per session
   --max-sessions-in-memory N    most sessions held in memory (the rest stay on disk)
+  --model-endpoint URL          an OpenAI-compatible API (e.g. http://127.0.0.1:11434/v1 for Ollama) that runs the
+                                deliberate tool's roles, for MCP clients without sampling; needs --model
+  --model NAME                  the model to ask at --model-endpoint
+  --model-api-key-env VARIABLE  the environment variable holding the endpoint's API key (never the key itself)
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -47,6 +58,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let http: { port: number } | undefined;
   let format: string | undefined;
   let out: string | undefined;
+  const model: Partial<ModelOptions> = {};
 
   const valueOf = (flag: string, inline: string | undefined): string => {
     if (inline !== undefined) return inline;
@@ -77,6 +89,15 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       case '--storage-path':
         common.storagePath = valueOf(flag, inline);
         break;
+      case '--model-endpoint':
+        model.endpoint = valueOf(flag, inline);
+        break;
+      case '--model':
+        model.name = valueOf(flag, inline);
+        break;
+      case '--model-api-key-env':
+        model.apiKeyEnv = valueOf(flag, inline);
+        break;
       case '--format':
         format = valueOf(flag, inline);
         break;
@@ -96,10 +117,12 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   }
 
   const [command, ...rest] = positional;
+  const modelOptions = checkModelOptions(model);
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
-    return { kind: 'serve', ...(http ? { http } : {}), ...common };
+    return { kind: 'serve', ...(http ? { http } : {}), ...(modelOptions ? { model: modelOptions } : {}), ...common };
   }
+  if (modelOptions) throw new UsageError('--model-endpoint, --model and --model-api-key-env are for serving, not for the export and import commands');
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
   if (command === 'export') {
     if (rest.length !== 1) throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
@@ -114,6 +137,26 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     return { kind: 'import', file: rest[0], ...common };
   }
   throw new UsageError(`Unknown command "${command}"; expected export or import (or no command to serve)`);
+}
+
+function checkModelOptions(model: Partial<ModelOptions>): ModelOptions | undefined {
+  if (model.endpoint === undefined) {
+    if (model.name !== undefined || model.apiKeyEnv !== undefined) throw new UsageError('--model and --model-api-key-env need --model-endpoint URL');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(model.endpoint);
+  } catch {
+    throw new UsageError(`--model-endpoint must be an http:// or https:// URL, got "${model.endpoint}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--model-endpoint must be an http:// or https:// URL, got "${model.endpoint}"`);
+  if (model.name === undefined || model.name.trim() === '') throw new UsageError('--model-endpoint needs --model NAME (the model to ask, e.g. llama3.1)');
+  // A key pasted here would sit in the process list and shell history: only a variable's name is accepted.
+  if (model.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(model.apiKeyEnv)) {
+    throw new UsageError('--model-api-key-env takes the NAME of an environment variable holding the key (letters, digits, "_"), never the key itself');
+  }
+  return { endpoint: model.endpoint, name: model.name, ...(model.apiKeyEnv !== undefined ? { apiKeyEnv: model.apiKeyEnv } : {}) };
 }
 
 function port(text: string): number {

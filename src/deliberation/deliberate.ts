@@ -4,15 +4,19 @@
 import { randomBytes } from 'node:crypto';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ModelGateway } from '../engine/modelGateway';
+import type { ToolGateway } from '../engine/toolGateway';
 import { DeliberationRecorder, RecordingError } from './recorder';
 import type { PreparedDeliberation } from './request';
 import { combineResults, type RoleOutput } from './resultStrategy';
 import { PlanRunner, type CallOutcome, type CallStatus, type RunResult } from './runner';
+import { describeSelection, selectTools } from './toolSelection';
 
 export interface DeliberationDeps {
   engine: ThinkingEngine;
   connectionId: string;
   gateway: ModelGateway;
+  /** Tools task steps may call; none: task steps run without tools and the reply says so. */
+  toolGateway?: ToolGateway;
   signal?: AbortSignal;
   /** Called after each role call is recorded (progress notifications). */
   onCallRecorded?: (event: { done: number; outcome: CallOutcome; thoughtNumber: number }) => void;
@@ -33,6 +37,8 @@ export interface RoleSummary {
   durationMs: number;
   summary: string;
   error?: string;
+  /** For tool_call thoughts: the tool called. */
+  tool?: string;
 }
 
 export interface DeliberationReply {
@@ -45,6 +51,8 @@ export interface DeliberationReply {
   failed: string[];
   usage: { calls: number; inputTokens: number; outputTokens: number; estimated: boolean; durationMs: number };
   budgets: { capped: string[]; cut: string[] };
+  /** When the plan names tools: what was asked, offered and called, and why any were not. */
+  tools?: { requested: string[]; offered: string[]; unknown: string[]; calls: number; notes: string[] };
   gateway: string;
   thoughts: { first: number; last: number };
 }
@@ -66,6 +74,8 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
   const framingText = [`Deliberation (${planLine}) on: ${prepared.problem}`, prepared.routing ? `Routing: ${prepared.routing.reason}.` : '']
     .filter((line) => line !== '')
     .join('\n\n');
+  const tools = selectTools(plan, deps.gateway, deps.toolGateway);
+  const toolNotes = describeSelection(tools, deps.toolGateway);
   const first = recorder.framing(fit(framingText, deps.engine.limits.maxThoughtLength), {
     role: 'framing',
     plan: plan.name,
@@ -73,14 +83,21 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     resultStrategy: plan.resultStrategy,
     gateway: deps.gateway.description,
     ...(prepared.routing ? { routing: { score: prepared.routing.score, band: prepared.routing.band, sequence: prepared.routing.sequence } } : {}),
-    budgets: { timeoutMs: plan.timeoutMs, maxTotalTokens: plan.maxTotalTokens, capped: plan.capped },
+    budgets: { timeoutMs: plan.timeoutMs, maxTotalTokens: plan.maxTotalTokens, capped: plan.capped, ...taskBudgets(prepared) },
+    ...(tools.requested.length > 0 ? { tools: { requested: tools.requested, offered: [...tools.offered.keys()], notes: toolNotes } } : {}),
   });
 
   let done = 0;
   const runner = new PlanRunner(
     plan,
     deps.gateway,
-    { problem: prepared.problem, sessionContext: prepared.sessionContext, signal: deps.signal, now },
+    {
+      problem: prepared.problem,
+      sessionContext: prepared.sessionContext,
+      signal: deps.signal,
+      now,
+      ...(deps.toolGateway && tools.offered.size > 0 ? { tools: { gateway: deps.toolGateway, offered: tools.offered } } : {}),
+    },
     {
       record: (outcome) => {
         const thoughtNumber = recorder.outcome(outcome);
@@ -153,10 +170,14 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
       durationMs: outcome.durationMs,
       summary: shorten(outcome.text, SUMMARY_LENGTH),
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      ...(outcome.tool ? { tool: outcome.tool.name } : {}),
     })),
     failed: [...new Set(failed)],
     usage: { calls: run.calls, ...run.usage, durationMs: now() - started },
     budgets: { capped: plan.capped, cut: run.cuts },
+    ...(tools.requested.length > 0
+      ? { tools: { requested: tools.requested, offered: [...tools.offered.keys()], unknown: tools.unknown, calls: run.toolCalls, notes: toolNotes } }
+      : {}),
     gateway: deps.gateway.description,
     thoughts: { first, last },
   };
@@ -169,7 +190,14 @@ export function replyText(reply: DeliberationReply): string {
   ];
   if (reply.routing) lines.push(`Routing: ${reply.routing.reason}.`);
   for (const role of reply.roles) {
-    const where = [role.branch ? `branch ${role.branch}` : '', role.cycle !== undefined ? `cycle ${role.cycle}` : '', role.phase === 'convergence' ? 'convergence' : ''].filter(Boolean).join(', ');
+    const where = [
+      role.branch ? `branch ${role.branch}` : '',
+      role.cycle !== undefined ? `cycle ${role.cycle}` : '',
+      role.phase === 'convergence' ? 'convergence' : '',
+      role.tool ? `tool ${role.tool}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(
       `- #${role.thoughtNumber} ${role.role}${where ? ` (${where})` : ''}: ${role.status}, ${role.outputTokens}${role.estimatedTokens ? '~' : ''} tokens, ${role.durationMs} ms${role.error ? ` (${role.error})` : ''}`,
     );
@@ -177,11 +205,25 @@ export function replyText(reply: DeliberationReply): string {
   if (reply.failed.length > 0) lines.push(`Failed: ${reply.failed.join(', ')}.`);
   if (reply.budgets.capped.length > 0) lines.push(`Capped: ${reply.budgets.capped.join('; ')}.`);
   if (reply.budgets.cut.length > 0) lines.push(`Cut by budgets: ${reply.budgets.cut.join('; ')}.`);
+  if (reply.tools) {
+    lines.push(`Tools: offered ${reply.tools.offered.length > 0 ? reply.tools.offered.join(', ') : 'none'}; ${reply.tools.calls} tool call${reply.tools.calls === 1 ? '' : 's'} made.`);
+    for (const note of reply.tools.notes) lines.push(`Tools: ${note}.`);
+  }
   lines.push(
     `Usage: ${reply.usage.calls} calls, ${reply.usage.inputTokens} input + ${reply.usage.outputTokens} output tokens${reply.usage.estimated ? ' (partly estimated)' : ''}, ${reply.usage.durationMs} ms, via ${reply.gateway}.`,
   );
   lines.push('', 'Result:', reply.result === '' ? '(none)' : reply.result);
   return lines.join('\n');
+}
+
+/** The task budgets of the plan's task steps (the explorer's budget line shows used of allowed). */
+function taskBudgets(prepared: PreparedDeliberation): { maxCycles?: number; maxToolCalls?: number } {
+  const tasks = prepared.plan.steps.flatMap((step) => (step.resolution ? [step.resolution] : []));
+  if (tasks.length === 0) return {};
+  return {
+    maxCycles: tasks.reduce((sum, task) => sum + task.maxCycles, 0),
+    ...(prepared.plan.steps.some((step) => step.tools.length > 0) ? { maxToolCalls: tasks.reduce((sum, task) => sum + task.maxToolCalls, 0) } : {}),
+  };
 }
 
 function describeOutcomes(outputs: readonly RoleOutput[]): string {

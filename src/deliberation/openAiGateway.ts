@@ -1,8 +1,11 @@
 // The model gateway for an OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, any /v1/chat/completions
 // server): for stdio CLI users whose MCP client cannot sample. Uses the `openai` client rather than hand-written HTTP.
 // `openai` stays on v6: v7 needs Node 22, and the CLI supports Node 20 (package.json engines).
+// Tools go out as native function tools and the model's tool_calls come back as ModelToolCalls.
+import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
-import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage } from '../engine/modelGateway';
+import type { ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage, type ModelTool, type ModelToolCall } from '../engine/modelGateway';
 
 export interface OpenAiGatewayOptions {
   /** Base URL of the API, e.g. http://127.0.0.1:11434/v1. */
@@ -21,12 +24,14 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
   const client = new OpenAI({ baseURL: options.endpoint, apiKey: apiKey ?? 'no-key', maxRetries: 0, timeout: 30 * 60_000 });
   return {
     description: `${options.model} at ${options.endpoint}`,
+    toolCalling: true,
     async complete(messages: readonly ModelMessage[], call: ModelCallOptions): Promise<ModelCompletion> {
       const response = await client.chat.completions.create(
         {
           model: options.model,
           messages: messages.map((message) => ({ role: message.role, content: message.text })),
           max_tokens: call.maxTokens,
+          ...(call.tools && call.tools.length > 0 ? { tools: call.tools.map(functionTool) } : {}),
         },
         { signal: call.signal },
       );
@@ -35,7 +40,24 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
       const usage = response.usage
         ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens, estimated: false }
         : estimatedUsage(messages, text);
-      return { text, usage, model: response.model || options.model, truncated: choice?.finish_reason === 'length' };
+      const toolCalls = (choice?.message?.tool_calls ?? []).flatMap(toolCallOf);
+      return { text, usage, model: response.model || options.model, truncated: choice?.finish_reason === 'length', ...(toolCalls.length > 0 ? { toolCalls } : {}) };
     },
   };
+}
+
+function functionTool(tool: ModelTool): ChatCompletionTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { type: 'object', ...tool.inputSchema } } };
+}
+
+function toolCallOf(call: ChatCompletionMessageToolCall): ModelToolCall[] {
+  if (call.type !== 'function') return [];
+  let input: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) input = parsed as Record<string, unknown>;
+  } catch {
+    // Arguments that are not a JSON object: the tool gets none and its answer tells the model what it needs.
+  }
+  return [{ id: call.id || randomUUID(), name: call.function.name, input }];
 }

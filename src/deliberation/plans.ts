@@ -204,9 +204,9 @@ export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: Reques
   };
 }
 
-/** Model calls the plan makes at most (task steps count their cycles and convergence call). */
+/** Calls the plan makes at most: model calls (task steps count their cycles and convergence call) and tool calls. */
 export function plannedCalls(plan: ResolvedPlan): number {
-  const stepCalls = (step: PlanStep) => (step.resolution ? step.resolution.maxCycles + 1 : 1);
+  const stepCalls = (step: PlanStep) => (step.resolution ? step.resolution.maxCycles + 1 + (step.tools.length > 0 ? step.resolution.maxToolCalls : 0) : 1);
   return plan.steps.reduce((sum, step) => sum + stepCalls(step), 0) + (plan.synthesis ? 1 : 0);
 }
 

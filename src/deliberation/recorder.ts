@@ -3,7 +3,7 @@
 // convergence in the synthesis stage) and the result as the final thought. Per-thought facts go in `extra`.
 import type { ThinkingEngine } from '../engine/engine';
 import type { ThoughtInput } from '../engine/thoughtInput';
-import { DELIBERATION_STRATEGY, FRAMING_STAGE } from '../engine/strategies/deliberation';
+import { DELIBERATION_STRATEGY, FRAMING_STAGE, TOOL_CALL_STAGE } from '../engine/strategies/deliberation';
 import { FINAL_RESPONSE } from '../engine/strategies/transitionTable';
 import type { CallOutcome, CallStatus } from './runner';
 
@@ -57,7 +57,7 @@ export class DeliberationRecorder {
 
   /** One role call's outcome; the final one (resultStrategy "last") closes the deliberation. */
   outcome(outcome: CallOutcome): number {
-    const stage = outcome.phase === 'convergence' ? 'synthesis' : outcome.role.stage;
+    const stage = outcome.phase === 'convergence' ? 'synthesis' : outcome.phase === 'tool_call' ? TOOL_CALL_STAGE : outcome.role.stage;
     const extra: Record<string, unknown> = {
       role: outcome.role.name,
       ...(outcome.role.hat ? { hat: outcome.role.hat } : {}),
@@ -71,6 +71,8 @@ export class DeliberationRecorder {
     if (outcome.error !== undefined) extra.error = outcome.error;
     if (outcome.cut !== undefined) extra.cut = outcome.cut;
     if (outcome.truncated) extra.truncated = true;
+    if (outcome.tool) extra.tool = { name: outcome.tool.name, callId: outcome.tool.callId, input: outcome.tool.input };
+    if (outcome.toolCallsAsked) extra.toolCallsAsked = outcome.toolCallsAsked;
     const text = this.fit(outcome.status === 'ok' ? outcome.text : `[${outcome.status}] ${outcome.text}`, extra);
     const branch = outcome.branch ?? this.mainBranch;
     const from = outcome.branch !== undefined ? this.framingNumber : this.placement.branchFrom;

@@ -2,13 +2,16 @@
 // convergence call per task step, parallel steps really concurrent. Every call's outcome goes to the sink as soon as
 // it is known, in the order calls finish, so a recorder can write it as a thought while the rest still runs.
 // Budgets hold exactly: a call's maxTokens never exceeds what is left, a call is cut at its time-out, and a call
-// that cannot start (budget spent, cancelled) is reported as such without reaching the model.
-import type { ModelCompletion, ModelGateway, ModelMessage, ModelUsage } from '../engine/modelGateway';
+// that cannot start (budget spent, cancelled) is reported as such without reaching the model. Task steps may call
+// tools: each call is an outcome of its own (phase tool_call), counted against maxToolCalls, and its result goes back
+// to the model in the next cycle.
+import type { ModelCompletion, ModelGateway, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../engine/modelGateway';
+import type { ToolGateway } from '../engine/toolGateway';
 import type { PlanStep, ResolvedPlan } from './plans';
 import type { Role } from './roles';
 
 export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
-export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis';
+export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis' | 'tool_call';
 
 /** One role call's outcome (or a call that could not start), ready to be recorded. */
 export interface CallOutcome {
@@ -32,6 +35,10 @@ export interface CallOutcome {
   cut?: string;
   /** This outcome is the plan's final result (resultStrategy "last" and the plan's last call succeeded). */
   final: boolean;
+  /** For phase tool_call: the call the model asked for (text is the result's summary). */
+  tool?: { name: string; callId: string; input: Record<string, unknown> };
+  /** For a cycle: the tools the model asked for in it. */
+  toolCallsAsked?: string[];
 }
 
 export interface OutcomeSink {
@@ -56,6 +63,8 @@ export interface RunResult {
   synthesis?: StepResult;
   cancelled: boolean;
   calls: number;
+  /** Tool calls made (task steps). */
+  toolCalls: number;
   usage: { inputTokens: number; outputTokens: number; estimated: boolean };
   /** What budgets cut, in words. */
   cuts: string[];
@@ -67,7 +76,13 @@ export interface RunContext {
   sessionContext?: string;
   signal?: AbortSignal;
   now?: () => number;
+  /** Tools task steps may call: the gateway and the tools offered (see toolSelection.ts). */
+  tools?: { gateway: ToolGateway; offered: ReadonlyMap<string, ModelTool> };
 }
+
+/** How much of a tool's answer the model sees again, and how much the thought keeps. */
+const TOOL_RESULT_FOR_MODEL = 4000;
+const TOOL_RESULT_IN_THOUGHT = 1500;
 
 const STATUS_LINE = /^\s*STATUS:\s*(DONE|CONTINUE)\s*$/im;
 
@@ -80,6 +95,7 @@ export class PlanRunner {
   private readonly controller = new AbortController();
   private outputTokensLeft: number;
   private calls = 0;
+  private toolCalls = 0;
   private readonly usage = { inputTokens: 0, outputTokens: 0, estimated: false };
   private readonly cuts: string[] = [];
   private sinkError: unknown;
@@ -125,7 +141,7 @@ export class PlanRunner {
       }
     }
     if (this.sinkError !== undefined) throw this.sinkError;
-    return { steps, synthesis, cancelled: this.cancelled, calls: this.calls, usage: { ...this.usage }, cuts: this.cuts };
+    return { steps, synthesis, cancelled: this.cancelled, calls: this.calls, toolCalls: this.toolCalls, usage: { ...this.usage }, cuts: this.cuts };
   }
 
   private async runStep(
@@ -147,6 +163,9 @@ export class PlanRunner {
     const resolution = step.resolution!;
     const started = this.now();
     const gathered: string[] = [];
+    const toolResults: string[] = [];
+    const offered = this.toolsFor(step);
+    let toolCalls = 0;
     let tokens = 0;
     let cycles = 0;
     let cut: string | undefined;
@@ -157,23 +176,42 @@ export class PlanRunner {
       else if (tokens >= resolution.maxTokens) cut = `maxTokens (${tokens} of ${resolution.maxTokens} task tokens)`;
       else if (elapsed >= resolution.timeoutMs) cut = `timeoutMs (${elapsed} of ${resolution.timeoutMs} ms)`;
       if (cut !== undefined) break;
-      const messages = this.messages(step.role, thread, [
-        TASK_INSTRUCTIONS,
-        `Budget: cycle ${cycles + 1} of ${resolution.maxCycles}; ${resolution.maxTokens - tokens} output tokens and ${resolution.timeoutMs - elapsed} ms left.`,
-        ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
-      ]);
+      const toolsLeft = resolution.maxToolCalls - toolCalls;
+      // Once maxToolCalls is spent the model is no longer offered tools, so it cannot ask for more.
+      const tools = toolsLeft > 0 ? offered : [];
+      const budgetLine =
+        `Budget: cycle ${cycles + 1} of ${resolution.maxCycles}; ${resolution.maxTokens - tokens} output tokens and ${resolution.timeoutMs - elapsed} ms left` +
+        (offered.length > 0 ? `; ${toolsLeft} of ${resolution.maxToolCalls} tool calls left.` : '.');
+      const messages = this.messages(
+        step.role,
+        thread,
+        [TASK_INSTRUCTIONS, budgetLine, ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`)],
+        toolResults,
+      );
       const timeout = Math.min(this.plan.timeoutMs, resolution.timeoutMs - elapsed);
-      const outcome = await this.call(step.role, messages, Math.min(step.maxTokens, resolution.maxTokens - tokens), timeout);
+      const outcome = await this.call(step.role, messages, Math.min(step.maxTokens, resolution.maxTokens - tokens), timeout, tools);
       cycles++;
       tokens += outcome.usage?.outputTokens ?? 0;
       const taskTimedOut = outcome.status === 'failed' && outcome.timedOut === true && timeout < this.plan.timeoutMs;
-      const wantsMore = outcome.status === 'ok' && STATUS_LINE.exec(outcome.text)?.[1].toUpperCase() === 'CONTINUE';
-      const text = outcome.status === 'ok' ? stripStatus(outcome.text) : outcome.text;
+      const asked = outcome.status === 'ok' ? (outcome.toolCalls ?? []) : [];
+      const wantsMore = outcome.status === 'ok' && (asked.length > 0 || STATUS_LINE.exec(outcome.text)?.[1].toUpperCase() === 'CONTINUE');
+      const text = outcome.status === 'ok' ? (outcome.text === '' ? `(asked for ${asked.map((call) => call.name).join(', ')})` : stripStatus(outcome.text)) : outcome.text;
       const done = outcome.status === 'ok' && !wantsMore;
-      this.emit({ ...outcome, text, phase: 'cycle', stepIndex, cycle: cycles, branch, final: finalCandidate && done });
-      if (done) return { role: step.role, stepIndex, status: 'ok', text, cycles, toolCalls: 0 };
+      const { toolCalls: _asked, ...recorded } = outcome;
+      this.emit({
+        ...recorded,
+        text,
+        phase: 'cycle',
+        stepIndex,
+        cycle: cycles,
+        branch,
+        final: finalCandidate && done,
+        ...(asked.length > 0 ? { toolCallsAsked: asked.map((call) => call.name) } : {}),
+      });
+      if (done) return { role: step.role, stepIndex, status: 'ok', text, cycles, toolCalls };
       if (outcome.status === 'ok') {
         gathered.push(text);
+        toolCalls += await this.runToolCalls(step, stepIndex, cycles, branch, asked, resolution.maxToolCalls - toolCalls, started + resolution.timeoutMs, toolResults);
         continue;
       }
       if (taskTimedOut) {
@@ -183,32 +221,128 @@ export class PlanRunner {
       // A failed, cancelled or unaffordable cycle ends the task; its gathered work still converges below if any.
       if (outcome.status === 'budget-exhausted') cut = outcome.cut;
       if (outcome.status !== 'budget-exhausted' || gathered.length === 0) {
-        return { role: step.role, stepIndex, status: outcome.status, text: '', cycles, toolCalls: 0, cut };
+        return { role: step.role, stepIndex, status: outcome.status, text: '', cycles, toolCalls, cut };
       }
       break;
     }
-    if (this.cancelled) return { role: step.role, stepIndex, status: 'cancelled', text: '', cycles, toolCalls: 0 };
+    if (this.cancelled) return { role: step.role, stepIndex, status: 'cancelled', text: '', cycles, toolCalls };
     this.cuts.push(`${step.role.name}: ${cut}`);
     // ThinkSuit's convergence: one synthesis call with everything gathered, whatever budget ran out.
-    const messages = this.messages(step.role, thread, [
-      `Your budget ran out (${cut}). Give your best final answer now, from what you gathered so far. Do not ask for more cycles.`,
-      ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
-    ]);
+    const messages = this.messages(
+      step.role,
+      thread,
+      [
+        `Your budget ran out (${cut}). Give your best final answer now, from what you gathered so far. Do not ask for more cycles.`,
+        ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
+      ],
+      toolResults,
+    );
     const outcome = await this.call(step.role, messages, step.maxTokens, Math.min(this.plan.timeoutMs, resolution.timeoutMs));
     const text = outcome.status === 'ok' ? stripStatus(outcome.text) : outcome.text;
     this.emit({ ...outcome, text, phase: 'convergence', stepIndex, branch, cut, final: finalCandidate && outcome.status === 'ok' });
-    return { role: step.role, stepIndex, status: outcome.status, text: outcome.status === 'ok' ? text : '', cycles, toolCalls: 0, cut };
+    return { role: step.role, stepIndex, status: outcome.status, text: outcome.status === 'ok' ? text : '', cycles, toolCalls, cut };
   }
 
-  private messages(role: Role, thread: readonly { role: Role; text: string }[], extra: string[] = []): ModelMessage[] {
+  /** The tools offered to a task step: its plan's names that the selection kept, in the plan's order. */
+  private toolsFor(step: PlanStep): ModelTool[] {
+    const offered = this.context.tools?.offered;
+    if (!offered) return [];
+    return step.tools.flatMap((name) => offered.get(name) ?? []);
+  }
+
+  /**
+   * Runs the tool calls a cycle asked for, one after another (a host may ask the user to approve each), at most
+   * `allowed` of them; records each as a tool_call outcome and adds its result to `results` for the next cycle.
+   * Returns how many ran.
+   */
+  private async runToolCalls(
+    step: PlanStep,
+    stepIndex: number,
+    cycle: number,
+    branch: string | undefined,
+    asked: readonly ModelToolCall[],
+    allowed: number,
+    taskDeadline: number,
+    results: string[],
+  ): Promise<number> {
+    const gateway = this.context.tools?.gateway;
+    let ran = 0;
+    for (const call of asked) {
+      if (this.cancelled) break;
+      if (ran >= allowed || !gateway) {
+        const skipped = asked.length - ran;
+        const cut = `maxToolCalls (${step.resolution!.maxToolCalls} tool calls for the task)`;
+        this.cuts.push(`${step.role.name}: ${cut}; ${skipped} tool call${skipped === 1 ? '' : 's'} asked for in cycle ${cycle} not run`);
+        results.push(`Not run (${cut} spent): ${asked.slice(ran).map((other) => other.name).join(', ')}.`);
+        break;
+      }
+      ran++;
+      this.toolCalls++;
+      const outcome = await this.invokeTool(gateway, call, Math.max(1, taskDeadline - this.now()));
+      const inputText = describeInput(call.input);
+      const summary = shorten(outcome.text, TOOL_RESULT_IN_THOUGHT);
+      this.emit({
+        role: step.role,
+        phase: 'tool_call',
+        stepIndex,
+        cycle,
+        branch,
+        status: outcome.status,
+        text: `${call.name}(${inputText}) → ${outcome.status === 'ok' ? 'result' : outcome.status}:
+${summary}`,
+        durationMs: outcome.durationMs,
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+        tool: { name: call.name, callId: call.id, input: call.input },
+        final: false,
+      });
+      results.push(`[${call.name}(${inputText})] ${outcome.status === 'ok' ? 'returned' : 'failed'}:
+${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
+    }
+    return ran;
+  }
+
+  /** One tool call, cut at the task's deadline and on cancellation. Never throws. */
+  private async invokeTool(
+    gateway: ToolGateway,
+    call: ModelToolCall,
+    timeoutMs: number,
+  ): Promise<{ status: CallStatus; text: string; durationMs: number; error?: string }> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(this.controller.signal.reason);
+    this.controller.signal.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const started = this.now();
+    try {
+      const outcome = await Promise.race([gateway.invoke(call, { signal: controller.signal }), rejectOnAbort(controller.signal)]);
+      const durationMs = this.now() - started;
+      return outcome.isError ? { status: 'failed', text: outcome.text, durationMs, error: shorten(outcome.text, 200) } : { status: 'ok', text: outcome.text, durationMs };
+    } catch (error) {
+      const durationMs = this.now() - started;
+      if (this.cancelled && !timedOut) return { status: 'cancelled', text: 'cancelled while the tool ran', durationMs };
+      const message = timedOut ? `timed out after ${timeoutMs} ms (the task's time-out)` : errorMessage(error);
+      return { status: 'failed', text: message, durationMs, error: message };
+    } finally {
+      clearTimeout(timer);
+      this.controller.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private messages(role: Role, thread: readonly { role: Role; text: string }[], extra: string[] = [], toolResults: readonly string[] = []): ModelMessage[] {
     const parts = [`Problem:\n${this.context.problem}`];
     if (this.context.sessionContext) parts.push(`The thinking session so far:\n${this.context.sessionContext}`);
     if (thread.length > 0) parts.push(`Perspectives so far:\n\n${thread.map((entry) => `[${entry.role.name}]\n${entry.text}`).join('\n\n')}`);
     parts.push(...extra);
-    return [
+    const messages: ModelMessage[] = [
       { role: 'system', text: role.systemPrompt },
       { role: 'user', text: parts.join('\n\n') },
     ];
+    // Tool results come back as a message of their own, so the model tells them apart from the task's text.
+    if (toolResults.length > 0) messages.push({ role: 'user', text: `Results of the tools you called:\n\n${toolResults.join('\n\n')}` });
+    return messages;
   }
 
   /** One model call within the budgets. Never throws: failures, time-outs and cancellation are outcomes. */
@@ -217,7 +351,8 @@ export class PlanRunner {
     messages: ModelMessage[],
     maxTokens: number,
     timeoutMs: number,
-  ): Promise<Omit<CallOutcome, 'phase' | 'stepIndex' | 'final'> & { timedOut?: boolean }> {
+    tools: readonly ModelTool[] = [],
+  ): Promise<Omit<CallOutcome, 'phase' | 'stepIndex' | 'final'> & { timedOut?: boolean; toolCalls?: readonly ModelToolCall[] }> {
     const base = { role, durationMs: 0 };
     if (this.cancelled) return { ...base, status: 'cancelled', text: `${role.name}: cancelled before it started.` };
     // Reserve the tokens up front so concurrent calls can never spend more than the deliberation's budget together.
@@ -242,7 +377,10 @@ export class PlanRunner {
     let failure: unknown;
     try {
       // Racing the abort too: a gateway that ignores its signal must still not hold the plan past its time-out.
-      completion = await Promise.race([this.gateway.complete(messages, { maxTokens: reserved, signal: callController.signal }), rejectOnAbort(callController.signal)]);
+      completion = await Promise.race([
+        this.gateway.complete(messages, { maxTokens: reserved, signal: callController.signal, ...(tools.length > 0 ? { tools } : {}) }),
+        rejectOnAbort(callController.signal),
+      ]);
     } catch (error) {
       failure = error;
     } finally {
@@ -262,8 +400,10 @@ export class PlanRunner {
     this.usage.outputTokens += outputTokens;
     this.usage.estimated ||= completion.usage.estimated;
     const common = { ...base, durationMs, usage: completion.usage, model: completion.model, truncated: completion.truncated };
-    if (completion.text.trim() === '') return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
-    return { ...common, status: 'ok', text: completion.text.trim() };
+    // Only calls of tools that were offered count: a model naming anything else is not obeyed.
+    const toolCalls = (completion.toolCalls ?? []).filter((call) => tools.some((tool) => tool.name === call.name));
+    if (completion.text.trim() === '' && toolCalls.length === 0) return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
+    return { ...common, status: 'ok', text: completion.text.trim(), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
   }
 
   private emit(outcome: CallOutcome): void {
@@ -288,6 +428,15 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
 function stripStatus(text: string): string {
   const stripped = text.replace(new RegExp(STATUS_LINE.source, 'gim'), '').trim();
   return stripped === '' ? text.trim() : stripped;
+}
+
+function shorten(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function describeInput(input: Record<string, unknown>): string {
+  const text = JSON.stringify(input) ?? '{}';
+  return shorten(text === '{}' ? '' : text, 200);
 }
 
 function errorMessage(error: unknown): string {

@@ -53,6 +53,8 @@ export interface ModelCompletion {
 export interface ModelGateway {
   /** A short name for replies and errors, e.g. "MCP sampling" or "http://127.0.0.1:11434/v1". */
   readonly description: string;
+  /** True when the gateway passes ModelCallOptions.tools to the model natively; otherwise task steps run without tools. */
+  readonly toolCalling?: boolean;
   complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion>;
 }
 

@@ -13,7 +13,8 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_HTTP_SESSIONS = 64;
 const LOOPBACK = '127.0.0.1';
 
-export interface HttpServerOptions {
+/** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
+export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway'> {
   engine: ThinkingEngine;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -60,7 +61,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let closing = false;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const created = createServer({ engine: options.engine, name: options.name, version: options.version, availableTools: options.availableTools });
+    const created = createServer({
+      engine: options.engine,
+      name: options.name,
+      version: options.version,
+      modelGateway: options.modelGateway,
+      toolGateway: options.toolGateway,
+      availableTools: options.availableTools,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {

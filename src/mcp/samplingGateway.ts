@@ -1,9 +1,19 @@
 // The model gateway over MCP sampling: asks the client that called the tool to run the model
 // (`sampling/createMessage`), tied to the tool call's request so HTTP transports route it on the right stream, and
-// aborted with the call's signal (the SDK then sends notifications/cancelled to the client).
+// aborted with the call's signal (the SDK then sends notifications/cancelled to the client). Tools go to the model
+// natively only when the client declared `sampling.tools` (MCP 2025-11-25); otherwise task steps run without tools.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CreateMessageResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage, type ModelUsage } from '../engine/modelGateway';
+import type { CreateMessageResult, CreateMessageResultWithTools, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  estimatedUsage,
+  type ModelCallOptions,
+  type ModelCompletion,
+  type ModelGateway,
+  type ModelMessage,
+  type ModelTool,
+  type ModelToolCall,
+  type ModelUsage,
+} from '../engine/modelGateway';
 
 /** Our runner cuts calls at their own time-out; the SDK's default 60 s must not cut them first. */
 const SDK_TIMEOUT_MS = 30 * 60_000;
@@ -12,12 +22,19 @@ export function clientSupportsSampling(server: McpServer): boolean {
   return server.server.getClientCapabilities()?.sampling !== undefined;
 }
 
+export function clientSupportsSamplingTools(server: McpServer): boolean {
+  return server.server.getClientCapabilities()?.sampling?.tools !== undefined;
+}
+
 export function createSamplingGateway(server: McpServer, relatedRequestId?: RequestId): ModelGateway {
+  const toolCalling = clientSupportsSamplingTools(server);
   return {
     description: 'MCP sampling (the calling client runs the model)',
+    toolCalling,
     async complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion> {
       const system = messages.filter((message) => message.role === 'system').map((message) => message.text).join('\n\n');
-      const result = await server.server.createMessage(
+      const tools = toolCalling && options.tools && options.tools.length > 0 ? options.tools.map(samplingTool) : undefined;
+      const result: CreateMessageResult | CreateMessageResultWithTools = await server.server.createMessage(
         {
           messages: messages
             .filter((message) => message.role !== 'system')
@@ -25,16 +42,37 @@ export function createSamplingGateway(server: McpServer, relatedRequestId?: Requ
           ...(system ? { systemPrompt: system } : {}),
           maxTokens: options.maxTokens,
           includeContext: 'none',
+          ...(tools ? { tools, toolChoice: { mode: 'auto' as const } } : {}),
         },
         { signal: options.signal, timeout: SDK_TIMEOUT_MS, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) },
       );
       const text = textOf(result);
-      return { text, usage: reportedUsage(result) ?? estimatedUsage(messages, text), model: result.model, truncated: result.stopReason === 'maxTokens' };
+      const toolCalls = tools ? toolCallsOf(result) : [];
+      return {
+        text,
+        usage: reportedUsage(result) ?? estimatedUsage(messages, text),
+        model: result.model,
+        truncated: result.stopReason === 'maxTokens',
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      };
     },
   };
 }
 
-function textOf(result: CreateMessageResult): string {
+function samplingTool(tool: ModelTool): Tool {
+  const schema = tool.inputSchema ?? {};
+  return { name: tool.name, description: tool.description, inputSchema: { ...schema, type: 'object' } as Tool['inputSchema'] };
+}
+
+function toolCallsOf(result: CreateMessageResult | CreateMessageResultWithTools): ModelToolCall[] {
+  const content = result.content as unknown;
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .filter((block): block is { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> } => (block as { type?: unknown } | null)?.type === 'tool_use')
+    .map((block) => ({ id: block.id, name: block.name, input: block.input }));
+}
+
+function textOf(result: CreateMessageResult | CreateMessageResultWithTools): string {
   const content = result.content as unknown;
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
@@ -44,7 +82,7 @@ function textOf(result: CreateMessageResult): string {
 }
 
 /** Sampling has no usage field; a client may still report one in `_meta.usage` (or `usage`). */
-function reportedUsage(result: CreateMessageResult): ModelUsage | undefined {
+function reportedUsage(result: CreateMessageResult | CreateMessageResultWithTools): ModelUsage | undefined {
   const raw = (result._meta as Record<string, unknown> | undefined)?.usage ?? (result as Record<string, unknown>).usage;
   if (raw === null || typeof raw !== 'object') return undefined;
   const { inputTokens, outputTokens } = raw as Record<string, unknown>;

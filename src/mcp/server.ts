@@ -4,10 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
+import type { ModelGateway } from '../engine/modelGateway';
+import type { ToolGateway } from '../engine/toolGateway';
+import { registerDeliberationPrompt } from './deliberationPrompts';
+import { registerDeliberationResource } from './deliberationResources';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
+import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 
@@ -24,6 +29,10 @@ export interface CreateServerOptions {
    * call sends no available-tools list. Called per recommendation; return the same array while nothing changed.
    */
   availableTools?: () => readonly ToolInfo[] | undefined;
+  /** The host's model for `deliberate` (an OpenAI-compatible endpoint, VS Code's models); else MCP sampling. */
+  modelGateway?: ModelGateway;
+  /** Tools that deliberate's task steps may call (VS Code's tools); none: task steps run without tools. */
+  toolGateway?: ToolGateway;
 }
 
 export interface CreatedServer {
@@ -35,7 +44,8 @@ export interface CreatedServer {
 
 const INSTRUCTIONS =
   'Record step-by-step reasoning with the sequentialthinking tool (one thought per call; revise with isRevision/revisesThought, ' +
-  'branch with branchFromThought/branchId). Find, read and resume saved sessions with thinking_sessions. Read thinking://documentation for details.';
+  'branch with branchFromThought/branchId). Find, read and resume saved sessions with thinking_sessions. Deliberate on a problem with roles ' +
+  '(thinking hats) run on a model with deliberate. Read thinking://documentation and thinking://deliberation for details.';
 
 export function createServer(options: CreateServerOptions): CreatedServer {
   const { engine } = options;
@@ -47,11 +57,14 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
   registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools });
   registerThinkingSessionsTool(server, engine, connectionId);
+  registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 
   registerResources(server, engine);
   registerPrompts(server);
   registerStrategyResources(server);
   registerStrategyPrompts(server);
+  registerDeliberationResource(server);
+  registerDeliberationPrompt(server);
 
   let cleanedUp = false;
   const cleanup = () => {

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
-import { createServer } from './server';
+import { createServer, type CreateServerOptions } from './server';
 
 /** The SDK's own default: a line longer than this is refused rather than buffered without bound. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -272,7 +272,8 @@ export function messageProblem(value: unknown): string {
   return 'a response needs a result object or an error with code and message';
 }
 
-export interface StdioServerOptions {
+/** modelGateway/toolGateway: passed to createServer for the deliberate tool. */
+export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway'> {
   engine: ThinkingEngine;
   name?: string;
   version?: string;
@@ -289,7 +290,14 @@ export interface RunningStdioServer {
 
 /** Serves one MCP connection over stdin/stdout. */
 export async function serveStdio(options: StdioServerOptions): Promise<RunningStdioServer> {
-  const { server, cleanup } = createServer({ engine: options.engine, connectionId: 'stdio', name: options.name, version: options.version });
+  const { server, cleanup } = createServer({
+    engine: options.engine,
+    connectionId: 'stdio',
+    name: options.name,
+    version: options.version,
+    modelGateway: options.modelGateway,
+    toolGateway: options.toolGateway,
+  });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => {

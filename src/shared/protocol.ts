@@ -6,6 +6,9 @@
 // `sessionUpdated`). When the view becomes visible again the webview is new (no retainContextWhenHidden), says
 // `ready` again and gets a fresh snapshot.
 import type { SessionMeta, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { DeliberationSummary } from './deliberationView';
+
+export type { BudgetUse, DeliberationCallStatus, DeliberationSummary, DeliberationThoughtFacts, HatColour } from './deliberationView';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -36,6 +39,11 @@ export interface SessionView {
    * the stage graph of the strategy in force then. Absent when the session never switched.
    */
   earlierStrategies?: StrategyView[];
+  /**
+   * A host running a deliberation in this session may send what only it knows (e.g. `running` roles, `state`); the
+   * webview derives the rest from the thoughts (summarizeDeliberation) and lays these fields over it.
+   */
+  deliberation?: Partial<DeliberationSummary>;
 }
 
 /**
@@ -139,7 +147,8 @@ function isSessionView(value: unknown): value is SessionView {
     Array.isArray(value.thoughts) &&
     Array.isArray(value.strategySwitches) &&
     (value.strategy === undefined || isStrategyView(value.strategy)) &&
-    (value.earlierStrategies === undefined || (Array.isArray(value.earlierStrategies) && value.earlierStrategies.every(isStrategyView)))
+    (value.earlierStrategies === undefined || (Array.isArray(value.earlierStrategies) && value.earlierStrategies.every(isStrategyView))) &&
+    (value.deliberation === undefined || isObject(value.deliberation))
   );
 }
 

@@ -7,11 +7,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { registerDeliberationPrompt } from '../../src/mcp/deliberationPrompts';
-import { registerDeliberationResource } from '../../src/mcp/deliberationResources';
 import { NO_MODEL_MESSAGE } from '../../src/mcp/tools/deliberate';
 import { connectDeliberation, textOf, type DeliberationHarness, type Script } from './support/scriptedModel';
 
@@ -356,14 +351,11 @@ describe('deliberate: concurrency (loose sanity; bench/deliberation.ts measures)
 });
 
 describe('deliberate: prompt and documentation resource', () => {
-  it('serves thinking://deliberation and the deliberate prompt', async () => {
-    const server = new McpServer({ name: 'docs', version: '0.0.0' });
-    registerDeliberationResource(server);
-    registerDeliberationPrompt(server);
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.connect(b);
-    const client = new Client({ name: 'reader', version: '1.0.0' });
-    await client.connect(a);
+  it('createServer serves thinking://deliberation and the deliberate prompt next to the tool', async () => {
+    const { client } = await connect(echo);
+    assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'deliberate'));
+    assert.ok((await client.listPrompts()).prompts.some((prompt) => prompt.name === 'deliberate'));
+    assert.ok((await client.listResources()).resources.some((resource) => resource.uri === 'thinking://deliberation'));
     try {
       const page = await client.readResource({ uri: 'thinking://deliberation' });
       const text = (page.contents[0] as { text: string }).text;
@@ -375,7 +367,18 @@ describe('deliberate: prompt and documentation resource', () => {
       await assert.rejects(client.getPrompt({ name: 'deliberate', arguments: { problem: 'x', plan: 'nope' } }), /Unknown plan "nope"/);
     } finally {
       await client.close();
-      await server.close();
     }
+  });
+
+  it("createServer's modelGateway is used instead of sampling, even for a client that can sample", async () => {
+    const gateway = {
+      description: 'host model',
+      complete: async () => ({ text: 'from the host model', usage: { inputTokens: 1, outputTokens: 2, estimated: false }, model: 'host-1' }),
+    };
+    const h = await connect(echo, { gateway });
+    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'direct', role: 'factual' } }));
+    assert.equal(h.log.calls.length, 0, 'no sampling request');
+    assert.equal(reply.gateway, 'host model');
+    assert.equal(reply.result, 'from the host model');
   });
 });

@@ -21,8 +21,8 @@ describe('tools/list', () => {
   });
   after(() => connected.close());
 
-  it('lists sequentialthinking and thinking_sessions', () => {
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['sequentialthinking', 'thinking_sessions']);
+  it('lists sequentialthinking, thinking_sessions and deliberate', () => {
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['deliberate', 'sequentialthinking', 'thinking_sessions']);
   });
 
   it('describes every input field of sequentialthinking: the reference fields plus sessionId, strategy and stage', () => {

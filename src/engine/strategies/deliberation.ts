@@ -7,6 +7,8 @@ import type { StageDefinition, StrategyDefinition } from './types';
 export const DELIBERATION_STRATEGY = 'deliberation';
 export const FRAMING_STAGE = 'framing';
 export const CUSTOM_ROLE_STAGE = 'custom_role';
+/** A task step's tool call and its result (the role that asked is in the thought's role). */
+export const TOOL_CALL_STAGE = 'tool_call';
 
 const roleStages: StageDefinition[] = [
   { name: 'factual', purpose: 'state the facts and what is missing', write: 'Facts, figures and the information still needed, without opinion.' },
@@ -16,6 +18,7 @@ const roleStages: StageDefinition[] = [
   { name: 'creative', purpose: 'propose alternatives and new ideas', write: 'New ideas, alternatives and provocations.' },
   { name: CUSTOM_ROLE_STAGE, purpose: 'speak as a custom role', write: "The custom role's contribution (its name is in the thought's role)." },
   { name: 'synthesis', purpose: 'integrate the perspectives', write: 'An integrated conclusion that weighs the perspectives before it.' },
+  { name: TOOL_CALL_STAGE, purpose: "call a tool for a task step", write: 'The tool, its input and a summary of its result.' },
 ];
 
 const stages: StageDefinition[] = [
@@ -38,6 +41,6 @@ export const deliberationStrategy: StrategyDefinition = {
   description: 'Recorded by the deliberate tool: each thought is one role of a plan (a thinking hat or a custom role) run on a model.',
   stages,
   transitions,
-  traits: { usesTools: false, revision: false, branching: true, multiplePaths: true, stateTracking: false, verification: true },
+  traits: { usesTools: true, revision: false, branching: true, multiplePaths: true, stateTracking: false, verification: true },
   typicalLength: 8,
 };

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import type { ModelGateway } from '../../engine/modelGateway';
+import type { ToolGateway } from '../../engine/toolGateway';
 import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
 import { plannedCalls } from '../../deliberation/plans';
 import { RecordingError } from '../../deliberation/recorder';
@@ -20,6 +21,8 @@ export interface DeliberateToolDeps {
   connectionId: string;
   /** A model configured by the host; used before MCP sampling. Undefined: sampling when the client offers it. */
   gateway?: ModelGateway;
+  /** Tools task steps may call (the host's, e.g. VS Code's); undefined: task steps run without tools. */
+  toolGateway?: ToolGateway;
 }
 
 /** What a caller without any model is told: every way to get one. */
@@ -40,7 +43,7 @@ thinking://deliberation for plans, roles, budgets and examples.`;
 
 const roleSummarySchema = z.object({
   role: z.string().describe('Role name.'),
-  phase: z.string().describe('call, cycle, convergence or synthesis.'),
+  phase: z.string().describe('call, cycle, convergence, synthesis or tool_call.'),
   status: z.enum(['ok', 'failed', 'cancelled', 'budget-exhausted']).describe('How the call ended.'),
   thoughtNumber: z.number().int().describe('The thought recording it.'),
   branch: z.string().optional().describe('Branch id for parallel roles.'),
@@ -52,6 +55,7 @@ const roleSummarySchema = z.object({
   durationMs: z.number().describe('Wall time of the call.'),
   summary: z.string().describe('The start of its output.'),
   error: z.string().optional().describe('Why it failed.'),
+  tool: z.string().optional().describe('For tool_call thoughts: the tool called.'),
 });
 
 export const deliberateOutputShape = {
@@ -90,6 +94,16 @@ export const deliberateOutputShape = {
     })
     .describe('Usage totals.'),
   budgets: z.object({ capped: z.array(z.string()).describe('Budgets asked above their cap.'), cut: z.array(z.string()).describe('What budgets cut.') }).describe('Budget notes.'),
+  tools: z
+    .object({
+      requested: z.array(z.string()).describe("The plan's tools."),
+      offered: z.array(z.string()).describe('The tools offered to the model.'),
+      unknown: z.array(z.string()).describe('Requested names no tool has.'),
+      calls: z.number().int().describe('Tool calls made.'),
+      notes: z.array(z.string()).describe('Why tools were not offered or names refused.'),
+    })
+    .optional()
+    .describe('When the plan names tools: what was offered and called.'),
   gateway: z.string().describe('Where the model ran.'),
   thoughts: z.object({ first: z.number().int().describe('First thought number.'), last: z.number().int().describe('Last thought number.') }).describe('The thoughts recorded.'),
 };
@@ -123,10 +137,11 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
           engine: deps.engine,
           connectionId: deps.connectionId,
           gateway,
+          toolGateway: deps.toolGateway,
           signal: extra.signal,
           onCallRecorded: ({ done, outcome, thoughtNumber }) => {
             if (progressToken === undefined) return;
-            const where = outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : '';
+            const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
             void extra
               .sendNotification({
                 method: 'notifications/progress',

@@ -1,13 +1,14 @@
-// Test support for deliberation: a scripted model answering MCP sampling requests from a real SDK Client, and a server
-// with the deliberate tool connected to it over the in-memory transport. The script decides per call (by role, by
-// the call's order) what the "model" says, how long it takes, whether it fails or never answers.
+// Test support for deliberation: a scripted model answering MCP sampling requests from a real SDK Client, and our
+// server (createServer, as the CLI and the extension build it) connected to it over the in-memory transport. The
+// script decides per call (by role, by the call's order) what the "model" says, how long it takes, whether it fails,
+// never answers or asks for tools; a scripted ToolGateway answers the tool calls.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../../src/engine/engine';
-import type { ModelGateway } from '../../../src/engine/modelGateway';
-import { registerDeliberateTool } from '../../../src/mcp/tools/deliberate';
+import type { ModelGateway, ModelTool, ModelToolCall } from '../../../src/engine/modelGateway';
+import type { ToolCallOutcome, ToolGateway } from '../../../src/engine/toolGateway';
+import { createServer } from '../../../src/mcp/server';
 
 export interface ScriptedCall {
   role: string;
@@ -18,6 +19,10 @@ export interface ScriptedCall {
   maxTokens: number;
   system: string;
   user: string;
+  /** Every non-system message's text, in order (tool results come as a message of their own). */
+  messages: string[];
+  /** Names of the tools offered with this call. */
+  tools: string[];
 }
 
 export interface ScriptedReply {
@@ -29,6 +34,8 @@ export interface ScriptedReply {
   hang?: boolean;
   usage?: { inputTokens: number; outputTokens: number };
   stopReason?: string;
+  /** Ask for these tools (answered as tool_use content; only sent when the client declared sampling.tools). */
+  toolCalls?: { name: string; input?: Record<string, unknown> }[];
 }
 
 export type Script = (call: ScriptedCall) => ScriptedReply;
@@ -58,28 +65,30 @@ const quiet = () => {};
 
 export async function connectDeliberation(
   script: Script,
-  options: { sampling?: boolean; engine?: ThinkingEngine; gateway?: ModelGateway; connectionId?: string } = {},
+  options: { sampling?: boolean; samplingTools?: boolean; engine?: ThinkingEngine; gateway?: ModelGateway; toolGateway?: ToolGateway; connectionId?: string } = {},
 ): Promise<DeliberationHarness> {
   const engine = options.engine ?? new ThinkingEngine({ log: quiet });
-  const server = new McpServer({ name: 'deliberation-test', version: '0.0.0' });
-  registerDeliberateTool(server, { engine, connectionId: options.connectionId ?? 'test-connection', gateway: options.gateway });
+  const { server } = createServer({ engine, connectionId: options.connectionId ?? 'test-connection', modelGateway: options.gateway, toolGateway: options.toolGateway });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: 'scripted-model', version: '1.0.0' }, { capabilities: options.sampling === false ? {} : { sampling: {} } });
+  const capabilities = options.sampling === false ? {} : { sampling: options.samplingTools ? { tools: {} } : {} };
+  const client = new Client({ name: 'scripted-model', version: '1.0.0' }, { capabilities });
   const log: ScriptedModelLog = { calls: [], cancelled: [], inFlight: 0, maxInFlight: 0 };
   const perRole = new Map<string, number>();
   if (options.sampling !== false) {
     client.setRequestHandler(CreateMessageRequestSchema, async (request: CreateMessageRequest, extra): Promise<CreateMessageResult> => {
       const system = request.params.systemPrompt ?? '';
       const role = roleOf(system);
-      const content = request.params.messages[0]?.content as { type: string; text?: string };
+      const texts = request.params.messages.map((message) => (message.content as { type: string; text?: string }).text ?? '');
       const call: ScriptedCall = {
         role,
         index: log.calls.length,
         roleIndex: perRole.get(role) ?? 0,
         maxTokens: request.params.maxTokens,
         system,
-        user: content?.text ?? '',
+        user: texts[0] ?? '',
+        messages: texts,
+        tools: (request.params.tools ?? []).map((tool) => tool.name),
       };
       perRole.set(role, call.roleIndex + 1);
       log.calls.push(call);
@@ -90,13 +99,12 @@ export async function connectDeliberation(
         await wait(reply.hang ? Number.POSITIVE_INFINITY : (reply.delayMs ?? 0), extra.signal, () => log.cancelled.push(call));
         if (reply.fail !== undefined) throw new Error(reply.fail);
         const text = reply.text ?? `${role} says something about it.`;
-        return {
-          role: 'assistant',
-          model: 'scripted-1',
-          content: { type: 'text', text },
-          stopReason: reply.stopReason ?? 'endTurn',
-          ...(reply.usage ? { _meta: { usage: reply.usage } } : {}),
-        };
+        const meta = reply.usage ? { _meta: { usage: reply.usage } } : {};
+        if (reply.toolCalls && request.params.tools) {
+          const uses = reply.toolCalls.map((use, index) => ({ type: 'tool_use' as const, id: `use-${call.index}-${index}`, name: use.name, input: use.input ?? {} }));
+          return { role: 'assistant', model: 'scripted-1', content: [...(text ? [{ type: 'text' as const, text }] : []), ...uses], stopReason: 'toolUse', ...meta } as unknown as CreateMessageResult;
+        }
+        return { role: 'assistant', model: 'scripted-1', content: { type: 'text', text }, stopReason: reply.stopReason ?? 'endTurn', ...meta };
       } finally {
         log.inFlight--;
       }
@@ -133,6 +141,31 @@ function wait(ms: number, signal: AbortSignal, onCancel: () => void): Promise<vo
       { once: true },
     );
   });
+}
+
+/** A ToolGateway over scripted tools: each answers from its function (or hangs until aborted), and every call is logged. */
+export class ScriptedToolGateway implements ToolGateway {
+  readonly description = 'scripted tools';
+  readonly calls: ModelToolCall[] = [];
+  readonly aborted: ModelToolCall[] = [];
+
+  constructor(private readonly answers: Record<string, { tool?: Partial<ModelTool>; answer: (input: Record<string, unknown>) => ToolCallOutcome | 'hang' }>) {}
+
+  tools(): readonly ModelTool[] {
+    return Object.entries(this.answers).map(([name, entry]) => ({ name, description: `The ${name} tool.`, ...entry.tool }));
+  }
+
+  async invoke(call: ModelToolCall, options: { signal?: AbortSignal }): Promise<ToolCallOutcome> {
+    this.calls.push(call);
+    const answer = this.answers[call.name]?.answer(call.input) ?? { text: `no tool ${call.name}`, isError: true };
+    if (answer !== 'hang') return answer;
+    return new Promise((_, reject) => {
+      options.signal?.addEventListener('abort', () => {
+        this.aborted.push(call);
+        reject(options.signal?.reason);
+      });
+    });
+  }
 }
 
 export function textOf(result: CallToolResult): string {
