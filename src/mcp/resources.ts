@@ -64,7 +64,7 @@ function listedSessions(engine: ThinkingEngine, suffix: string, mimeType: string
     uri: `${sessionUri(meta.id)}${suffix}`,
     name: meta.id,
     title: meta.title ?? meta.purpose ?? meta.id,
-    description: `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
+    description: meta.unreadable !== undefined ? `unreadable: ${meta.unreadable}` : `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
     mimeType,
   }));
 }

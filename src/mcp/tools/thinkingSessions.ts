@@ -240,6 +240,8 @@ function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
     branches: meta.branchIds,
     createdAt: new Date(meta.createdAt).toISOString(),
     updatedAt: new Date(meta.updatedAt).toISOString(),
+    // Why get will refuse it (the store lists such sessions with zero counts rather than hide them).
+    ...(meta.unreadable !== undefined ? { unreadable: meta.unreadable } : {}),
   };
 }
 
