@@ -1,9 +1,11 @@
 // createServer: one McpServer per MCP connection (stdio process or HTTP session) over one shared engine, with the
-// tools, resources and prompts registered on it.
+// tools, resources and prompts registered on it, logging to its client and session subscriptions.
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
+import { createConnectionLog } from './connectionLog';
 import { registerPrompts } from './prompts';
+import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
@@ -36,13 +38,15 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const connectionId = options.connectionId ?? randomUUID();
   const server = new McpServer(
     { name: options.name ?? SERVER_NAME, version: options.version ?? '0.0.0' },
-    { instructions: INSTRUCTIONS },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
   );
+  const log = createConnectionLog(server);
 
-  registerSequentialThinkingTool(server, engine, connectionId);
-  registerThinkingSessionsTool(server, engine, connectionId);
+  registerSequentialThinkingTool(server, engine, connectionId, log);
+  registerThinkingSessionsTool(server, engine, connectionId, log);
 
   registerResources(server, engine);
+  const stopSubscriptions = registerResourceSubscriptions(server, engine);
   registerPrompts(server);
   registerStrategyResources(server);
   registerStrategyPrompts(server);
@@ -51,6 +55,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const cleanup = () => {
     if (cleanedUp) return;
     cleanedUp = true;
+    stopSubscriptions();
     engine.closeConnection(connectionId);
   };
   server.server.onclose = cleanup;
