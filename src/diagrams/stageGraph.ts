@@ -73,21 +73,22 @@ export function stageGraphState(snapshot: SessionSnapshot): StageGraphState {
 }
 
 function countStages(thoughts: readonly ThoughtRecord[]): Pick<StageGraphState, 'visits' | 'edgeCounts' | 'current'> {
-  // Keyed by the agent's stage names: without a prototype, "__proto__" or "constructor" is a stage like any other.
-  const visits = Object.create(null) as Record<string, number>;
-  const edgeCounts = Object.create(null) as Record<string, number>;
+  // Keyed by the agent's stage names: counted in maps, so "__proto__" or "constructor" is a stage like any other
+  // (Object.fromEntries then defines them as own properties).
+  const visits = new Map<string, number>();
+  const edgeCounts = new Map<string, number>();
   let previous: string | undefined;
   for (const thought of thoughts) {
     const stage = thought.stage;
     if (stage === undefined) continue;
-    visits[stage] = (visits[stage] ?? 0) + 1;
+    visits.set(stage, (visits.get(stage) ?? 0) + 1);
     if (previous !== undefined && previous !== stage) {
       const key = edgeKey(previous, stage);
-      edgeCounts[key] = (edgeCounts[key] ?? 0) + 1;
+      edgeCounts.set(key, (edgeCounts.get(key) ?? 0) + 1);
     }
     previous = stage;
   }
-  return { visits, edgeCounts, current: previous };
+  return { visits: Object.fromEntries(visits), edgeCounts: Object.fromEntries(edgeCounts), current: previous };
 }
 
 /** A count by name; own keys only, as a state that came through postMessage or JSON has a prototype again. */

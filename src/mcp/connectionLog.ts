@@ -1,7 +1,8 @@
 // Logging to one MCP client (the `logging` capability): what the server has to say about a connection — thoughts it
 // refused, store problems while serving it — goes to that client as `notifications/message`, at or above the level the
-// client chose with `logging/setLevel` (everything until it chooses). One McpServer serves one connection, so the level
-// lives here. This adds to the process's stderr log; it replaces none of it.
+// client chose with `logging/setLevel`. Nothing is sent before it chooses: a client that never asked (or a reference
+// client reading one reply per request) sees no extra lines. One McpServer serves one connection, so the level lives
+// here. This adds to the process's stderr log; it replaces none of it.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
@@ -25,7 +26,7 @@ export function createConnectionLog(server: McpServer): ConnectionLog {
   });
   return (level, message, relatedRequestId) => {
     if (!server.isConnected()) return;
-    if (minimum !== undefined && (SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimum) ?? 0)) return;
+    if (minimum === undefined || (SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimum) ?? 0)) return;
     server.server
       .notification({ method: 'notifications/message', params: { level, logger: LOGGER_NAME, data: message } }, relatedRequestId === undefined ? undefined : { relatedRequestId })
       // A client that went away while we spoke is not a failure of the call being logged.

@@ -1,7 +1,8 @@
 // Resource subscriptions for sessions: `resources/subscribe` to `thinking://sessions/{id}` (or its `/markdown`) sends
 // `notifications/resources/updated` whenever the engine announces a change to that session — from this process or,
 // through refreshSession, from another process on the same store — and `notifications/resources/list_changed` when
-// sessions appear, end, change their listing or go. Notifications are coalesced per event-loop turn, so a burst (a
+// sessions appear, end, change their listing or go, to a client that has listed resources or subscribed (one that
+// never looked at resources gets no unasked-for lines). Notifications are coalesced per event-loop turn, so a burst (a
 // re-read that adds many thoughts) is one notification per resource.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -21,12 +22,20 @@ export function sessionIdOfResourceUri(uri: string): string | undefined {
   }
 }
 
-/** Declares and serves subscriptions on `server`; returns the function that stops listening to the engine. */
-export function registerResourceSubscriptions(server: McpServer, engine: ThinkingEngine): () => void {
+export interface ResourceSubscriptions {
+  /** Call when the client lists session resources: from then on it hears when that list changes. */
+  listed(): void;
+  /** Stops listening to the engine. */
+  dispose(): void;
+}
+
+/** Declares and serves subscriptions on `server`. */
+export function registerResourceSubscriptions(server: McpServer, engine: ThinkingEngine): ResourceSubscriptions {
   // Session id → the URIs this client subscribed to for it (JSON and/or Markdown).
   const subscribed = new Map<string, Set<string>>();
   const pendingSessions = new Set<string>();
   let listChanged = false;
+  let wantsListChanges = false;
   let flushing: NodeJS.Immediate | undefined;
 
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
@@ -48,6 +57,7 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     let uris = subscribed.get(id);
     if (!uris) subscribed.set(id, (uris = new Set()));
     uris.add(uri);
+    wantsListChanges = true;
     return {};
   });
 
@@ -74,16 +84,21 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     const id = event.type === 'sessionDeleted' ? event.sessionId : event.meta.id;
     if (event.type !== 'sessionStarted' && subscribed.has(id)) pendingSessions.add(id);
     // A new thought changes only the session; these change what resources/list shows.
-    if (event.type !== 'thoughtAdded' && event.type !== 'stageChanged') listChanged = true;
+    if (wantsListChanges && event.type !== 'thoughtAdded' && event.type !== 'stageChanged') listChanged = true;
     if (flushing === undefined && (listChanged || pendingSessions.size > 0)) flushing = setImmediate(flush);
   };
   const stopListening = engine.onEvent(onEvent);
 
-  return () => {
-    stopListening();
-    if (flushing !== undefined) clearImmediate(flushing);
-    flushing = undefined;
-    subscribed.clear();
-    pendingSessions.clear();
+  return {
+    listed: () => {
+      wantsListChanges = true;
+    },
+    dispose: () => {
+      stopListening();
+      if (flushing !== undefined) clearImmediate(flushing);
+      flushing = undefined;
+      subscribed.clear();
+      pendingSessions.clear();
+    },
   };
 }

@@ -45,8 +45,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerSequentialThinkingTool(server, engine, connectionId, log);
   registerThinkingSessionsTool(server, engine, connectionId, log);
 
-  registerResources(server, engine);
-  const stopSubscriptions = registerResourceSubscriptions(server, engine);
+  const subscriptions = registerResourceSubscriptions(server, engine);
+  registerResources(server, engine, subscriptions.listed);
   registerPrompts(server);
   registerStrategyResources(server);
   registerStrategyPrompts(server);
@@ -55,7 +55,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const cleanup = () => {
     if (cleanedUp) return;
     cleanedUp = true;
-    stopSubscriptions();
+    subscriptions.dispose();
     engine.closeConnection(connectionId);
   };
   server.server.onclose = cleanup;

@@ -68,13 +68,19 @@ describe('server notifications', () => {
     assert.equal(capabilities?.resources?.listChanged, true);
   });
 
-  it('logs a refused thought to its client at the level the client set, and to no other client', async () => {
+  it('logs a refused thought to its client once it set a level, at that level, and to no other client', async () => {
     const engine = new ThinkingEngine({ log: () => {} });
     const client = await connect(engine);
     const other = await connect(engine);
     const messages = collect<LoggingMessageNotification>(client, LoggingMessageNotificationSchema);
     const othersMessages = collect<LoggingMessageNotification>(other, LoggingMessageNotificationSchema);
 
+    // Nothing before the client asks: a client reading one reply per request sees no extra lines.
+    assert.equal((await think(client, BAD_THOUGHT)).isError, true);
+    await settle(client);
+    assert.deepEqual(messages, []);
+
+    await client.setLoggingLevel('warning');
     const refused = await think(client, BAD_THOUGHT);
     assert.equal(refused.isError, true);
     await settle(client);
@@ -138,6 +144,11 @@ describe('server notifications', () => {
     const updated = collect<{ params: { uri: string } }>(watcher, ResourceUpdatedNotificationSchema);
     const listChanged = collect<unknown>(watcher, ResourceListChangedNotificationSchema);
 
+    // list_changed goes to a client that has looked at the resource list; a client that never did hears nothing.
+    jsonOf(await think(writer, { thought: 'unseen', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+    await settle(watcher);
+    assert.deepEqual(listChanged, []);
+    await watcher.listResources();
     const first = jsonOf<{ sessionId: string }>(await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }));
     await waitFor(() => listChanged.length > 0, 'list_changed for the new session');
     const uri = uriOf(first.sessionId);
