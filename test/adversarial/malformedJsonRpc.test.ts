@@ -248,3 +248,22 @@ describe('HTTP clients that never say goodbye', () => {
     assert.deepEqual(statuses.filter((status) => status !== 200), [], 'every new client is admitted (idle sessions are reclaimed)');
   });
 });
+
+describe('HTTP browser origins on the CLI', () => {
+  const store = tempStore('te-http-origin-');
+  let server: HttpCli | undefined;
+  after(async () => {
+    await server?.stop();
+    store.remove();
+  });
+
+  it('admits an Origin given with --allow-origin (with the token) and refuses every other one', { timeout: 30_000 }, async () => {
+    requireBuiltCli();
+    const allowed = 'http://localhost:6274';
+    server = await startHttpCli(store.dir, ['--allow-origin', allowed]);
+    assert.match(server.stderr(), /browser origins allowed: http:\/\/localhost:6274/);
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'browser', version: '1' } } });
+    assert.equal((await post(server, initialize, { origin: allowed })).status, 200);
+    for (const origin of ['http://localhost:6275', 'http://attacker.example', 'null']) assert.equal((await post(server, initialize, { origin })).status, 403, origin);
+  });
+});
