@@ -56,10 +56,13 @@ async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: s
     const token = randomBytes(32).toString('base64url');
     // Loaded only here: the HTTP transport (and its dependencies) cost memory a stdio server does not need.
     const { startHttpServer } = await import('../mcp/httpServer.js');
-    const http = await startHttpServer({ engine, port: command.http.port, token, log, version, modelGateway });
+    const { port, allowedOrigins, sessionIdleSeconds } = command.http;
+    const sessionIdleMs = sessionIdleSeconds === undefined ? undefined : sessionIdleSeconds * 1000;
+    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
     log(`bearer token: ${token}`);
+    if (allowedOrigins.length > 0) log(`browser origins allowed: ${allowedOrigins.join(', ')}`);
     log(`sessions in ${store.directory}`);
     return;
   }

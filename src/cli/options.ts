@@ -8,10 +8,18 @@ export interface CommonOptions {
   limits: Partial<EngineLimits>;
 }
 
+export interface HttpOptions {
+  port: number;
+  /** Browser origins allowed to connect (exact match); every other Origin is refused. */
+  allowedOrigins: string[];
+  /** Seconds without a request after which an MCP session is closed (default: the server's). */
+  sessionIdleSeconds?: number;
+}
+
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: { port: number }; model?: ModelOptions } & CommonOptions)
+  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 
@@ -28,6 +36,9 @@ export const USAGE = `Usage:
   thought-explorer-mcp [options]                 serve MCP over stdio (the default)
   thought-explorer-mcp --http [port] [options]   serve Streamable HTTP on 127.0.0.1 (port 0 or none: a free port);
                                                  prints the URL and a bearer token to stderr
+      --allow-origin ORIGIN     (with --http, repeatable) let a browser page of this exact origin connect, e.g.
+                                https://inspector.example:6274; every other Origin is refused
+      --idle-timeout SECONDS    (with --http) close an MCP session after this long without a request (default 1800)
   thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html [--out FILE] [options]
   thought-explorer-mcp import <file> [options]   add a session from our JSON export or the sequentialthinking-plus shape
 
@@ -56,6 +67,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   const positional: string[] = [];
   const common: CommonOptions = { limits: {} };
   let http: { port: number } | undefined;
+  const allowedOrigins: string[] = [];
+  let sessionIdleSeconds: number | undefined;
   let format: string | undefined;
   let out: string | undefined;
   const model: Partial<ModelOptions> = {};
@@ -85,6 +98,13 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
         http = { port: portText === undefined ? 0 : port(portText) };
         break;
       }
+      case '--allow-origin':
+        allowedOrigins.push(origin(valueOf(flag, inline)));
+        break;
+      case '--idle-timeout':
+        sessionIdleSeconds = positiveInteger(flag, valueOf(flag, inline));
+        if (sessionIdleSeconds > MAX_IDLE_SECONDS) throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${sessionIdleSeconds}`);
+        break;
       case '-s':
       case '--storage-path':
         common.storagePath = valueOf(flag, inline);
@@ -118,9 +138,11 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
 
   const [command, ...rest] = positional;
   const modelOptions = checkModelOptions(model);
+  if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined)) throw new UsageError('--allow-origin and --idle-timeout belong to --http');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
-    return { kind: 'serve', ...(http ? { http } : {}), ...(modelOptions ? { model: modelOptions } : {}), ...common };
+    const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
+    return { kind: 'serve', ...(httpOptions ? { http: httpOptions } : {}), ...(modelOptions ? { model: modelOptions } : {}), ...common };
   }
   if (modelOptions) throw new UsageError('--model-endpoint, --model and --model-api-key-env are for serving, not for the export and import commands');
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
@@ -163,6 +185,17 @@ function port(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65535) throw new UsageError(`--http port must be 0-65535, got "${text}"`);
   return value;
+}
+
+/** setTimeout's bound, in whole seconds. */
+const MAX_IDLE_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** An origin as browsers send it: scheme://host[:port], nothing after. "null" and wildcards are never allowed. */
+function origin(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/\s?#*]+$/i.test(text)) {
+    throw new UsageError(`--allow-origin needs an exact origin such as https://example.com:8080 (scheme://host[:port], no path), got "${text}"`);
+  }
+  return text;
 }
 
 function positiveInteger(flag: string, text: string): number {

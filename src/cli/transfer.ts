@@ -44,14 +44,15 @@ export function runImport(store: FileSessionStore, command: Extract<CliCommand, 
     say(`no file ${path}`);
     return 1;
   }
-  const parsed = parseSessionJson(readFileSync(path, 'utf8'));
+  // The command's limits (--max-thoughts, --max-thought-length) hold for an import as for thoughts sent by an agent.
+  const engine = new ThinkingEngine({ store, limits: command.limits, log: say });
+  const parsed = parseSessionJson(readFileSync(path, 'utf8'), { limits: engine.limits });
   for (const warning of parsed.warnings) say(`warning: ${warning}`);
   const id = parsed.snapshot.meta.id;
   if (store.loadSession(id)) {
     say(`a session "${id}" already exists in ${store.directory}; nothing was imported`);
     return 1;
   }
-  const engine = new ThinkingEngine({ store, log: say });
   const meta = engine.importSession(parsed.snapshot);
   say(`imported ${parsed.format} session "${meta.id}" (${parsed.snapshot.thoughts.length} thoughts) into ${store.directory}`);
   return 0;

@@ -73,20 +73,27 @@ export function stageGraphState(snapshot: SessionSnapshot): StageGraphState {
 }
 
 function countStages(thoughts: readonly ThoughtRecord[]): Pick<StageGraphState, 'visits' | 'edgeCounts' | 'current'> {
-  const visits: Record<string, number> = {};
-  const edgeCounts: Record<string, number> = {};
+  // Keyed by the agent's stage names: counted in maps, so "__proto__" or "constructor" is a stage like any other
+  // (Object.fromEntries then defines them as own properties).
+  const visits = new Map<string, number>();
+  const edgeCounts = new Map<string, number>();
   let previous: string | undefined;
   for (const thought of thoughts) {
     const stage = thought.stage;
     if (stage === undefined) continue;
-    visits[stage] = (visits[stage] ?? 0) + 1;
+    visits.set(stage, (visits.get(stage) ?? 0) + 1);
     if (previous !== undefined && previous !== stage) {
       const key = edgeKey(previous, stage);
-      edgeCounts[key] = (edgeCounts[key] ?? 0) + 1;
+      edgeCounts.set(key, (edgeCounts.get(key) ?? 0) + 1);
     }
     previous = stage;
   }
-  return { visits, edgeCounts, current: previous };
+  return { visits: Object.fromEntries(visits), edgeCounts: Object.fromEntries(edgeCounts), current: previous };
+}
+
+/** A count by name; own keys only, as a state that came through postMessage or JSON has a prototype again. */
+function countOf(counts: Readonly<Record<string, number>>, key: string): number {
+  return Object.hasOwn(counts, key) ? counts[key] : 0;
 }
 
 function render(strategy: StageGraphStrategy, state: StageGraphState | undefined): string {
@@ -106,7 +113,7 @@ function render(strategy: StageGraphStrategy, state: StageGraphState | undefined
   let index = 0;
   for (const stage of strategy.stages) {
     for (const target of strategy.transitions[stage.name] ?? []) {
-      const count = state?.edgeCounts[edgeKey(stage.name, target)] ?? 0;
+      const count = state ? countOf(state.edgeCounts, edgeKey(stage.name, target)) : 0;
       const arrow = count > 0 ? `-->|"${mermaidLabel(`×${count}`)}"|` : '-->';
       lines.push(`  ${stageNodeId(stage.name)} ${stageEdgeId(stage.name, target)}@${arrow} ${stageNodeId(target)}`);
       if (count > 0) taken.push(index);
@@ -117,7 +124,7 @@ function render(strategy: StageGraphStrategy, state: StageGraphState | undefined
     lines.push(...CLASS_DEFS.map((line) => `  ${line}`));
     const byClass: Record<string, string[]> = { visited: [], current: [], unvisited: [] };
     for (const stage of strategy.stages) {
-      const name = stage.name === state.current ? 'current' : (state.visits[stage.name] ?? 0) > 0 ? 'visited' : 'unvisited';
+      const name = stage.name === state.current ? 'current' : countOf(state.visits, stage.name) > 0 ? 'visited' : 'unvisited';
       byClass[name].push(stageNodeId(stage.name));
     }
     for (const [name, ids] of Object.entries(byClass)) if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${name}`);

@@ -18,7 +18,8 @@ import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoug
 
 export type { ThoughtReply } from './recording/thoughtReply';
 
-export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; error: string };
+/** `storeFailed`: the thought was fine but could not be saved (a store problem, not the agent's mistake). */
+export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; error: string; storeFailed?: true };
 
 export interface RecordThoughtOptions {
   /** Per-thought data kept with the record (ThoughtRecord.extra), e.g. a deliberation role's model and timing. */
@@ -88,7 +89,7 @@ export class ThinkingEngine {
       if (error instanceof StoreRefusedError) return { ok: false, error: error.message };
       const message = error instanceof Error ? error.message : String(error);
       this.log(`thought not recorded: ${message}`);
-      return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded. Send it again.` };
+      return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded. Send it again.`, storeFailed: true };
     }
   }
 
@@ -224,6 +225,14 @@ export class ThinkingEngine {
     const held = this.held.get(id);
     if (held) return snapshotOf(held);
     return this.store?.loadSession(id);
+  }
+
+  /**
+   * Keeps a saved session in memory (loading it if needed), so that changes another process makes to it are announced
+   * by refreshSession (e.g. for a resource subscription). Its meta, or undefined when there is no such session.
+   */
+  holdSession(id: string): SessionMeta | undefined {
+    return this.lookup(id)?.meta;
   }
 
   /** The session a connection is working in, if any. */

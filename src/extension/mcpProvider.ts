@@ -85,7 +85,8 @@ export class McpServerHost implements vscode.Disposable {
   private starting: Promise<Running> | undefined;
   /** Bumped on every stop, so a start that finishes after a stop closes what it started instead of keeping it. */
   private generation = 0;
-  private requests: Record<string, number> = {};
+  // Keyed by the methods clients send: no prototype, so "__proto__" or "constructor" is counted like any method.
+  private requests = Object.create(null) as Record<string, number>;
   private initialized = 0;
   private lastError: string | undefined;
   /** Counted by the provider: evidence that VS Code lists and starts this server. */
@@ -168,7 +169,7 @@ export class McpServerHost implements vscode.Disposable {
       // 32 bytes from the OS CSPRNG: the only thing between other local processes and the tool.
       const token = randomBytes(32).toString('base64url');
       const maxBodyBytes = bodyLimitFor(engine.limits.maxThoughtLength);
-      this.requests = {};
+      this.requests = Object.create(null) as Record<string, number>;
       this.initialized = 0;
       const server = await module.startHttpServer({
         engine,

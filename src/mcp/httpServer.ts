@@ -1,6 +1,8 @@
 // Streamable HTTP on 127.0.0.1 behind a bearer token: used by the CLI's --http and by the VS Code extension host (the
 // same function, so keep it free of CLI concerns). Every request is checked in this order: Host (DNS rebinding),
 // Origin, token, then the body's size. One McpServer and one SDK transport per MCP session (mcp-session-id header).
+// Sessions a client never closed are reclaimed: after an idle time, and the least recently used idle one when the
+// session limit is reached; a session with a request in flight (an open SSE stream included) is never reclaimed.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpListener, type IncomingMessage, type Server as HttpListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +13,14 @@ import { createServer, type CreateServerOptions } from './server';
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_HTTP_SESSIONS = 64;
+/** How long an MCP session may go without a request before it is closed (the client then gets 404 and re-initializes). */
+export const DEFAULT_HTTP_SESSION_IDLE_MS = 30 * 60_000;
+/** What a 503 for "every session busy" tells the client to wait: a request finishing frees a slot for eviction. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Headers a browser client may send and read across origins (CORS), for origins in allowedOrigins only. */
+const CORS_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After';
 const LOOPBACK = '127.0.0.1';
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
@@ -23,8 +33,13 @@ export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGatew
   maxBodyBytes?: number;
   /** Origins allowed in the Origin header (exact match, e.g. "vscode-webview://..."); requests without Origin pass. */
   allowedOrigins?: readonly string[];
-  /** Most MCP sessions open at once; a client past it gets 503 until one closes. */
+  /**
+   * Most MCP sessions open at once. Past it the least recently used idle session is closed to make room; only when
+   * every session has a request in flight is a client refused (503 with Retry-After).
+   */
   maxSessions?: number;
+  /** Milliseconds without a request after which an MCP session is closed (default 30 minutes). */
+  sessionIdleMs?: number;
   log?: (message: string) => void;
   /** Called with the method of every JSON-RPC message a client posts (after the checks), e.g. for a status view. */
   onMessage?: (method: string) => void;
@@ -47,6 +62,12 @@ export interface RunningHttpServer {
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
   close(): Promise<void>;
+  /** HTTP requests of this session not yet answered (POSTs and open GET streams). */
+  inFlight: number;
+  /** When the last request ended (or the session started); orders eviction. */
+  lastActive: number;
+  idleTimer?: NodeJS.Timeout;
+  closed: boolean;
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
@@ -54,13 +75,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_HTTP_SESSION_IDLE_MS;
+  // setTimeout's own bound: longer delays would fire at once.
+  if (!(sessionIdleMs > 0 && sessionIdleMs <= MAX_TIMER_MS)) throw new RangeError(`startHttpServer needs a sessionIdleMs of 1-${MAX_TIMER_MS}, got ${sessionIdleMs}`);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const expectedToken = digest(options.token);
   const sessions = new Map<string, HttpSession>();
   let port = options.port ?? 0;
   let closing = false;
 
-  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+  const openSession = async (): Promise<HttpSession> => {
     const created = createServer({
       engine: options.engine,
       name: options.name,
@@ -72,25 +96,75 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, close: () => created.server.close() });
+        sessions.set(sessionId, session);
       },
     });
+    const session: HttpSession = { transport, close: () => created.server.close(), inFlight: 0, lastActive: Date.now(), closed: false };
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      session.closed = true;
+      clearTimeout(session.idleTimer);
+      // Only this session's entry: an evicted session's id may not be in the map any more.
+      if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === session) sessions.delete(transport.sessionId);
       created.cleanup();
     };
     await created.server.connect(transport);
-    return transport;
+    return session;
+  };
+
+  const reclaim = (sessionId: string, session: HttpSession, why: string) => {
+    if (sessions.get(sessionId) !== session) return;
+    sessions.delete(sessionId);
+    clearTimeout(session.idleTimer);
+    log(`MCP HTTP session ${sessionId} closed: ${why}`);
+    session.close().catch((error: unknown) => log(`closing MCP HTTP session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+  };
+
+  /** Counts a request against its session until its response ends (or the connection drops). */
+  const track = (session: HttpSession, response: ServerResponse) => {
+    session.inFlight += 1;
+    clearTimeout(session.idleTimer);
+    session.idleTimer = undefined;
+    response.once('close', () => {
+      session.inFlight -= 1;
+      session.lastActive = Date.now();
+      if (session.inFlight > 0 || closing || session.closed) return;
+      const id = session.transport.sessionId;
+      // An initialize that did not start a session (refused by the transport) leaves nothing behind.
+      if (id === undefined) {
+        void session.close();
+        return;
+      }
+      session.idleTimer = setTimeout(() => {
+        if (session.inFlight === 0) reclaim(id, session, `idle for ${Math.round(sessionIdleMs / 1000)} s`);
+      }, sessionIdleMs);
+      // An idle session must not keep the process alive.
+      session.idleTimer.unref();
+    });
+  };
+
+  /** Makes room for one more session: closes the least recently used idle one. False when every session is busy. */
+  const makeRoom = (): boolean => {
+    if (sessions.size < maxSessions) return true;
+    let oldest: [string, HttpSession] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].inFlight === 0 && (oldest === undefined || entry[1].lastActive < oldest[1].lastActive)) oldest = entry;
+    }
+    if (!oldest) return false;
+    reclaim(oldest[0], oldest[1], `least recently used of ${maxSessions} sessions, to admit a new client`);
+    return true;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const refusal = refuse(request);
     if (refusal) return sendError(response, refusal.status, refusal.message, refusal.headers);
+    // Only an allowed Origin gets here with one: let its browser read the reply.
+    if (request.headers.origin !== undefined) setCorsHeaders(response, request.headers.origin);
 
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined && !session) return sendError(response, 404, 'Session not found; start a new one with initialize', undefined, -32001);
+    if (session) track(session, response);
 
     if (request.method === 'POST') {
       const body = await readBody(request, maxBodyBytes);
@@ -105,9 +179,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (options.onMessage) for (const method of methodsOf(parsed)) options.onMessage(method);
       if (session) return session.transport.handleRequest(request, response, parsed);
       if (!isInitialize(parsed)) return sendError(response, 400, 'Bad Request: no mcp-session-id; send initialize first', undefined, -32000);
-      if (sessions.size >= maxSessions) return sendError(response, 503, `Too many open MCP sessions (${maxSessions}); close one first`);
-      const transport = await openSession();
-      return transport.handleRequest(request, response, parsed);
+      if (!makeRoom()) {
+        return sendError(response, 503, `All ${maxSessions} MCP sessions have a request in flight; retry in ${BUSY_RETRY_AFTER_SECONDS} seconds`, {
+          'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
+        });
+      }
+      const created = await openSession();
+      track(created, response);
+      return created.transport.handleRequest(request, response, parsed);
     }
     if (request.method === 'GET' || request.method === 'DELETE') {
       if (!session) return sendError(response, 400, 'Bad Request: mcp-session-id header required', undefined, -32000);
@@ -116,10 +195,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return sendError(response, 405, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
   };
 
+  /** A browser's CORS preflight from an allowed Origin: it carries no token, so it is answered before the token check. */
+  const preflight = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const origin = request.headers.origin;
+    if (request.method !== 'OPTIONS' || origin === undefined || !allowedOrigins.has(origin) || !hostAllowed(request.headers.host)) return false;
+    setCorsHeaders(response, origin);
+    response.writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+      'Access-Control-Allow-Headers': CORS_REQUEST_HEADERS,
+      'Access-Control-Max-Age': '600',
+    });
+    response.end();
+    return true;
+  };
+
+  const hostAllowed = (host: string | undefined) => host === `${LOOPBACK}:${port}` || host === `localhost:${port}`;
+
   /** Host, Origin and token checks; returns why a request is refused, or undefined. */
   const refuse = (request: IncomingMessage): { status: number; message: string; headers?: Record<string, string> } | undefined => {
-    const host = request.headers.host;
-    if (host !== `${LOOPBACK}:${port}` && host !== `localhost:${port}`) return { status: 403, message: 'Forbidden: unexpected Host header' };
+    if (!hostAllowed(request.headers.host)) return { status: 403, message: 'Forbidden: unexpected Host header' };
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) return { status: 403, message: 'Forbidden: Origin not allowed' };
     const authorization = request.headers.authorization;
@@ -135,6 +229,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const listener: HttpListener = createHttpListener((request, response) => {
     if (closing) return sendError(response, 503, 'Server is closing');
+    if (preflight(request, response)) return;
     handle(request, response).catch((error: unknown) => {
       log(`MCP HTTP request failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       if (!response.headersSent) sendError(response, 500, 'Internal server error', undefined, -32603);
@@ -161,6 +256,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       closing = true;
       const open = [...sessions.values()];
       sessions.clear();
+      for (const session of open) clearTimeout(session.idleTimer);
       await Promise.allSettled(open.map((session) => session.close()));
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
@@ -221,6 +317,12 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyResul
     request.on('error', () => finish({ kind: 'aborted' }));
     request.on('aborted', () => finish({ kind: 'aborted' }));
   });
+}
+
+function setCorsHeaders(response: ServerResponse, origin: string): void {
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+  response.setHeader('Vary', 'Origin');
 }
 
 function sendError(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {

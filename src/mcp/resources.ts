@@ -18,7 +18,8 @@ export function sessionUri(id: string): string {
   return `thinking://sessions/${encodeURIComponent(id)}`;
 }
 
-export function registerResources(server: McpServer, engine: ThinkingEngine): void {
+/** `onListed`: told when the client lists sessions (it then hears of list changes). */
+export function registerResources(server: McpServer, engine: ThinkingEngine, onListed: () => void = () => {}): void {
   server.registerResource(
     'documentation',
     DOCUMENTATION_URI,
@@ -31,7 +32,10 @@ export function registerResources(server: McpServer, engine: ThinkingEngine): vo
   server.registerResource(
     'session',
     new ResourceTemplate(SESSION_URI_TEMPLATE, {
-      list: () => ({ resources: listedSessions(engine, '', 'application/json') }),
+      list: () => {
+        onListed();
+        return { resources: listedSessions(engine, '', 'application/json') };
+      },
       complete: { id: completeId },
     }),
     { title: 'Thinking session (JSON)', description: 'A saved thinking session: meta, strategy switches and every thought.', mimeType: 'application/json' },
@@ -44,7 +48,10 @@ export function registerResources(server: McpServer, engine: ThinkingEngine): vo
   server.registerResource(
     'session-markdown',
     new ResourceTemplate(SESSION_MARKDOWN_URI_TEMPLATE, {
-      list: () => ({ resources: listedSessions(engine, '/markdown', 'text/markdown') }),
+      list: () => {
+        onListed();
+        return { resources: listedSessions(engine, '/markdown', 'text/markdown') };
+      },
       complete: { id: completeId },
     }),
     {
@@ -64,7 +71,7 @@ function listedSessions(engine: ThinkingEngine, suffix: string, mimeType: string
     uri: `${sessionUri(meta.id)}${suffix}`,
     name: meta.id,
     title: meta.title ?? meta.purpose ?? meta.id,
-    description: `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
+    description: meta.unreadable !== undefined ? `unreadable: ${meta.unreadable}` : `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
     mimeType,
   }));
 }

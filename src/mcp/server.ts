@@ -1,14 +1,16 @@
 // createServer: one McpServer per MCP connection (stdio process or HTTP session) over one shared engine, with the
-// tools, resources and prompts registered on it.
+// tools, resources and prompts registered on it, logging to its client and session subscriptions.
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';
 import type { ToolGateway } from '../engine/toolGateway';
+import { createConnectionLog } from './connectionLog';
 import { registerDeliberationPrompt } from './deliberationPrompts';
 import { registerDeliberationResource } from './deliberationResources';
 import { registerPrompts } from './prompts';
+import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
@@ -52,14 +54,16 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const connectionId = options.connectionId ?? randomUUID();
   const server = new McpServer(
     { name: options.name ?? SERVER_NAME, version: options.version ?? '0.0.0' },
-    { instructions: INSTRUCTIONS },
+    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
   );
+  const log = createConnectionLog(server);
 
-  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools });
-  registerThinkingSessionsTool(server, engine, connectionId);
+  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log);
+  registerThinkingSessionsTool(server, engine, connectionId, log);
   registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 
-  registerResources(server, engine);
+  const subscriptions = registerResourceSubscriptions(server, engine);
+  registerResources(server, engine, subscriptions.listed);
   registerPrompts(server);
   registerStrategyResources(server);
   registerStrategyPrompts(server);
@@ -70,6 +74,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const cleanup = () => {
     if (cleanedUp) return;
     cleanedUp = true;
+    subscriptions.dispose();
     engine.closeConnection(connectionId);
   };
   server.server.onclose = cleanup;

@@ -101,7 +101,7 @@ describe('fuzzing the sequentialthinking tool', () => {
     await fuzzTool(store.dir, 'tool input fuzz', toolInput(anyOverrides), Number(process.env.FUZZ_RUNS ?? 300));
   });
 
-  it('refuses numbers beyond safe integers, or keeps them readable after a restart', { todo: 'needs the safe-integer bounds fix (issue 10 item 1)', timeout: 60_000 }, async () => {
+  it('refuses numbers beyond safe integers, or keeps them readable after a restart', { timeout: 60_000 }, async () => {
     await fuzzTool(unsafeStore.dir, 'unsafe number fuzz', toolInput(unsafeNumberOverrides), 40);
   });
 });
@@ -181,7 +181,7 @@ describe('fuzzing import', () => {
   });
 
   for (const [name, timestamp] of [['9e15', 9e15], ['1e308', 1e308]] as const) {
-    it(`refuses a thought timestamp of ${name}, or keeps the store listable`, { todo: 'needs the import validation fix (issue 10 item 4)', timeout: 30_000 }, async () => {
+    it(`refuses a thought timestamp of ${name}, or keeps the store listable`, { timeout: 30_000 }, async () => {
       const own = tempStore('te-import-time-');
       try {
         const path = join(own.dir, 'file.json');

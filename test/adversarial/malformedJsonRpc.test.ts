@@ -15,8 +15,6 @@ interface MalformedCase {
   toolError?: boolean;
   /** HTTP still speaks the 2025-03-26 batches: a batch's requests answered one by one is a fine reply there. */
   httpBatch?: boolean;
-  /** Marks a case that needs another helper's fix (the issue's expected behaviour, failing until it lands). */
-  todo?: string;
 }
 
 const call = (id: unknown, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -35,15 +33,16 @@ const CASES: MalformedCase[] = [
   { name: 'an id with neither method nor result', line: '{"jsonrpc":"2.0","id":2}', code: -32600 },
   { name: 'an object id', line: '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', code: -32600 },
   { name: 'an array id', line: '{"jsonrpc":"2.0","id":[1],"method":"ping"}', code: -32600 },
-  { name: 'a fractional id', line: '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', code: -32600, todo: 'needs the stdio error replies fix (issue 10 item 6)' },
+  { name: 'a fractional id', line: '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', code: -32600 },
   { name: 'a method that is a number', line: '{"jsonrpc":"2.0","id":11,"method":42}', code: -32600 },
   { name: 'params that are a string', line: '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":"x"}' },
   { name: 'an unknown method', line: '{"jsonrpc":"2.0","id":8,"method":"nope/nope"}', code: -32601 },
-  { name: 'tools/call of an unknown tool', line: call(12, 'no_such_tool', {}) },
+  // The SDK's McpServer answers an unknown tool with an isError result naming it ("Tool no_such_tool not found").
+  { name: 'tools/call of an unknown tool', line: call(12, 'no_such_tool', {}), toolError: true },
   { name: 'tool arguments that are an array', line: call(13, 'sequentialthinking', [1]), toolError: true },
   { name: 'tool arguments of wrong types', line: call(14, 'sequentialthinking', { thought: 42, thoughtNumber: 'one', totalThoughts: null, nextThoughtNeeded: 'maybe' }), toolError: true },
-  { name: 'a huge negative id', line: '{"jsonrpc":"2.0","id":-1e308,"method":"ping"}', code: -32600, todo: 'needs the stdio error replies fix (issue 10 item 6)' },
-  { name: 'an id above 2^53-1', line: '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', code: -32600, todo: 'needs the stdio error replies fix (issue 10 item 6)' },
+  { name: 'a huge negative id', line: '{"jsonrpc":"2.0","id":-1e308,"method":"ping"}', code: -32600 },
+  { name: 'an id above 2^53-1', line: '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', code: -32600 },
   { name: 'an id of 1e400 (Infinity)', line: '{"jsonrpc":"2.0","id":1e400,"method":"ping"}', code: -32600 },
   {
     name: 'deeply nested arguments',
@@ -102,7 +101,7 @@ describe('malformed JSON-RPC on stdio', () => {
   };
 
   for (const testCase of CASES) {
-    it(`answers ${testCase.name} with an error and keeps serving`, testCase.todo ? { todo: testCase.todo } : {}, async () => {
+    it(`answers ${testCase.name} with an error and keeps serving`, async () => {
       const from = server.replies.length;
       const id = expectedId(testCase.line);
       server.writeLine(testCase.line);
@@ -113,7 +112,7 @@ describe('malformed JSON-RPC on stdio', () => {
     });
   }
 
-  it('answers a line over 10 MB with an error and keeps serving', { todo: 'needs the stdio error replies fix (issue 10 item 6)' }, async () => {
+  it('answers a line over 10 MB with an error and keeps serving', async () => {
     const from = server.replies.length;
     server.writeLine(call(99, 'sequentialthinking', { thought: 'x'.repeat(11 * 1024 * 1024), thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
     const reply = await server.waitFor((candidate) => candidate.error !== undefined && (candidate.id === 99 || candidate.id === null), 10_000, from);
@@ -212,7 +211,7 @@ describe('malformed JSON-RPC over HTTP', () => {
 
   for (const testCase of CASES) {
     // The HTTP layer refuses a whole body with a status; what matters is an error reply and a server that goes on.
-    it(`answers ${testCase.name} with an error and keeps serving`, testCase.todo && !/item 6/.test(testCase.todo) ? { todo: testCase.todo } : {}, async () => {
+    it(`answers ${testCase.name} with an error and keeps serving`, async () => {
       const response = await post(server, testCase.line, headers());
       if (testCase.httpBatch) {
         // Nothing to answer for an empty batch; a batch's requests answered or refused as a whole.
@@ -238,7 +237,7 @@ describe('HTTP clients that never say goodbye', () => {
     store.remove();
   });
 
-  it('still admits a new client after 70 initializes without DELETE', { todo: 'needs HTTP session expiry / LRU eviction (issue 10 item 5)', timeout: 60_000 }, async () => {
+  it('still admits a new client after 70 initializes without DELETE', { timeout: 60_000 }, async () => {
     requireBuiltCli();
     server = await startHttpCli(store.dir);
     const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'leaky', version: '1' } } });
@@ -247,5 +246,24 @@ describe('HTTP clients that never say goodbye', () => {
     const refused = statuses.filter((status) => status !== 200).length;
     console.log(`# HTTP: 70 initializes without DELETE, ${refused} refused`);
     assert.deepEqual(statuses.filter((status) => status !== 200), [], 'every new client is admitted (idle sessions are reclaimed)');
+  });
+});
+
+describe('HTTP browser origins on the CLI', () => {
+  const store = tempStore('te-http-origin-');
+  let server: HttpCli | undefined;
+  after(async () => {
+    await server?.stop();
+    store.remove();
+  });
+
+  it('admits an Origin given with --allow-origin (with the token) and refuses every other one', { timeout: 30_000 }, async () => {
+    requireBuiltCli();
+    const allowed = 'http://localhost:6274';
+    server = await startHttpCli(store.dir, ['--allow-origin', allowed]);
+    assert.match(server.stderr(), /browser origins allowed: http:\/\/localhost:6274/);
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'browser', version: '1' } } });
+    assert.equal((await post(server, initialize, { origin: allowed })).status, 200);
+    for (const origin of ['http://localhost:6275', 'http://attacker.example', 'null']) assert.equal((await post(server, initialize, { origin })).status, 403, origin);
   });
 });

@@ -6,9 +6,27 @@ import { UsageError, parseCliArguments } from '../../src/cli/options';
 describe('parseCliArguments', () => {
   it('serves stdio by default and HTTP with --http, with or without a port', () => {
     assert.deepEqual(parseCliArguments([]), { kind: 'serve', limits: {} });
-    assert.deepEqual(parseCliArguments(['--http']), { kind: 'serve', http: { port: 0 }, limits: {} });
-    assert.deepEqual(parseCliArguments(['--http', '8123']), { kind: 'serve', http: { port: 8123 }, limits: {} });
-    assert.deepEqual(parseCliArguments(['--http=0', '-s', '/tmp/x']), { kind: 'serve', http: { port: 0 }, storagePath: '/tmp/x', limits: {} });
+    assert.deepEqual(parseCliArguments(['--http']), { kind: 'serve', http: { port: 0, allowedOrigins: [] }, limits: {} });
+    assert.deepEqual(parseCliArguments(['--http', '8123']), { kind: 'serve', http: { port: 8123, allowedOrigins: [] }, limits: {} });
+    assert.deepEqual(parseCliArguments(['--http=0', '-s', '/tmp/x']), { kind: 'serve', http: { port: 0, allowedOrigins: [] }, storagePath: '/tmp/x', limits: {} });
+  });
+
+  it('reads --allow-origin (repeatable) and --idle-timeout for --http', () => {
+    assert.deepEqual(parseCliArguments(['--http', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:6274', '--idle-timeout', '90']), {
+      kind: 'serve',
+      http: { port: 0, allowedOrigins: ['https://a.example', 'http://localhost:6274'], sessionIdleSeconds: 90 },
+      limits: {},
+    });
+    const cases: [string[], RegExp][] = [
+      [['--allow-origin', 'https://a.example'], /belong to --http/],
+      [['--idle-timeout', '5'], /belong to --http/],
+      [['--http', '--allow-origin', '*'], /exact origin/],
+      [['--http', '--allow-origin', 'null'], /exact origin/],
+      [['--http', '--allow-origin', 'https://a.example/path'], /no path/],
+      [['--http', '--idle-timeout', '0'], /at least 1/],
+      [['--http', '--idle-timeout', '9999999'], /at most 2147483 seconds/],
+    ];
+    for (const [argv, message] of cases) assert.throws(() => parseCliArguments(argv), (error: unknown) => error instanceof UsageError && message.test(error.message), argv.join(' '));
   });
 
   it('reads the storage path and the limits', () => {

@@ -140,6 +140,12 @@ describe('MCP server definition provider', () => {
     assert.equal(status.requests.initialize, 1);
     assert.equal(status.requests['tools/list'], 1);
     assert.equal(status.requests['tools/call'], 1);
+    // Method names are the client's: "__proto__" and "constructor" are counted like any other.
+    await rpc(url, headers, '__proto__', {}, 4);
+    await rpc(url, headers, 'constructor', {}, 5);
+    const counted = host.status().requests;
+    assert.equal(Object.getOwnPropertyDescriptor(counted, '__proto__')?.value, 1);
+    assert.equal(Object.getOwnPropertyDescriptor(counted, 'constructor')?.value, 1);
     assert.equal(status.clientsInitialized, 1);
     assert.equal(status.clientsOpen, 1);
   });

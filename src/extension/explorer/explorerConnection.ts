@@ -16,6 +16,7 @@ import {
 import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
+import { svgForImage } from '../../export/svgSanitize';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -323,7 +324,9 @@ async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | un
       filters: { 'SVG image': ['svg'] },
     });
     if (!target) return;
-    const text = svg.startsWith('<?xml') ? svg : `<?xml version="1.0" encoding="UTF-8"?>\n${svg}`;
+    // The webview's SVG carries the agent's text: sanitised and made well-formed XML (control characters in a label
+    // would otherwise give a file no XML reader opens).
+    const text = `<?xml version="1.0" encoding="UTF-8"?>\n${svgForImage(svg)}`;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     services.log.info(`Exported the ${diagram} to ${target.fsPath}`);
     void vscode.window.showInformationMessage(`Saved ${target.fsPath.split(/[\\/]/).pop() ?? 'the SVG'}.`);

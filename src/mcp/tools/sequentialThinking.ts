@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
+import type { ConnectionLog } from '../connectionLog';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { errorResult, toolFailure } from '../toolResults';
@@ -52,7 +53,13 @@ const replySchema = z.looseObject({
     .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
 });
 
-export function registerSequentialThinkingTool(server: McpServer, engine: ThinkingEngine, connectionId: string, qaOptions: QaAnnotatorOptions = {}): void {
+export function registerSequentialThinkingTool(
+  server: McpServer,
+  engine: ThinkingEngine,
+  connectionId: string,
+  qaOptions: QaAnnotatorOptions = {},
+  log: ConnectionLog = () => {},
+): void {
   const annotate = qaAnnotator(qaOptions);
   server.registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
@@ -70,13 +77,17 @@ export function registerSequentialThinkingTool(server: McpServer, engine: Thinki
         openWorldHint: false,
       },
     },
-    (args): CallToolResult => {
+    (args, extra): CallToolResult => {
       try {
         const outcome = engine.process(connectionId, args, { annotate });
-        if (!outcome.ok) return errorResult(outcome.error);
+        if (!outcome.ok) {
+          log(outcome.storeFailed ? 'error' : 'warning', `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`, extra.requestId);
+          return errorResult(outcome.error);
+        }
         // Compact JSON: agents pay for every token.
         return { content: [{ type: 'text', text: JSON.stringify(outcome.reply) }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
       } catch (error) {
+        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${error instanceof Error ? error.message : String(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
       }
     },

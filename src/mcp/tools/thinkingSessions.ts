@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
+import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { nextStages } from '../../engine/stageFlow';
@@ -92,7 +93,7 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
 
 class ArgumentProblem extends Error {}
 
-export function registerThinkingSessionsTool(server: McpServer, engine: ThinkingEngine, connectionId: string): void {
+export function registerThinkingSessionsTool(server: McpServer, engine: ThinkingEngine, connectionId: string, log: ConnectionLog = () => {}): void {
   server.registerTool(
     THINKING_SESSIONS_TOOL_NAME,
     {
@@ -109,14 +110,16 @@ export function registerThinkingSessionsTool(server: McpServer, engine: Thinking
         openWorldHint: false,
       },
     },
-    (args): CallToolResult => {
+    (args, extra): CallToolResult => {
       try {
         const value = run(engine, connectionId, args as Arguments) as Record<string, unknown>;
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);
-        // The store refuses ids it cannot hold (path traversal and the like) by throwing; the message says why.
-        return errorResult(error instanceof Error ? error.message : String(error));
+        // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
+        const message = error instanceof Error ? error.message : String(error);
+        log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.requestId);
+        return errorResult(message);
       }
     },
   );
@@ -240,6 +243,8 @@ function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
     branches: meta.branchIds,
     createdAt: new Date(meta.createdAt).toISOString(),
     updatedAt: new Date(meta.updatedAt).toISOString(),
+    // Why get will refuse it (the store lists such sessions with zero counts rather than hide them).
+    ...(meta.unreadable !== undefined ? { unreadable: meta.unreadable } : {}),
   };
 }
 

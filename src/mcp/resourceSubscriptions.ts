@@ -1,0 +1,104 @@
+// Resource subscriptions for sessions: `resources/subscribe` to `thinking://sessions/{id}` (or its `/markdown`) sends
+// `notifications/resources/updated` whenever the engine announces a change to that session — from this process or,
+// through refreshSession, from another process on the same store — and `notifications/resources/list_changed` when
+// sessions appear, end, change their listing or go, to a client that has listed resources or subscribed (one that
+// never looked at resources gets no unasked-for lines). Notifications are coalesced per event-loop turn, so a burst (a
+// re-read that adds many thoughts) is one notification per resource.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ThinkingEngine } from '../engine/engine';
+import type { EngineEvent } from '../engine/events';
+
+const SESSION_RESOURCE = /^thinking:\/\/sessions\/([^/?#]+)(\/markdown)?$/;
+
+/** The session id a subscribable resource URI names, or undefined for any other URI. */
+export function sessionIdOfResourceUri(uri: string): string | undefined {
+  const match = SESSION_RESOURCE.exec(uri);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ResourceSubscriptions {
+  /** Call when the client lists session resources: from then on it hears when that list changes. */
+  listed(): void;
+  /** Stops listening to the engine. */
+  dispose(): void;
+}
+
+/** Declares and serves subscriptions on `server`. */
+export function registerResourceSubscriptions(server: McpServer, engine: ThinkingEngine): ResourceSubscriptions {
+  // Session id → the URIs this client subscribed to for it (JSON and/or Markdown).
+  const subscribed = new Map<string, Set<string>>();
+  const pendingSessions = new Set<string>();
+  let listChanged = false;
+  let wantsListChanges = false;
+  let flushing: NodeJS.Immediate | undefined;
+
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+
+  server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    const { uri } = request.params;
+    const id = sessionIdOfResourceUri(uri);
+    if (id === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": only sessions can be subscribed, as thinking://sessions/{id} or thinking://sessions/{id}/markdown.`);
+    }
+    let meta;
+    try {
+      // Held in memory, so that another process's changes to it are announced too.
+      meta = engine.holdSession(id);
+    } catch (error) {
+      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!meta) throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": no session "${id}" exists. List sessions with resources/list.`);
+    let uris = subscribed.get(id);
+    if (!uris) subscribed.set(id, (uris = new Set()));
+    uris.add(uri);
+    wantsListChanges = true;
+    return {};
+  });
+
+  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    const id = sessionIdOfResourceUri(request.params.uri);
+    const uris = id === undefined ? undefined : subscribed.get(id);
+    uris?.delete(request.params.uri);
+    if (id !== undefined && uris?.size === 0) subscribed.delete(id);
+    return {};
+  });
+
+  const flush = () => {
+    flushing = undefined;
+    if (!server.isConnected()) return;
+    for (const id of pendingSessions) {
+      for (const uri of subscribed.get(id) ?? []) server.server.sendResourceUpdated({ uri }).catch(() => {});
+    }
+    pendingSessions.clear();
+    if (listChanged) server.sendResourceListChanged();
+    listChanged = false;
+  };
+
+  const onEvent = (event: EngineEvent) => {
+    const id = event.type === 'sessionDeleted' ? event.sessionId : event.meta.id;
+    if (event.type !== 'sessionStarted' && subscribed.has(id)) pendingSessions.add(id);
+    // A new thought changes only the session; these change what resources/list shows.
+    if (wantsListChanges && event.type !== 'thoughtAdded' && event.type !== 'stageChanged') listChanged = true;
+    if (flushing === undefined && (listChanged || pendingSessions.size > 0)) flushing = setImmediate(flush);
+  };
+  const stopListening = engine.onEvent(onEvent);
+
+  return {
+    listed: () => {
+      wantsListChanges = true;
+    },
+    dispose: () => {
+      stopListening();
+      if (flushing !== undefined) clearImmediate(flushing);
+      flushing = undefined;
+      subscribed.clear();
+      pendingSessions.clear();
+    },
+  };
+}

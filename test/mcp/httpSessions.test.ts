@@ -1,0 +1,197 @@
+// startHttpServer's MCP session lifetime and browser origins: sessions a client never closed are reclaimed (after an
+// idle time, and the least recently used idle one when the limit is reached), a session with a request in flight is
+// never reclaimed, a 503 says when to retry, and an allowed browser Origin gets CORS answers while others stay refused.
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ThinkingEngine } from '../../src/engine/engine';
+import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/mcp/httpServer';
+
+const TOKEN = 'test-token-0123456789abcdef0123456789';
+const PROTOCOL = '2025-06-18';
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(port: number, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
+    request.on('error', reject);
+    if (options.body !== undefined) request.write(options.body);
+    request.end();
+  });
+}
+
+/** Initializes a session by hand (no DELETE ever follows) and returns its id. */
+async function initialize(port: number): Promise<string> {
+  const response = await raw(port, { headers: AUTH, body: INITIALIZE });
+  assert.equal(response.status, 200, response.body);
+  const id = response.headers['mcp-session-id'];
+  assert.equal(typeof id, 'string');
+  await raw(port, { headers: { ...AUTH, 'mcp-session-id': id as string, 'mcp-protocol-version': PROTOCOL }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  return id as string;
+}
+
+function ping(port: number, sessionId: string): Promise<RawResponse> {
+  return raw(port, { headers: { ...AUTH, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL }, body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }) });
+}
+
+/** Opens the session's standalone SSE stream (GET) and keeps it open: a request in flight until aborted. */
+function openStream(port: number, sessionId: string): Promise<ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: '/mcp', headers: { ...AUTH, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL } }, (response) => {
+      assert.equal(response.statusCode, 200);
+      response.resume();
+      resolve(request);
+    });
+    request.on('error', (error) => {
+      if (!request.destroyed) reject(error);
+    });
+    request.end();
+  });
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('HTTP session lifetime', () => {
+  let server: RunningHttpServer | undefined;
+  const logs: string[] = [];
+  const start = async (options: Partial<HttpServerOptions>) => {
+    server = await startHttpServer({ engine: new ThinkingEngine({ log: () => {} }), token: TOKEN, log: (message) => logs.push(message), ...options });
+    return server;
+  };
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    logs.length = 0;
+  });
+
+  it('closes a session after the idle time; its client then gets 404', async () => {
+    const running = await start({ sessionIdleMs: 150 });
+    const id = await initialize(running.port);
+    assert.equal((await ping(running.port, id)).status, 200);
+    assert.equal(running.openSessions(), 1);
+    await waitFor(() => running.openSessions() === 0, 'the idle session to be reclaimed');
+    assert.ok(logs.some((line) => line.includes(id) && /idle/.test(line)), logs.join('\n'));
+    assert.equal((await ping(running.port, id)).status, 404);
+  });
+
+  it('keeps a real client with its SSE stream open past the idle time', async () => {
+    const running = await start({ sessionIdleMs: 150 });
+    const client = new Client({ name: 'listening', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: AUTH } }));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(running.openSessions(), 1);
+      assert.ok((await client.listTools()).tools.length > 0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('admits a new client past the limit by closing the least recently used idle session', async () => {
+    const running = await start({ maxSessions: 3 });
+    const first = await initialize(running.port);
+    const second = await initialize(running.port);
+    const third = await initialize(running.port);
+    // Use the first again: the second is now the least recently used.
+    assert.equal((await ping(running.port, first)).status, 200);
+    const fourth = await initialize(running.port);
+    assert.equal(running.openSessions(), 3);
+    assert.equal((await ping(running.port, second)).status, 404, 'the least recently used session was closed');
+    for (const id of [first, third, fourth]) assert.equal((await ping(running.port, id)).status, 200, id);
+    for (let index = 0; index < 10; index++) await initialize(running.port);
+    assert.equal(running.openSessions(), 3);
+  });
+
+  it('never closes a session with a request in flight, and says when to retry when all are busy', async () => {
+    const running = await start({ maxSessions: 2, sessionIdleMs: 100 });
+    const one = await initialize(running.port);
+    const two = await initialize(running.port);
+    const streams = [await openStream(running.port, one), await openStream(running.port, two)];
+    try {
+      // Longer than the idle time: open streams are requests in flight, not idleness.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(running.openSessions(), 2);
+      const refused = await raw(running.port, { headers: AUTH, body: INITIALIZE });
+      assert.equal(refused.status, 503, refused.body);
+      assert.match(String(refused.headers['retry-after']), /^\d+$/);
+      assert.match(refused.body, /retry in \d+ seconds/);
+      assert.equal((await ping(running.port, one)).status, 200);
+      // A dropped stream makes its session idle again: the next client takes its place.
+      streams[0].destroy();
+      await waitFor(() => running.openSessions() < 2, 'the dropped stream\'s session to be reclaimed', 3000);
+      await initialize(running.port);
+      assert.equal((await ping(running.port, two)).status, 200, 'the busy session is untouched');
+    } finally {
+      for (const stream of streams) stream.destroy();
+    }
+  });
+
+  it('refuses an idle time setTimeout cannot hold', async () => {
+    await assert.rejects(start({ sessionIdleMs: 0 }), /sessionIdleMs/);
+    await assert.rejects(start({ sessionIdleMs: 2 ** 31 }), /sessionIdleMs/);
+  });
+});
+
+describe('HTTP browser origins', () => {
+  const ALLOWED = 'http://localhost:6274';
+  let server: RunningHttpServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('answers an allowed Origin\'s preflight and requests with CORS headers, and refuses every other Origin', async () => {
+    server = await startHttpServer({ engine: new ThinkingEngine({ log: () => {} }), token: TOKEN, allowedOrigins: [ALLOWED], log: () => {} });
+    const preflight = await raw(server.port, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-session-id' },
+    });
+    assert.equal(preflight.status, 204, preflight.body);
+    assert.equal(preflight.headers['access-control-allow-origin'], ALLOWED);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /Mcp-Session-Id/);
+
+    const initialized = await raw(server.port, { headers: { ...AUTH, origin: ALLOWED }, body: INITIALIZE });
+    assert.equal(initialized.status, 200, initialized.body);
+    assert.equal(initialized.headers['access-control-allow-origin'], ALLOWED);
+    assert.match(String(initialized.headers['access-control-expose-headers']), /Mcp-Session-Id/);
+
+    // The token is still required from an allowed origin.
+    const noToken = await raw(server.port, { headers: { origin: ALLOWED }, body: INITIALIZE });
+    assert.equal(noToken.status, 401);
+
+    for (const origin of ['http://localhost:6275', 'https://localhost:6274', 'http://evil.example', 'null']) {
+      const refusedPreflight = await raw(server.port, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      assert.equal(refusedPreflight.status, 403, origin);
+      assert.equal(refusedPreflight.headers['access-control-allow-origin'], undefined, origin);
+      const refused = await raw(server.port, { headers: { ...AUTH, origin }, body: INITIALIZE });
+      assert.equal(refused.status, 403, origin);
+      assert.equal(refused.headers['access-control-allow-origin'], undefined, origin);
+    }
+    // A preflight from an allowed origin still needs the right Host (DNS rebinding).
+    const rebinding = await raw(server.port, { method: 'OPTIONS', headers: { origin: ALLOWED, host: `attacker.example:${server.port}`, 'access-control-request-method': 'POST' } });
+    assert.equal(rebinding.status, 403);
+  });
+});
