@@ -5,6 +5,8 @@
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
+import { DeliberationStatusView } from './deliberationStatus';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
@@ -23,6 +25,8 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly model = new SessionModel();
   private readonly layout: ExplorerLayout;
   private theme: ThemeKind;
+  private readonly deliberation: DeliberationStatusView;
+  private deliberationState: LiveDeliberationState | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -51,6 +55,8 @@ export class ExplorerApp implements HostMessageHandler {
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
     });
+    this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
+    this.layout.header.element.after(this.deliberation.element);
   }
 
   /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
@@ -80,6 +86,8 @@ export class ExplorerApp implements HostMessageHandler {
       ui.replayPosition = undefined;
     }
     ui.sessionId = session?.meta.id;
+    // The host re-sends the live state after a snapshot; until then, keep what belongs to this session only.
+    this.deliberation.show(isReplay ? undefined : this.deliberationState, session?.meta.id);
     if (isReplay && session) {
       layout.replay.start(model.total, ui.replayPosition ?? 0, ui.replaySpeed ?? 1);
     } else {
@@ -91,6 +99,12 @@ export class ExplorerApp implements HostMessageHandler {
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.saveState();
+  }
+
+  /** A deliberation's live state: drawn when it belongs to the session on screen. */
+  showDeliberation(state: LiveDeliberationState): void {
+    this.deliberationState = state;
+    this.deliberation.show(state, this.model.session?.meta.id);
   }
 
   addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void {

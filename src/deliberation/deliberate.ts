@@ -16,6 +16,8 @@ export interface DeliberationDeps {
   signal?: AbortSignal;
   /** Called after each role call is recorded (progress notifications). */
   onCallRecorded?: (event: { done: number; outcome: CallOutcome; thoughtNumber: number }) => void;
+  /** Called when a role call starts (live progress in the chat participant and the explorer). */
+  onCallStarted?: (event: { sessionId: string; role: string; title: string }) => void;
   now?: () => number;
 }
 
@@ -80,7 +82,13 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
   const runner = new PlanRunner(
     plan,
     deps.gateway,
-    { problem: prepared.problem, sessionContext: prepared.sessionContext, signal: deps.signal, now },
+    {
+      problem: prepared.problem,
+      sessionContext: prepared.sessionContext,
+      signal: deps.signal,
+      now,
+      onCallStarted: (role) => deps.onCallStarted?.({ sessionId: recorder.sessionId, role: role.name, title: role.title }),
+    },
     {
       record: (outcome) => {
         const thoughtNumber = recorder.outcome(outcome);

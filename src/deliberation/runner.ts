@@ -67,6 +67,8 @@ export interface RunContext {
   sessionContext?: string;
   signal?: AbortSignal;
   now?: () => number;
+  /** Called when a role call is about to reach the model (live progress: which roles are running). */
+  onCallStarted?: (role: Role) => void;
 }
 
 const STATUS_LINE = /^\s*STATUS:\s*(DONE|CONTINUE)\s*$/im;
@@ -229,6 +231,7 @@ export class PlanRunner {
     }
     this.outputTokensLeft -= reserved;
     this.calls++;
+    this.context.onCallStarted?.(role);
     const callController = new AbortController();
     const onAbort = () => callController.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener('abort', onAbort, { once: true });

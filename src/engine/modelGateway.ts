@@ -53,6 +53,11 @@ export interface ModelCompletion {
 export interface ModelGateway {
   /** A short name for replies and errors, e.g. "MCP sampling" or "http://127.0.0.1:11434/v1". */
   readonly description: string;
+  /**
+   * Optional: resolves once a model is ready to answer (e.g. VS Code picked one, the person answered a quick pick);
+   * rejects with a message that says what the person can do. Called before anything is recorded.
+   */
+  ready?(signal?: AbortSignal): Promise<void>;
   complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion>;
 }
 

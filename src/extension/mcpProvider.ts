@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
+import type { ModelGateway } from '../engine/modelGateway';
 import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 
@@ -94,6 +95,8 @@ export class McpServerHost implements vscode.Disposable {
   constructor(
     private readonly services: ExtensionServices,
     private readonly load: HttpServerLoader,
+    /** The model `deliberate` runs on when VS Code's agent calls it: VS Code's own models, no sampling round trip. */
+    private readonly modelGateway?: ModelGateway,
   ) {}
 
   get url(): string | undefined {
@@ -178,6 +181,7 @@ export class McpServerHost implements vscode.Disposable {
         version: this.services.extensionVersion,
         log: (message) => this.services.log.warn(`[mcp] ${message}`),
         onMessage: (method) => this.count(method),
+        ...(this.modelGateway ? { modelGateway: this.modelGateway } : {}),
       });
       if (generation !== this.generation) {
         await server.close();
@@ -244,8 +248,13 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
 }
 
 /** Registers the provider (the manifest requires VS Code 1.101, where the MCP provider API is stable). */
-export function registerMcpProvider(context: vscode.ExtensionContext, services: ExtensionServices, load: HttpServerLoader = bundledServerLoader(services.extensionPath)): McpServerHost {
-  const host = new McpServerHost(services, load);
+export function registerMcpProvider(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+  load: HttpServerLoader = bundledServerLoader(services.extensionPath),
+  modelGateway?: ModelGateway,
+): McpServerHost {
+  const host = new McpServerHost(services, load, modelGateway);
   context.subscriptions.push(host);
   const provider = new ThoughtExplorerMcpProvider(services, host);
   let enabled = services.settings.mcpServerEnabled;

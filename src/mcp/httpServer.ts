@@ -6,6 +6,7 @@ import { createServer as createHttpListener, type IncomingMessage, type Server a
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ThinkingEngine } from '../engine/engine';
+import type { ModelGateway } from '../engine/modelGateway';
 import { createServer } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -29,6 +30,8 @@ export interface HttpServerOptions {
   onMessage?: (method: string) => void;
   name?: string;
   version?: string;
+  /** Passed to every session's server: the host's model for `deliberate`. */
+  modelGateway?: ModelGateway;
 }
 
 export interface RunningHttpServer {
@@ -58,7 +61,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let closing = false;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const created = createServer({ engine: options.engine, name: options.name, version: options.version });
+    const created = createServer({ engine: options.engine, name: options.name, version: options.version, modelGateway: options.modelGateway });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {

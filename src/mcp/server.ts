@@ -3,10 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
+import type { ModelGateway } from '../engine/modelGateway';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
+import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 
@@ -18,6 +20,8 @@ export interface CreateServerOptions {
   connectionId?: string;
   name?: string;
   version?: string;
+  /** The host's model for `deliberate` (VS Code's models in the extension host); without it, MCP sampling. */
+  modelGateway?: ModelGateway;
 }
 
 export interface CreatedServer {
@@ -41,6 +45,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
   registerSequentialThinkingTool(server, engine, connectionId);
   registerThinkingSessionsTool(server, engine, connectionId);
+  registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway });
 
   registerResources(server, engine);
   registerPrompts(server);
