@@ -22,7 +22,7 @@ describe('tools/list', () => {
   after(() => connected.close());
 
   it('lists sequentialthinking and thinking_sessions', () => {
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['sequentialthinking', 'thinking_sessions']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['deliberate', 'sequentialthinking', 'thinking_sessions']);
   });
 
   it('describes every input field of sequentialthinking: the reference fields plus sessionId, strategy and stage', () => {
