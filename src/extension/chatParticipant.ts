@@ -38,7 +38,16 @@ export interface ChatParticipantDeps {
   picker?: ModelPicker;
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, services: ExtensionServices, deliberations: LiveDeliberations): vscode.ChatParticipant {
+/** One answered request: what the tests (and diagnostics) read back. */
+export interface ChatRequestRecord {
+  command: string | undefined;
+  prompt: string;
+  result: vscode.ChatResult;
+}
+
+/** Registers @thinking; returns the requests it answered (most recent last, at most 50). */
+export function registerChatParticipant(context: vscode.ExtensionContext, services: ExtensionServices, deliberations: LiveDeliberations): ChatRequestRecord[] {
+  const answered: ChatRequestRecord[] = [];
   const picker: ModelPicker = { pick: defaultPick };
   const deps: ChatParticipantDeps = {
     services,
@@ -50,11 +59,16 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
       return reading.settings;
     },
   };
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, _chatContext, stream, token) => handleChatRequest(deps, request, stream, token));
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, _chatContext, stream, token) => {
+    const result = await handleChatRequest(deps, request, stream, token);
+    answered.push({ command: request.command, prompt: request.prompt, result });
+    if (answered.length > 50) answered.shift();
+    return result;
+  });
   participant.iconPath = vscode.Uri.joinPath(services.extensionUri, 'media', 'thinking.svg');
   participant.followupProvider = { provideFollowups: (result) => followups(result.metadata as ThinkingResultMetadata | undefined) };
   context.subscriptions.push(participant);
-  return participant;
+  return answered;
 }
 
 async function defaultPick(models: readonly vscode.LanguageModelChat[]): Promise<vscode.LanguageModelChat | undefined> {

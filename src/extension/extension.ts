@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
 import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
-import { registerChatParticipant } from './chatParticipant';
+import { registerChatParticipant, type ChatRequestRecord } from './chatParticipant';
 import { registerCommands } from './commands';
 import { readDeliberationSettings } from './deliberationSettings';
 import { registerExportCommand } from './exportCommand';
@@ -32,6 +32,8 @@ export interface ThoughtExplorerApi {
   /** The running MCP server's URL, or undefined before VS Code started it. */
   mcpServerUrl(): string | undefined;
   mcpStatus(): McpServerStatus;
+  /** Requests @thinking answered in this window, most recent last. */
+  chatRequests(): readonly ChatRequestRecord[];
   /** Selects (and expands) a session in the Sessions view, as a click would. */
   revealSession(sessionId: string): Promise<void>;
 }
@@ -55,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   registerExportCommand(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   const explorer = registerExplorer(context, services);
-  registerChatParticipant(context, services, services.deliberations);
+  const chatRequests = registerChatParticipant(context, services, services.deliberations);
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);
@@ -69,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     engine: () => services.engine,
     mcpServerUrl: () => host.url,
     mcpStatus: () => host.status(),
+    chatRequests: () => chatRequests,
     revealSession: async (sessionId) => {
       sessionsTree.getChildren();
       const node = sessionsTree.findSessionNode(sessionId);
