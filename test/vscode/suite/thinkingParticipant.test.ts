@@ -44,6 +44,11 @@ async function ask(query: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.chat.open', { query, mode: 'ask', blockOnResponse: true });
 }
 
+/** The request @thinking answered whose prompt holds `marker` (the chat view may return before the handler ends). */
+function answered(api: ThoughtExplorerApi, marker: string) {
+  return eventually(() => api.chatRequests().find((entry) => entry.prompt.includes(marker)), `@thinking to answer the request ${marker}`, 60_000);
+}
+
 function sessionWith(api: ThoughtExplorerApi, marker: string): { id: string; thoughts: ThoughtRecord[] } | undefined {
   const meta = api.engine().listSessions({ text: marker }).sessions[0];
   const session = meta && api.engine().getSession(meta.id);
@@ -68,6 +73,19 @@ suite('@thinking: deliberation on VS Code models', () => {
     api = await extension.activate();
     storage = await isolateStorage(api, 'thinking-participant-');
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+    // The first request of a fresh window can be sent before the chat view knows its participants and models: repeat
+    // a harmless one (/resume of a session that does not exist, which records nothing) until @thinking answers it.
+    await eventually(
+      async () => {
+        const marker = `warmup-${randomUUID().slice(0, 8)}`;
+        await ask(`@thinking /resume ${marker}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return api.chatRequests().find((entry) => entry.prompt.includes(marker));
+      },
+      '@thinking to answer a first request',
+      90_000,
+      0,
+    );
   });
 
   suiteTeardown(async () => {
@@ -97,8 +115,7 @@ suite('@thinking: deliberation on VS Code models', () => {
 
     await ask(`@thinking /hats ${problem}`);
 
-    const record = api.chatRequests().at(-1);
-    assert.ok(record, '@thinking answered nothing');
+    const record = await answered(api, marker);
     assert.equal(record.command, 'hats');
     const metadata = record.result.metadata as { status?: string; sessionId?: string; roles?: { role: string; status: string }[] };
     assert.equal(record.result.errorDetails, undefined, JSON.stringify(record.result));
@@ -145,8 +162,8 @@ suite('@thinking: deliberation on VS Code models', () => {
       return { text: `Answer about ${marker}.\nSTATUS: DONE` };
     });
     await ask(`@thinking /plan task --tools ${TEST_TOOL} ${marker}: how long is this word?`);
-    const record = api.chatRequests().at(-1);
-    assert.ok(record && record.command === 'plan', 'the request reached @thinking');
+    const record = await answered(api, marker);
+    assert.equal(record.command, 'plan');
     if (offered.length === 0 && helper.toolInvocations.length === 0) {
       // The runner does not pass tools to task steps yet (delib2's part of issue 11/12): nothing to assert here.
       console.log('    (task-step tools not wired into the runner on this branch: skipped)');
@@ -181,7 +198,7 @@ suite('@thinking: deliberation on VS Code models', () => {
     await secondCall;
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
     await asked;
-    const record = await eventually(() => api.chatRequests().find((entry) => entry.prompt.includes(marker)), 'the cancelled request to finish', 30_000);
+    const record = await answered(api, marker);
     const metadata = record.result.metadata as { status?: string };
     assert.equal(metadata.status, 'cancelled');
     assert.equal(calls, 2, 'no model call after the cancellation');
@@ -201,33 +218,43 @@ suite('@thinking: deliberation on VS Code models', () => {
     helper.setResponder((request) => ({ text: `MCP ${hatOf(request)} on ${marker}.` }));
     const result = await vscode.lm.invokeTool(tool, { input: { problem: `${marker}: pick a queue`, plan: 'direct' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-    assert.match(text, /Deliberation complete/);
-    assert.match(text, new RegExp(`via VS Code model .*${helper.vendor}/`));
+    // VS Code's MCP client hands back the structured reply as JSON text.
+    const reply = JSON.parse(text) as { status: string; gateway: string; roles: { model?: string }[] };
+    assert.equal(reply.status, 'complete');
+    assert.match(reply.gateway, new RegExp(`^VS Code model .*\\(${helper.vendor}/`));
+    assert.equal(reply.roles[0].model, `${helper.vendor}/${helper.modelId}`);
     assert.equal(helper.responded, 1);
     const session = sessionWith(api, marker);
     assert.ok(session);
     assert.ok(session.thoughts.some((thought) => thought.thought === `MCP factual on ${marker}.`));
   });
 
-  test('no model available: a clear message, nothing recorded (chat and MCP tool)', async function () {
+  test('no model available: a clear message, nothing recorded (chat with a model setting nothing matches; MCP tool with the provider gone)', async function () {
     this.timeout(120_000);
-    helper.unregisterModel();
-    await eventually(async () => ((await vscode.lm.selectChatModels({ vendor: helper.vendor })).length === 0 ? true : undefined), 'the scripted model to go away', 10_000);
     const before = api.engine().listSessions({}).total;
     const marker = `nomodel-${randomUUID().slice(0, 8)}`;
-    await ask(`@thinking /hats ${marker}: anything`);
-    const record = api.chatRequests().at(-1);
-    assert.ok(record && record.prompt.includes(marker));
-    const message = record.result.errorDetails?.message ?? '';
-    const available = await vscode.lm.selectChatModels();
-    if (available.length === 0) assert.match(message, /No language model is available in VS Code\. Install and sign in to GitHub Copilot/);
-    assert.match(message, /Nothing was run or recorded/);
-    const tool = vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'));
-    if (tool && available.length === 0) {
-      const result = await vscode.lm.invokeTool(tool.name, { input: { problem: `${marker}: via MCP` }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-      const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-      assert.match(text, /No language model is available in VS Code.*Nothing was run or recorded/s);
+    // With no model at all VS Code's chat view itself refuses to send ("Language model unavailable"): the chat case
+    // is a setting naming a model nobody provides.
+    await vscode.workspace.getConfiguration('thoughtExplorer').update('deliberation.model', 'no-such-vendor/none', vscode.ConfigurationTarget.Global);
+    try {
+      await ask(`@thinking /hats ${marker}: anything`);
+      const record = await answered(api, marker);
+      const message = record.result.errorDetails?.message ?? '';
+      assert.match(message, /No VS Code language model matches thoughtExplorer\.deliberation\.model "no-such-vendor\/none"\. Install and sign in to GitHub Copilot/);
+      assert.match(message, new RegExp(`Available: .*${helper.vendor}/`));
+      assert.match(message, /Nothing was run or recorded/);
+    } finally {
+      await vscode.workspace.getConfiguration('thoughtExplorer').update('deliberation.model', undefined, vscode.ConfigurationTarget.Global);
     }
+
+    helper.unregisterModel();
+    await eventually(async () => ((await vscode.lm.selectChatModels({ vendor: helper.vendor })).length === 0 ? true : undefined), 'the scripted model to go away', 10_000);
+    const available = await vscode.lm.selectChatModels();
+    const tool = await eventually(() => vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'))?.name, 'the mcp_…_deliberate tool', 60_000);
+    const result = await vscode.lm.invokeTool(tool, { input: { problem: `${marker}: via MCP` }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    if (available.length === 0) assert.match(text, /No language model is available in VS Code\. Install and sign in to GitHub Copilot/);
+    assert.match(text, /Nothing was run or recorded/);
     assert.equal(api.engine().listSessions({}).total, before, 'nothing recorded');
     assert.equal(helper.responded, 0);
   });
