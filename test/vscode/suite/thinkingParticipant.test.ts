@@ -89,6 +89,8 @@ suite('@thinking: deliberation on VS Code models', () => {
   });
 
   suiteTeardown(async () => {
+    // Screenshot staging leaves the window as it is: the runner captures it after the suite (its profile is temporary).
+    if (process.env.THOUGHT_EXPLORER_SCREENSHOT) return;
     helper.registerModel();
     helper.reset();
     for (const key of ['deliberation.maxToolCalls', 'deliberation.maxCycles']) {
@@ -257,5 +259,46 @@ suite('@thinking: deliberation on VS Code models', () => {
     assert.match(text, /Nothing was run or recorded/);
     assert.equal(api.engine().listSessions({}).total, before, 'nothing recorded');
     assert.equal(helper.responded, 0);
+  });
+
+  // Not a check: leaves the window showing a six-hats deliberation for `npm run test:vscode -- --grep screenshot
+  // --screenshot docs/….png` with THOUGHT_EXPLORER_SCREENSHOT=chat (the chat view streaming) or =explorer (the
+  // explorer panel while the last hat still runs: role states and the Stop button). Skipped otherwise.
+  test('screenshot staging: six hats in the chat view or the explorer', async function () {
+    const stage = process.env.THOUGHT_EXPLORER_SCREENSHOT;
+    if (stage !== 'chat' && stage !== 'explorer') this.skip();
+    this.timeout(120_000);
+    const marker = `screens-${randomUUID().slice(0, 4)}`;
+    const answers: Record<string, string> = {
+      factual: 'Billing handles 40k invoices a day; the current p99 is 140 ms; the queue would add one network hop per invoice.',
+      emotional: 'The team is wary: the last migration broke month-end invoicing, and finance will notice any delay first.',
+      critical: 'Risks: duplicate invoices on redelivery, lost events if the broker fails over, and a longer tail latency.',
+      optimistic: 'Events decouple billing from checkout, so peak traffic stops slowing the storefront; retries become cheap.',
+      creative: 'Run both paths for a month: write invoices synchronously and publish events, then compare before switching.',
+      synthesis: 'Go event-driven behind a flag: idempotent invoice ids, an outbox table, and a one-month shadow run before the switch.',
+    };
+    let calls = 0;
+    helper.setResponder(async (request) => {
+      calls += 1;
+      const hat = hatOf(request);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      if (stage === 'explorer' && hat === 'synthesis') await new Promise<void>((resolve) => request.token.onCancellationRequested(() => resolve()));
+      return { text: answers[hat] ?? 'Scripted answer.' };
+    });
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const query = `@thinking /hats --full ${marker}: should billing move to an event-driven architecture?`;
+    if (stage === 'chat') {
+      await ask(query);
+      // The whole window for the chat, so the roles read as they do in a wide chat view.
+      await vscode.commands.executeCommand('workbench.action.toggleMaximizedAuxiliaryBar').then(undefined, () => undefined);
+      await answered(api, marker);
+      return;
+    }
+    void ask(query);
+    const sessionId = await eventually(() => (calls >= 6 ? sessionWith(api, marker)?.id : undefined), 'the synthesis hat to start', 60_000);
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.commands.executeCommand('thoughtExplorer.openExplorer', sessionId);
+    await eventually(() => api.explorer.status().find((status) => status.surface === 'panel' && status.ready && status.deliberation?.status === 'running'), 'the panel to show the running deliberation', 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
   });
 });
