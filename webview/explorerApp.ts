@@ -7,6 +7,8 @@ import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/
 import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 import { stageGraphDefinition } from './deliberationGraph';
+import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
+import { DeliberationStatusView } from './deliberationStatus';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
@@ -25,6 +27,8 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly model = new SessionModel();
   private readonly layout: ExplorerLayout;
   private theme: ThemeKind;
+  private readonly deliberation: DeliberationStatusView;
+  private deliberationState: LiveDeliberationState | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -53,6 +57,8 @@ export class ExplorerApp implements HostMessageHandler {
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
     });
+    this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
+    this.layout.header.element.after(this.deliberation.element);
   }
 
   /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
@@ -82,6 +88,8 @@ export class ExplorerApp implements HostMessageHandler {
       ui.replayPosition = undefined;
     }
     ui.sessionId = session?.meta.id;
+    // The host re-sends the live state after a snapshot; until then, keep what belongs to this session only.
+    this.deliberation.show(isReplay ? undefined : this.deliberationState, session?.meta.id);
     if (isReplay && session) {
       layout.replay.start(model.total, ui.replayPosition ?? 0, ui.replaySpeed ?? 1);
     } else {
@@ -93,6 +101,12 @@ export class ExplorerApp implements HostMessageHandler {
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.saveState();
+  }
+
+  /** A deliberation's live state: drawn when it belongs to the session on screen. */
+  showDeliberation(state: LiveDeliberationState): void {
+    this.deliberationState = state;
+    this.deliberation.show(state, this.model.session?.meta.id);
   }
 
   addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void {
@@ -141,7 +155,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.empty.hidden = hasSession;
     layout.body.hidden = !hasSession;
     layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
-    this.showDeliberation(snapshot);
+    this.showDeliberationBudget(snapshot);
     if (!snapshot) return;
     const thoughts = snapshot.thoughts;
     layout.cards.show(thoughts);
@@ -163,13 +177,13 @@ export class ExplorerApp implements HostMessageHandler {
     if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
-    this.showDeliberation(snapshot);
+    this.showDeliberationBudget(snapshot);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
     this.requestThoughtDiagrams(snapshot);
   }
 
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
-  private showDeliberation(snapshot: SessionSnapshot | undefined): void {
+  private showDeliberationBudget(snapshot: SessionSnapshot | undefined): void {
     const derived = snapshot ? summarizeDeliberation(snapshot.thoughts) : undefined;
     const fromHost = this.model.session?.deliberation;
     this.layout.header.showDeliberation(derived && fromHost && !this.layout.replay.active ? { ...derived, ...fromHost } : derived);

@@ -1,6 +1,7 @@
 // The webview's end of the host → webview protocol: checks each posted message with the shared guard and hands it to
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
+import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { assertNever, isHostMessage, type HostMessage, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 
 /** What the explorer does for each host message. */
@@ -11,6 +12,7 @@ export interface HostMessageHandler {
   themeReported(kind: ThemeKind): void;
   applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void;
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
+  showDeliberation(state: LiveDeliberationState): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -28,6 +30,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
     case 'requestSvg':
       void handler.answerSvgRequest(message.requestId, message.session);
       return;
+    case 'deliberationState':
+      return handler.showDeliberation(message.state);
     default:
       assertNever(message, 'host message');
   }

@@ -20,6 +20,8 @@ export interface DeliberationDeps {
   signal?: AbortSignal;
   /** Called after each role call is recorded (progress notifications). */
   onCallRecorded?: (event: { done: number; outcome: CallOutcome; thoughtNumber: number }) => void;
+  /** Called when a role call starts (live progress in the chat participant and the explorer). */
+  onCallStarted?: (event: { sessionId: string; role: string; title: string }) => void;
   now?: () => number;
 }
 
@@ -97,6 +99,7 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
       signal: deps.signal,
       now,
       ...(deps.toolGateway && tools.offered.size > 0 ? { tools: { gateway: deps.toolGateway, offered: tools.offered } } : {}),
+      onCallStarted: (role) => deps.onCallStarted?.({ sessionId: recorder.sessionId, role: role.name, title: role.title }),
     },
     {
       record: (outcome) => {

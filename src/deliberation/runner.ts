@@ -78,6 +78,8 @@ export interface RunContext {
   now?: () => number;
   /** Tools task steps may call: the gateway and the tools offered (see toolSelection.ts). */
   tools?: { gateway: ToolGateway; offered: ReadonlyMap<string, ModelTool> };
+  /** Called when a role call is about to reach the model (live progress: which roles are running). */
+  onCallStarted?: (role: Role) => void;
 }
 
 /** How much of a tool's answer the model sees again, and how much the thought keeps. */
@@ -364,6 +366,7 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     }
     this.outputTokensLeft -= reserved;
     this.calls++;
+    this.context.onCallStarted?.(role);
     const callController = new AbortController();
     const onAbort = () => callController.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener('abort', onAbort, { once: true });

@@ -55,6 +55,11 @@ export interface ModelGateway {
   readonly description: string;
   /** True when the gateway passes ModelCallOptions.tools to the model natively; otherwise task steps run without tools. */
   readonly toolCalling?: boolean;
+  /**
+   * Optional: resolves once a model is ready to answer (e.g. VS Code picked one, the person answered a quick pick);
+   * rejects with a message that says what the person can do. Called before anything is recorded.
+   */
+  ready?(signal?: AbortSignal): Promise<void>;
   complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion>;
 }
 

@@ -5,12 +5,16 @@ import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
 import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
+import { registerChatParticipant, type ChatRequestRecord } from './chatParticipant';
 import { registerCommands } from './commands';
+import { readDeliberationSettings } from './deliberationSettings';
 import { registerExportCommand } from './exportCommand';
 import { registerExplorer, type ExplorerApi } from './explorer/registerExplorer';
-import { registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
+import { VsCodeModelGateway } from './lmGateway';
+import { bundledServerLoader, registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
 import { createServices, type ExtensionServices, type OpenedStore } from './services';
 import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree';
+import { SETTINGS_SECTION } from './settings';
 import { registerStatusBar } from './statusBar';
 import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
 
@@ -28,6 +32,8 @@ export interface ThoughtExplorerApi {
   /** The running MCP server's URL, or undefined before VS Code started it. */
   mcpServerUrl(): string | undefined;
   mcpStatus(): McpServerStatus;
+  /** Requests @thinking answered in this window, most recent last. */
+  chatRequests(): readonly ChatRequestRecord[];
   /** Selects (and expands) a session in the Sessions view, as a click would. */
   revealSession(sessionId: string): Promise<void>;
 }
@@ -43,12 +49,15 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
 
   const storeWatcher = registerStoreWatcher(context, services);
   const { provider: sessionsTree, view: sessionsView } = registerSessionsTree(context, services, { onFirstRender: () => storeWatcher.start() });
-  mcpHost = registerMcpProvider(context, services);
+  // `deliberate` called by VS Code's agent runs on VS Code's models directly (the setting picks which, per call).
+  const deliberationModel = new VsCodeModelGateway(() => readDeliberationSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION)).settings.model, { rechoose: true });
+  mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
   registerStatusBar(context, services);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   const explorer = registerExplorer(context, services);
+  const chatRequests = registerChatParticipant(context, services, services.deliberations);
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);
@@ -62,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     engine: () => services.engine,
     mcpServerUrl: () => host.url,
     mcpStatus: () => host.status(),
+    chatRequests: () => chatRequests,
     revealSession: async (sessionId) => {
       sessionsTree.getChildren();
       const node = sessionsTree.findSessionNode(sessionId);

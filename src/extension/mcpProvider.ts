@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
+import type { ModelGateway } from '../engine/modelGateway';
+import { VsCodeToolGateway } from './lmToolGateway';
 import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 import { editorToolsProvider } from './editorTools';
@@ -96,6 +98,8 @@ export class McpServerHost implements vscode.Disposable {
   constructor(
     private readonly services: ExtensionServices,
     private readonly load: HttpServerLoader,
+    /** The model `deliberate` runs on when VS Code's agent calls it: VS Code's own models, no sampling round trip. */
+    private readonly modelGateway?: ModelGateway,
   ) {}
 
   get url(): string | undefined {
@@ -181,6 +185,8 @@ export class McpServerHost implements vscode.Disposable {
         log: (message) => this.services.log.warn(`[mcp] ${message}`),
         onMessage: (method) => this.count(method),
         availableTools: editorToolsProvider(),
+        // VS Code's agent calling `deliberate`: its roles run on VS Code's models and its task steps on VS Code's tools.
+        ...(this.modelGateway ? { modelGateway: this.modelGateway, toolGateway: new VsCodeToolGateway() } : {}),
       });
       if (generation !== this.generation) {
         await server.close();
@@ -247,8 +253,13 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
 }
 
 /** Registers the provider (the manifest requires VS Code 1.101, where the MCP provider API is stable). */
-export function registerMcpProvider(context: vscode.ExtensionContext, services: ExtensionServices, load: HttpServerLoader = bundledServerLoader(services.extensionPath)): McpServerHost {
-  const host = new McpServerHost(services, load);
+export function registerMcpProvider(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+  load: HttpServerLoader = bundledServerLoader(services.extensionPath),
+  modelGateway?: ModelGateway,
+): McpServerHost {
+  const host = new McpServerHost(services, load, modelGateway);
   context.subscriptions.push(host);
   const provider = new ThoughtExplorerMcpProvider(services, host);
   let enabled = services.settings.mcpServerEnabled;

@@ -8,6 +8,7 @@ import { ThinkingEngine } from '../engine/engine';
 import type { EngineEvent } from '../engine/events';
 import type { SessionStore } from '../engine/model';
 import type { RenderedSvgs } from '../shared/protocol';
+import { LiveDeliberations } from './liveDeliberations';
 import { engineSettingsChanged, readSettings, resolveStoragePath, SETTINGS_SECTION, type ExtensionSettings, type SettingsSource } from './settings';
 
 /** The store as the extension uses it: the engine's interface plus where a session's file is, and a way to close. */
@@ -50,6 +51,8 @@ export class ExtensionServices implements vscode.Disposable {
   readonly extensionUri: vscode.Uri;
   readonly extensionPath: string;
   readonly extensionVersion: string;
+  /** Deliberations running in this window (chat participant, in-host MCP server): the explorer shows and stops them. */
+  readonly deliberations = new LiveDeliberations();
 
   private currentSettings: ExtensionSettings;
   private built: Built | undefined;

@@ -9,6 +9,7 @@ import type { SessionMeta, StrategySwitch, ThoughtRecord } from '../engine/model
 import type { DeliberationSummary } from './deliberationView';
 
 export type { BudgetUse, DeliberationCallStatus, DeliberationSummary, DeliberationThoughtFacts, HatColour } from './deliberationView';
+import { isLiveDeliberationState, type DeliberationHostMessage, type DeliberationWebviewMessage } from './deliberationProtocol';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -70,7 +71,8 @@ export type HostMessage =
   /** Starts, pauses or moves a replay; fields left out keep their value. */
   | { type: 'replayState'; playing?: boolean; position?: number; speed?: number }
   /** Asks for full (unwindowed) SVGs of `session`, or of the session on screen when absent. */
-  | { type: 'requestSvg'; requestId: string; session?: SessionView };
+  | { type: 'requestSvg'; requestId: string; session?: SessionView }
+  | DeliberationHostMessage;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -83,7 +85,8 @@ export type WebviewMessage =
   | { type: 'openInPanel'; sessionId?: string }
   | { type: 'exportSvg'; diagram: DiagramKind; svg: string; sessionId?: string }
   | { type: 'renderFailed'; diagram: DiagramKind; message: string }
-  | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] };
+  | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] }
+  | DeliberationWebviewMessage;
 
 /** The replay speeds offered, as multiples of the base pace. */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8] as const;
@@ -171,6 +174,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isDiagramKind(value.diagram) && isString(value.message);
     case 'svgRendered':
       return isString(value.requestId) && isRenderedSvgs(value.svgs) && Array.isArray(value.errors) && value.errors.every(isString);
+    case 'stopDeliberation':
+      return isString(value.sessionId);
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -198,6 +203,8 @@ export function isHostMessage(value: unknown): value is HostMessage {
       );
     case 'requestSvg':
       return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));
+    case 'deliberationState':
+      return isLiveDeliberationState(value.state);
     default:
       return isNever(type);
   }

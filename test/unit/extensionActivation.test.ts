@@ -180,6 +180,13 @@ describe('manifest', () => {
     const properties = manifest.contributes.configuration.properties;
     assert.deepEqual(Object.keys(properties).sort(), [
       'defaultStrategy',
+      'deliberation.defaultPlan',
+      'deliberation.maxCycles',
+      'deliberation.maxToolCalls',
+      'deliberation.maxTokens',
+      'deliberation.maxTotalTokens',
+      'deliberation.model',
+      'deliberation.timeoutMs',
       'followLiveSession',
       'limits.maxSessionsInMemory',
       'limits.maxThoughtLength',

@@ -13,6 +13,7 @@ import {
   type SessionView,
   type WebviewMessage,
 } from '../../shared/protocol';
+import type { LiveDeliberationState } from '../../shared/deliberationProtocol';
 import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
@@ -22,7 +23,8 @@ import { svgForImage } from '../../export/svgSanitize';
 export type ExplorerServices = Pick<
   ExtensionServices,
   'engine' | 'onEngineEvent' | 'onDidResetEngine' | 'onDidChangeStoreOnDisk' | 'settings' | 'log' | 'extensionUri'
->;
+> &
+  Partial<Pick<ExtensionServices, 'deliberations'>>;
 
 /** Where the webview bundle lives; also the only folder the webview may load from. */
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
@@ -50,6 +52,8 @@ export interface ExplorerConnectionStatus {
   sessionId: string | undefined;
   /** Thoughts of that session the webview has received (snapshot plus deltas). */
   thoughtsSent: number;
+  /** The last state of a live deliberation sent for that session (roles running, done, failed, cancelled). */
+  deliberation?: LiveDeliberationState;
 }
 
 export interface ExplorerConnectionOptions {
@@ -73,6 +77,7 @@ export class ExplorerConnection implements vscode.Disposable {
   private autoplayPending: boolean;
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
   private requestCounter = 0;
+  private deliberationSent: LiveDeliberationState | undefined;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -97,6 +102,13 @@ export class ExplorerConnection implements vscode.Disposable {
       services.onDidResetEngine(() => this.sendSnapshot()),
       services.onDidChangeStoreOnDisk(() => this.onStoreChangedOnDisk()),
     );
+    const deliberations = services.deliberations;
+    if (deliberations) {
+      const unsubscribe = deliberations.onDidChange((state) => {
+        if (state.sessionId === this.sessionId) this.sendDeliberation(state);
+      });
+      this.disposables.push({ dispose: unsubscribe });
+    }
   }
 
   get shownSessionId(): string | undefined {
@@ -109,7 +121,14 @@ export class ExplorerConnection implements vscode.Disposable {
 
   /** What this webview has been sent: for diagnostics and the in-editor tests. */
   get status(): ExplorerConnectionStatus {
-    return { surface: this.options.surface, mode: this.mode, ready: this.ready, sessionId: this.sessionId, thoughtsSent: this.sentThoughts };
+    return {
+      surface: this.options.surface,
+      mode: this.mode,
+      ready: this.ready,
+      sessionId: this.sessionId,
+      thoughtsSent: this.sentThoughts,
+      ...(this.deliberationSent ? { deliberation: this.deliberationSent } : {}),
+    };
   }
 
   /** The webview was hidden and its document destroyed: nothing may be posted until it says `ready` again. */
@@ -200,6 +219,12 @@ export class ExplorerConnection implements vscode.Disposable {
         pending.resolve(message.svgs);
         return;
       }
+      case 'stopDeliberation':
+        // Only the session this webview shows: a webview cannot stop runs it was never told about.
+        if (message.sessionId === this.sessionId && this.services.deliberations?.stop(message.sessionId)) {
+          this.services.log.info(`Deliberation in session ${message.sessionId} stopped from the explorer.`);
+        }
+        return;
       default:
         assertNever(message, 'webview message');
     }
@@ -299,6 +324,15 @@ export class ExplorerConnection implements vscode.Disposable {
     this.sentThoughts = session?.thoughts.length ?? 0;
     this.sentSwitches = session?.strategySwitches.length ?? 0;
     this.post({ type: 'snapshot', mode: this.mode, session });
+    this.deliberationSent = undefined;
+    const live = this.sessionId === undefined ? undefined : this.services.deliberations?.state(this.sessionId);
+    if (live && this.mode !== 'replay') this.sendDeliberation(live);
+  }
+
+  private sendDeliberation(state: LiveDeliberationState): void {
+    if (!this.ready || this.mode === 'replay') return;
+    this.deliberationSent = state;
+    this.post({ type: 'deliberationState', state });
   }
 
   /** The live session updated last, else the session updated last; undefined when there are none. */

@@ -128,6 +128,14 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
       }
       const gateway = deps.gateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.requestId) : undefined);
       if (!gateway) return errorResult(NO_MODEL_MESSAGE);
+      if (gateway.ready) {
+        // A host model that is not available (none installed, no consent) is refused here, before anything is recorded.
+        try {
+          await gateway.ready(extra.signal);
+        } catch (error) {
+          return errorResult(`${error instanceof Error ? error.message : String(error)} Nothing was run or recorded.`);
+        }
+      }
 
       const progressToken = extra._meta?.progressToken;
       const total = plannedCalls(prepared.plan);

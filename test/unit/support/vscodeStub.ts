@@ -163,6 +163,9 @@ export const stub = {
     hide(): void;
   }[],
   globalState: new Map<string, unknown>(),
+  chatParticipants: [] as { id: string; handler: (...args: unknown[]) => unknown; participant: Record<string, unknown> }[],
+  /** Models vscode.lm.selectChatModels answers with (filtered by the selector's vendor, family and id). */
+  chatModels: [] as { vendor: string; family: string; id: string; name: string }[],
 };
 
 export function resetStub(): void {
@@ -180,6 +183,8 @@ export function resetStub(): void {
   stub.webviewViewProviders.length = 0;
   stub.quickPicks.length = 0;
   stub.globalState.clear();
+  stub.chatParticipants.length = 0;
+  stub.chatModels.length = 0;
 }
 
 /** Changes a `thoughtExplorer.*` setting and tells listeners, as VS Code does. */
@@ -333,7 +338,47 @@ export const env = {
   },
 };
 
+export const chat = {
+  createChatParticipant(id: string, handler: (...args: unknown[]) => unknown) {
+    const participant: Record<string, unknown> & { dispose(): void } = {
+      id,
+      dispose: () => {
+        const index = stub.chatParticipants.findIndex((entry) => entry.participant === participant);
+        if (index !== -1) stub.chatParticipants.splice(index, 1);
+      },
+    };
+    stub.chatParticipants.push({ id, handler, participant });
+    return participant;
+  },
+};
+
+export class LanguageModelError extends Error {
+  static NoPermissions(message?: string): LanguageModelError {
+    return new LanguageModelError(message, 'NoPermissions');
+  }
+  static Blocked(message?: string): LanguageModelError {
+    return new LanguageModelError(message, 'Blocked');
+  }
+  static NotFound(message?: string): LanguageModelError {
+    return new LanguageModelError(message, 'NotFound');
+  }
+  constructor(
+    message: string | undefined,
+    readonly code: string,
+  ) {
+    super(message ?? '');
+  }
+}
+
 export const lm = {
+  tools: [] as { name: string; description: string; tags: string[]; inputSchema?: object }[],
+  selectChatModels(selector: { vendor?: string; family?: string; id?: string } = {}) {
+    return Promise.resolve(
+      stub.chatModels.filter(
+        (model) => (!selector.vendor || model.vendor === selector.vendor) && (!selector.family || model.family === selector.family) && (!selector.id || model.id === selector.id),
+      ),
+    );
+  },
   registerMcpServerDefinitionProvider(id: string, provider: McpProviderRegistration['provider']): Disposable {
     stub.mcpProviders.push({ id, provider });
     return new Disposable(() => {

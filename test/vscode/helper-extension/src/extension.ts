@@ -25,6 +25,17 @@ export interface RecordedRequest {
   readonly answered: { readonly kind: 'toolCall'; readonly tool: string; readonly input: Record<string, unknown> } | { readonly kind: 'text'; readonly text: string };
 }
 
+/** What a deliberation test scripts: the reply to each request, from the request's text and the tools offered. */
+export interface ScriptedRequest {
+  readonly texts: readonly string[];
+  readonly offeredTools: readonly string[];
+  readonly token: vscode.CancellationToken;
+}
+export type ScriptedReply = { readonly text?: string; readonly toolCalls?: readonly { readonly name: string; readonly input: Record<string, unknown> }[] };
+export type Responder = (request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>;
+
+export const TEST_TOOL = 'thought_explorer_test_lookup';
+
 export interface ScriptedModelApi {
   readonly vendor: string;
   readonly modelId: string;
@@ -33,6 +44,15 @@ export interface ScriptedModelApi {
   /** Requests handled by the @thinker participant, which runs the tool loop itself. */
   readonly participantRuns: readonly ParticipantRun[];
   reset(): void;
+  /** Replies by a function instead of the tool-call script (deliberation tests); undefined goes back to the script. */
+  setResponder(responder: Responder | undefined): void;
+  /** Requests the responder answered. */
+  readonly responded: number;
+  /** Takes the model away (no model available) and puts it back. */
+  unregisterModel(): void;
+  registerModel(): void;
+  /** Inputs the test tool (vscode.lm.registerTool) was invoked with, and whether it had a chat toolInvocationToken. */
+  readonly toolInvocations: readonly { readonly input: unknown; readonly hadToken: boolean }[];
 }
 
 function partText(part: unknown): string {
@@ -54,6 +74,8 @@ class ScriptedModel implements LanguageModelChatProviderShape {
   script: ModelScript = { toolNameSuffix: 'sequentialthinking', calls: [], finalText: 'Nothing scripted.' };
   readonly requests: RecordedRequest[] = [];
   private callCounter = 0;
+  responder: Responder | undefined;
+  responded = 0;
 
   provideLanguageModelChatInformation(): ProviderModel[] {
     return [
@@ -75,8 +97,20 @@ class ScriptedModel implements LanguageModelChatProviderShape {
     messages: readonly ProviderRequestMessage[],
     options: ProviderResponseOptions,
     progress: vscode.Progress<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart>,
+    token: vscode.CancellationToken,
   ): Promise<void> {
     const offeredTools = (options.tools ?? []).map((tool) => tool.name);
+    if (this.responder) {
+      const texts = messages.map((message) => message.content.map(partText).join(''));
+      const reply = await this.responder({ texts, offeredTools, token });
+      this.responded += 1;
+      for (const call of reply.toolCalls ?? []) {
+        this.callCounter += 1;
+        progress.report(new vscode.LanguageModelToolCallPart(`scripted-call-${this.callCounter}`, call.name, call.input));
+      }
+      if (reply.text !== undefined) progress.report(new vscode.LanguageModelTextPart(reply.text));
+      return;
+    }
     const results = toolResults(messages);
     const step = results.length;
     const tool = offeredTools.find((name) => name.endsWith(this.script.toolNameSuffix));
@@ -109,7 +143,17 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   if (typeof lm.registerLanguageModelChatProvider !== 'function') {
     throw new Error(`vscode.lm.registerLanguageModelChatProvider is missing in VS Code ${vscode.version}`);
   }
-  context.subscriptions.push(lm.registerLanguageModelChatProvider(VENDOR, model));
+  let registration: vscode.Disposable | undefined = lm.registerLanguageModelChatProvider(VENDOR, model);
+  context.subscriptions.push({ dispose: () => registration?.dispose() });
+  const toolInvocations: { input: unknown; hadToken: boolean }[] = [];
+  context.subscriptions.push(
+    vscode.lm.registerTool<{ word?: string }>(TEST_TOOL, {
+      invoke: (options) => {
+        toolInvocations.push({ input: options.input, hadToken: options.toolInvocationToken !== undefined });
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Fact ${toolInvocations.length} about ${String(options.input.word)}: it has ${String(options.input.word).length} letters.`)]);
+      },
+    }),
+  );
   const participantRuns: ParticipantRun[] = [];
   context.subscriptions.push(
     registerThinkerParticipant(() => vscode.lm.selectChatModels({ vendor: VENDOR, id: MODEL_ID }), () => model.script.toolNameSuffix, participantRuns),
@@ -129,6 +173,25 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     reset: () => {
       model.requests.length = 0;
       participantRuns.length = 0;
+      model.responder = undefined;
+      model.responded = 0;
+      toolInvocations.length = 0;
+    },
+    setResponder: (responder) => {
+      model.responder = responder;
+    },
+    get responded() {
+      return model.responded;
+    },
+    unregisterModel: () => {
+      registration?.dispose();
+      registration = undefined;
+    },
+    registerModel: () => {
+      registration ??= lm.registerLanguageModelChatProvider!(VENDOR, model);
+    },
+    get toolInvocations() {
+      return toolInvocations;
     },
   };
 }

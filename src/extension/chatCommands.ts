@@ -1,0 +1,102 @@
+// What a `@thinking` chat request asks for: its slash command and prompt turned into a deliberate request, a strategy
+// session to start, a session to resume, or a usage line. Plain Node (no `vscode`), unit-tested.
+//
+//   /hats [--full] <problem>                       six hats, `auto` routing unless --full
+//   /plan <direct|sequential|parallel|task> [--roles a,b] [--tools x,y] <problem>
+//   /strategy <name> <problem>                     a sequential-thinking session in that strategy
+//   /resume [session]                              where a session stands and how to go on
+//   <question>                                     the default plan (setting; `auto` unless changed)
+import type { RequestBudgets } from '../deliberation/budgets';
+import type { NamedPlan } from '../deliberation/namedPlans';
+import { findStrategy, strategyNames } from '../engine/strategies/catalog';
+
+export const CHAT_COMMANDS = ['hats', 'plan', 'strategy', 'resume'] as const;
+export const PLAN_KINDS = ['direct', 'sequential', 'parallel', 'task'] as const;
+
+export type ChatCommand =
+  | { kind: 'deliberate'; input: Record<string, unknown>; label: string }
+  | { kind: 'strategy'; strategy: string; problem: string }
+  | { kind: 'resume'; sessionId?: string }
+  | { kind: 'usage'; message: string };
+
+export interface ChatDefaults {
+  defaultPlan: NamedPlan;
+  budgets: RequestBudgets;
+}
+
+export const USAGE = [
+  '`@thinking <question>` deliberates with the default plan (thinking hats chosen by complexity).',
+  '`/hats [--full] <problem>` six thinking hats; `auto` routing picks 1, 2, 3 or all 6 unless `--full`.',
+  '`/plan <direct|sequential|parallel|task> [--roles critical,creative] [--tools toolA,toolB] <problem>` a plan of your choice; `--tools` lets a task call VS Code tools.',
+  '`/strategy <name> <problem>` starts a sequential-thinking session in a reasoning strategy.',
+  '`/resume [session]` shows where a session stands and how to go on.',
+].join('\n\n');
+
+export function parseChatCommand(command: string | undefined, prompt: string, defaults: ChatDefaults): ChatCommand {
+  const words = prompt.trim();
+  const budgets = Object.keys(defaults.budgets).length > 0 ? { budgets: { ...defaults.budgets } } : {};
+  switch (command) {
+    case undefined:
+    case '': {
+      if (words === '') return { kind: 'usage', message: `Ask a question or name a command.\n\n${USAGE}` };
+      return { kind: 'deliberate', input: { problem: words, plan: defaults.defaultPlan, ...budgets }, label: defaults.defaultPlan };
+    }
+    case 'hats': {
+      const { flags, rest } = takeFlags(words, ['full']);
+      if (rest === '') return { kind: 'usage', message: 'Give the problem after `/hats`, e.g. `/hats Should we split the monolith?` (add `--full` for all six hats).' };
+      const plan = flags.full !== undefined ? 'hats' : 'auto';
+      return { kind: 'deliberate', input: { problem: rest, plan, ...budgets }, label: plan === 'hats' ? 'six hats' : 'hats (auto routing)' };
+    }
+    case 'plan': {
+      const [kind, ...others] = words.split(/\s+/);
+      if (!(PLAN_KINDS as readonly string[]).includes(kind ?? '')) {
+        return { kind: 'usage', message: `Name the plan first: \`/plan <${PLAN_KINDS.join('|')}> <problem>\`${kind ? ` (got "${kind}")` : ''}.` };
+      }
+      const { flags, rest } = takeFlags(others.join(' '), ['roles', 'tools']);
+      if (rest === '') return { kind: 'usage', message: `Give the problem after \`/plan ${kind}\`.` };
+      const roles = list(flags.roles);
+      const tools = list(flags.tools);
+      if (tools.length > 0 && kind !== 'task') return { kind: 'usage', message: '`--tools` works with `/plan task` only: tools reach task steps.' };
+      if (kind === 'task' && tools.length > 0) {
+        // Tools need a plan object: the named task plan takes no tool list.
+        const plan = { strategy: 'task', role: roles[0] ?? 'factual', tools };
+        return { kind: 'deliberate', input: { problem: rest, plan, ...budgets }, label: `task with tools ${tools.join(', ')}` };
+      }
+      return { kind: 'deliberate', input: { problem: rest, plan: kind, ...(roles.length > 0 ? { roles } : {}), ...budgets }, label: kind! };
+    }
+    case 'strategy': {
+      const [name, ...others] = words.split(/\s+/);
+      const problem = others.join(' ').trim();
+      if (!name || !findStrategy(name)) {
+        return { kind: 'usage', message: `Name a strategy first: \`/strategy <name> <problem>\`${name ? ` (got "${name}")` : ''}. Strategies: ${strategyNames().join(', ')}.` };
+      }
+      if (problem === '') return { kind: 'usage', message: `Give the problem after \`/strategy ${name}\`.` };
+      return { kind: 'strategy', strategy: name, problem };
+    }
+    case 'resume':
+      return { kind: 'resume', ...(words !== '' ? { sessionId: words.split(/\s+/)[0] } : {}) };
+    default:
+      return { kind: 'usage', message: `Unknown command /${command}.\n\n${USAGE}` };
+  }
+}
+
+/** Pulls `--name value` (or a bare `--name`) flags out of the text; the rest is the problem. */
+function takeFlags(text: string, names: readonly string[]): { flags: Record<string, string | undefined>; rest: string } {
+  const flags: Record<string, string | undefined> = {};
+  const kept: string[] = [];
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  for (let index = 0; index < tokens.length; index++) {
+    const match = /^--([a-z-]+)$/.exec(tokens[index]);
+    if (match && names.includes(match[1])) {
+      const takesValue = match[1] !== 'full';
+      flags[match[1]] = takesValue ? (tokens[++index] ?? '') : '';
+      continue;
+    }
+    kept.push(tokens[index]);
+  }
+  return { flags, rest: kept.join(' ') };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
