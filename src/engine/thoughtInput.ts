@@ -58,16 +58,17 @@ const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for ex
  */
 function wholeNumber(description: string, nullable = true) {
   const number = z.int().min(1).max(MAX_WHOLE_NUMBER);
-  const text = z.string().describe('a whole number written as text, e.g. "3"');
-  return refusable(
-    z.union(nullable ? [number, text, z.null()] : [number, text]).transform((value, context) => {
-      if (typeof value !== 'string') return value;
+  // Only the text option has a transform: a number (nearly every call) passes the union as it is, with no pipe to run.
+  const text = z
+    .string()
+    .describe('a whole number written as text, e.g. "3"')
+    .transform((value, context) => {
       const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
       if (isWholeNumberInRange(parsed, 1)) return parsed;
       context.issues.push({ code: 'custom', message: WHOLE_NUMBER_HINT, input: value });
       return z.NEVER;
-    }),
-  )
+    });
+  return refusable(z.union(nullable ? [number, text, z.null()] : [number, text]))
     .optional()
     .describe(description);
 }
@@ -80,17 +81,18 @@ function wholeNumberExpectation(value: unknown): string {
 
 /** true or false, also as text in any case ("False", " true "); null (for an optional field) means absent. */
 function flag(description: string, nullable = true) {
-  const text = z.string().describe('"true" or "false"');
-  return refusable(
-    z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]).transform((value, context) => {
-      if (typeof value !== 'string') return value;
+  // As for whole numbers: only the text option is transformed.
+  const text = z
+    .string()
+    .describe('"true" or "false"')
+    .transform((value, context) => {
       const text = value.trim().toLowerCase();
       if (text === 'true') return true;
       if (text === 'false') return false;
       context.issues.push({ code: 'custom', message: 'true or false', input: value });
       return z.NEVER;
-    }),
-  )
+    });
+  return refusable(z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]))
     .optional()
     .describe(description);
 }
@@ -100,14 +102,13 @@ function flag(description: string, nullable = true) {
  * client would refuse the call with its own, vaguer message; ours says what the alphabet is.
  */
 function name(description: string) {
-  return refusable(
-    z.union([z.string(), z.int(), z.null()]).transform((value, context) => {
-      if (typeof value === 'number') value = String(value);
-      if (value === null || value === '' || NAME_PATTERN.test(value)) return value;
-      context.issues.push({ code: 'custom', message: NAME_RULE, input: value });
-      return z.NEVER;
-    }),
-  )
+  const checked = (value: string | number, context: z.RefinementCtx): string => {
+    const text = typeof value === 'number' ? String(value) : value;
+    if (text === '' || NAME_PATTERN.test(text)) return text;
+    context.issues.push({ code: 'custom', message: NAME_RULE, input: text });
+    return z.NEVER;
+  };
+  return refusable(z.union([z.string().transform(checked), z.int().transform(checked), z.null()]))
     .optional()
     .describe(description);
 }
