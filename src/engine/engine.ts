@@ -58,11 +58,14 @@ export class ThinkingEngine {
     return this.events.on(listener);
   }
 
-  /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says why. */
-  process(connectionId: string, args: unknown): ThoughtOutcome {
+  /**
+   * Records one thought sent by `connectionId` as raw tool arguments, or as arguments thoughtArgumentsSchema already
+   * parsed (`argumentsParsed`: what an McpServer tool handler receives). Never throws for bad input: the outcome says why.
+   */
+  process(connectionId: string, args: unknown, argumentsParsed = false): ThoughtOutcome {
     let input: ThoughtInput;
     try {
-      input = parseThoughtInput(args, this.limits.maxThoughtLength);
+      input = parseThoughtInput(args, this.limits.maxThoughtLength, argumentsParsed);
     } catch (error) {
       if (error instanceof ThoughtInputError) return { ok: false, error: error.message };
       throw error;

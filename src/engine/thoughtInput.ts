@@ -113,8 +113,11 @@ function name(description: string) {
     .describe(description);
 }
 
-/** The thought itself: required, and not blank (its length limit is the engine's, checked in parseThoughtInput). */
-const thoughtText = refusable(z.string().refine((text) => text.trim() !== '')).describe('Your current thinking step (required).');
+/**
+ * The thought itself: required. Not blank and its length limit are checked in parseThoughtInput (a refine here cost a
+ * check run on every call).
+ */
+const thoughtText = refusable(z.string()).describe('Your current thinking step (required).');
 
 const FIELDS = {
   thought: thoughtText,
@@ -138,15 +141,7 @@ type Field = keyof typeof FIELDS;
  * (thought_number, ...), which this object passes through unparsed, and a validating client would refuse those calls if
  * the camelCase names were required. parseThoughtInput names any missing field.
  */
-export const thoughtArgumentsSchema = z.looseObject(FIELDS).check((payload) => {
-  parsedArguments.add(payload.value);
-});
-
-/**
- * What thoughtArgumentsSchema produced. McpServer parses a call's arguments with it before the engine parses them
- * again; parsing an output gives the same values (parsing is idempotent), so the second parse is skipped.
- */
-const parsedArguments = new WeakSet<object>();
+export const thoughtArgumentsSchema = z.looseObject(FIELDS);
 
 const SNAKE_CASE: Partial<Record<Field, string>> = {
   thoughtNumber: 'thought_number',
@@ -190,15 +185,18 @@ function optional<T>(parsed: Record<string, unknown>, field: Field, expected: (v
   return { key, value: absent(value) ? undefined : (value as T) };
 }
 
-/** Parses raw tool arguments (or arguments McpServer already parsed with thoughtArgumentsSchema: parsing is idempotent). */
-export function parseThoughtInput(raw: unknown, maxThoughtLength: number): ThoughtInput {
+/**
+ * Parses raw tool arguments, or with `alreadyParsed` reads arguments thoughtArgumentsSchema produced (McpServer parses
+ * a call's arguments with it before its handler runs; parsing is idempotent, so a second parse would only cost time).
+ */
+export function parseThoughtInput(raw: unknown, maxThoughtLength: number, alreadyParsed = false): ThoughtInput {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ThoughtInputError('arguments', raw, 'an object with thought, thoughtNumber, totalThoughts and nextThoughtNeeded');
   }
-  const parsed = (parsedArguments.has(raw) ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
+  const parsed = (alreadyParsed ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
 
   const thought = parsed.thought;
-  if (typeof thought !== 'string') {
+  if (typeof thought !== 'string' || thought.trim() === '') {
     throw new ThoughtInputError('thought', sentValue(thought), 'a non-empty string with this step of your reasoning');
   }
   if (thought.length > maxThoughtLength) {

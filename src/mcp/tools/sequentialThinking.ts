@@ -70,7 +70,8 @@ export function registerSequentialThinkingTool(server: McpServer, engine: Thinki
     },
     (args): CallToolResult => {
       try {
-        const outcome = engine.process(connectionId, args);
+        // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
+        const outcome = engine.process(connectionId, args, true);
         if (!outcome.ok) return errorResult(outcome.error);
         // Compact JSON: agents pay for every token.
         return { content: [{ type: 'text', text: JSON.stringify(outcome.reply) }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
