@@ -57,7 +57,8 @@ const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for ex
  * a number does not survive a JSON round trip exactly: the thought would be acknowledged and later unreadable.
  */
 function wholeNumber(description: string, nullable = true) {
-  const number = z.int().min(1).max(MAX_WHOLE_NUMBER);
+  // z.int() refuses what is beyond Number.MAX_SAFE_INTEGER (= MAX_WHOLE_NUMBER) itself: a .max() would be a second check.
+  const number = z.int().min(1);
   // Only the text option has a transform: a number (nearly every call) passes the union as it is, with no pipe to run.
   const text = z
     .string()
