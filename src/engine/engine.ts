@@ -28,6 +28,11 @@ export interface RecordThoughtOptions {
   annotate?: ThoughtAnnotator;
 }
 
+export interface ProcessOptions extends RecordThoughtOptions {
+  /** The arguments were already parsed with thoughtArgumentsSchema (McpServer does that): the engine skips its parse. */
+  argumentsParsed?: boolean;
+}
+
 export interface EngineOptions {
   store?: SessionStore;
   limits?: Partial<EngineLimits>;
@@ -63,11 +68,14 @@ export class ThinkingEngine {
     return this.events.on(listener);
   }
 
-  /** Records one thought sent by `connectionId` as raw tool arguments. Never throws for bad input: the outcome says why. */
-  process(connectionId: string, args: unknown, options: RecordThoughtOptions = {}): ThoughtOutcome {
+  /**
+   * Records one thought sent by `connectionId` as raw tool arguments, or as arguments thoughtArgumentsSchema already
+   * parsed (`argumentsParsed`: what an McpServer tool handler receives). Never throws for bad input: the outcome says why.
+   */
+  process(connectionId: string, args: unknown, options: ProcessOptions = {}): ThoughtOutcome {
     let input: ThoughtInput;
     try {
-      input = parseThoughtInput(args, this.limits.maxThoughtLength);
+      input = parseThoughtInput(args, this.limits.maxThoughtLength, options.argumentsParsed === true);
     } catch (error) {
       if (error instanceof ThoughtInputError || error instanceof QaInputError) return { ok: false, error: error.message };
       throw error;

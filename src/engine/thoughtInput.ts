@@ -61,17 +61,19 @@ const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for ex
  * a number does not survive a JSON round trip exactly: the thought would be acknowledged and later unreadable.
  */
 function wholeNumber(description: string, nullable = true) {
-  const number = z.int().min(1).max(MAX_WHOLE_NUMBER);
-  const text = z.string().describe('a whole number written as text, e.g. "3"');
-  return refusable(
-    z.union(nullable ? [number, text, z.null()] : [number, text]).transform((value, context) => {
-      if (typeof value !== 'string') return value;
+  // z.int() refuses what is beyond Number.MAX_SAFE_INTEGER (= MAX_WHOLE_NUMBER) itself: a .max() would be a second check.
+  const number = z.int().min(1);
+  // Only the text option has a transform: a number (nearly every call) passes the union as it is, with no pipe to run.
+  const text = z
+    .string()
+    .describe('a whole number written as text, e.g. "3"')
+    .transform((value, context) => {
       const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
       if (isWholeNumberInRange(parsed, 1)) return parsed;
       context.issues.push({ code: 'custom', message: WHOLE_NUMBER_HINT, input: value });
       return z.NEVER;
-    }),
-  )
+    });
+  return refusable(z.union(nullable ? [number, text, z.null()] : [number, text]))
     .optional()
     .describe(description);
 }
@@ -84,17 +86,18 @@ function wholeNumberExpectation(value: unknown): string {
 
 /** true or false, also as text in any case ("False", " true "); null (for an optional field) means absent. */
 function flag(description: string, nullable = true) {
-  const text = z.string().describe('"true" or "false"');
-  return refusable(
-    z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]).transform((value, context) => {
-      if (typeof value !== 'string') return value;
+  // As for whole numbers: only the text option is transformed.
+  const text = z
+    .string()
+    .describe('"true" or "false"')
+    .transform((value, context) => {
       const text = value.trim().toLowerCase();
       if (text === 'true') return true;
       if (text === 'false') return false;
       context.issues.push({ code: 'custom', message: 'true or false', input: value });
       return z.NEVER;
-    }),
-  )
+    });
+  return refusable(z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]))
     .optional()
     .describe(description);
 }
@@ -104,20 +107,22 @@ function flag(description: string, nullable = true) {
  * client would refuse the call with its own, vaguer message; ours says what the alphabet is.
  */
 function name(description: string) {
-  return refusable(
-    z.union([z.string(), z.int(), z.null()]).transform((value, context) => {
-      if (typeof value === 'number') value = String(value);
-      if (value === null || value === '' || NAME_PATTERN.test(value)) return value;
-      context.issues.push({ code: 'custom', message: NAME_RULE, input: value });
-      return z.NEVER;
-    }),
-  )
+  const checked = (value: string | number, context: z.RefinementCtx): string => {
+    const text = typeof value === 'number' ? String(value) : value;
+    if (text === '' || NAME_PATTERN.test(text)) return text;
+    context.issues.push({ code: 'custom', message: NAME_RULE, input: text });
+    return z.NEVER;
+  };
+  return refusable(z.union([z.string().transform(checked), z.int().transform(checked), z.null()]))
     .optional()
     .describe(description);
 }
 
-/** The thought itself: required, and not blank (its length limit is the engine's, checked in parseThoughtInput). */
-const thoughtText = refusable(z.string().refine((text) => text.trim() !== '')).describe('Your current thinking step (required).');
+/**
+ * The thought itself: required. Not blank and its length limit are checked in parseThoughtInput (a refine here cost a
+ * check run on every call).
+ */
+const thoughtText = refusable(z.string()).describe('Your current thinking step (required).');
 
 const FIELDS = {
   thought: thoughtText,
@@ -142,15 +147,7 @@ type Field = keyof typeof FIELDS;
  * (thought_number, ...), which this object passes through unparsed, and a validating client would refuse those calls if
  * the camelCase names were required. parseThoughtInput names any missing field.
  */
-export const thoughtArgumentsSchema = z.looseObject(FIELDS).check((payload) => {
-  parsedArguments.add(payload.value);
-});
-
-/**
- * What thoughtArgumentsSchema produced. McpServer parses a call's arguments with it before the engine parses them
- * again; parsing an output gives the same values (parsing is idempotent), so the second parse is skipped.
- */
-const parsedArguments = new WeakSet<object>();
+export const thoughtArgumentsSchema = z.looseObject(FIELDS);
 
 const SNAKE_CASE: Partial<Record<Field, string>> = {
   thoughtNumber: 'thought_number',
@@ -194,15 +191,18 @@ function optional<T>(parsed: Record<string, unknown>, field: Field, expected: (v
   return { key, value: absent(value) ? undefined : (value as T) };
 }
 
-/** Parses raw tool arguments (or arguments McpServer already parsed with thoughtArgumentsSchema: parsing is idempotent). */
-export function parseThoughtInput(raw: unknown, maxThoughtLength: number): ThoughtInput {
+/**
+ * Parses raw tool arguments, or with `alreadyParsed` reads arguments thoughtArgumentsSchema produced (McpServer parses
+ * a call's arguments with it before its handler runs; parsing is idempotent, so a second parse would only cost time).
+ */
+export function parseThoughtInput(raw: unknown, maxThoughtLength: number, alreadyParsed = false): ThoughtInput {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ThoughtInputError('arguments', raw, 'an object with thought, thoughtNumber, totalThoughts and nextThoughtNeeded');
   }
-  const parsed = (parsedArguments.has(raw) ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
+  const parsed = (alreadyParsed ? raw : thoughtArgumentsSchema.parse(raw)) as Record<string, unknown>;
 
   const thought = parsed.thought;
-  if (typeof thought !== 'string') {
+  if (typeof thought !== 'string' || thought.trim() === '') {
     throw new ThoughtInputError('thought', sentValue(thought), 'a non-empty string with this step of your reasoning');
   }
   if (thought.length > maxThoughtLength) {

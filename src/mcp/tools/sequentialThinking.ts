@@ -60,7 +60,7 @@ export function registerSequentialThinkingTool(
   qaOptions: QaAnnotatorOptions = {},
   log: ConnectionLog = () => {},
 ): void {
-  const annotate = qaAnnotator(qaOptions);
+  const processOptions = { annotate: qaAnnotator(qaOptions), argumentsParsed: true };
   server.registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
     {
@@ -79,7 +79,8 @@ export function registerSequentialThinkingTool(
     },
     (args, extra): CallToolResult => {
       try {
-        const outcome = engine.process(connectionId, args, { annotate });
+        // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
+        const outcome = engine.process(connectionId, args, processOptions);
         if (!outcome.ok) {
           log(outcome.storeFailed ? 'error' : 'warning', `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`, extra.requestId);
           return errorResult(outcome.error);
