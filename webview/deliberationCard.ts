@@ -2,6 +2,7 @@
 // call did not end ok, and a line with tokens, time and model. Text goes in through textContent only.
 import type { ThoughtRecord } from '../src/engine/model';
 import { deliberationFacts, type DeliberationCallStatus } from '../src/shared/deliberationView';
+import { badge } from './badge';
 
 const STATUS_ICONS: Record<DeliberationCallStatus, string> = {
   ok: 'pass',
@@ -47,18 +48,3 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-function badge(kind: string, label: string, icon: string): HTMLElement {
-  const element = document.createElement('span');
-  element.className = kind
-    .split(' ')
-    .map((part) => `badge-${part}`)
-    .concat('badge')
-    .join(' ');
-  const glyph = document.createElement('span');
-  glyph.className = `codicon codicon-${icon}`;
-  glyph.setAttribute('aria-hidden', 'true');
-  const text = document.createElement('span');
-  text.textContent = label;
-  element.append(glyph, text);
-  return element;
-}

@@ -1,6 +1,7 @@
 // The thought cards: number, stage, badges and the full text of every thought on screen. Text goes in through
 // textContent only: thought text is untrusted and must never become markup.
 import type { ThoughtRecord } from '../src/engine/model';
+import { badge } from './badge';
 import { decorateDeliberationCard } from './deliberationCard';
 
 export interface ThoughtCardsOptions {
@@ -123,14 +124,3 @@ function buildCard(thought: ThoughtRecord): HTMLElement {
   return card;
 }
 
-function badge(kind: string, label: string, icon: string): HTMLElement {
-  const element = document.createElement('span');
-  element.className = `badge badge-${kind}`;
-  const glyph = document.createElement('span');
-  glyph.className = `codicon codicon-${icon}`;
-  glyph.setAttribute('aria-hidden', 'true');
-  const text = document.createElement('span');
-  text.textContent = label;
-  element.append(glyph, text);
-  return element;
-}

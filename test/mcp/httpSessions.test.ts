@@ -7,6 +7,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ThinkingEngine } from '../../src/engine/engine';
+import { raw, type RawResponse } from './support/rawHttp';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/mcp/httpServer';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
@@ -14,27 +15,6 @@ const PROTOCOL = '2025-06-18';
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function raw(port: number, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      },
-    );
-    request.on('error', reject);
-    if (options.body !== undefined) request.write(options.body);
-    request.end();
-  });
-}
 
 /** Initializes a session by hand (no DELETE ever follows) and returns its id. */
 async function initialize(port: number): Promise<string> {
