@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { PROTOCOL_VERSION, RawStdioServer, requireBuiltCli, startHttpCli, tempStore, type HttpCli, type JsonRpcReply } from './support';
+import { PROTOCOL_VERSION, RawStdioServer, requireBuiltCli, sleep, startHttpCli, tempStore, type HttpCli, type JsonRpcReply } from './support';
 
 interface MalformedCase {
   name: string;
@@ -261,7 +261,10 @@ describe('HTTP browser origins on the CLI', () => {
     requireBuiltCli();
     const allowed = 'http://localhost:6274';
     server = await startHttpCli(store.dir, ['--allow-origin', allowed]);
-    assert.match(server.stderr(), /browser origins allowed: http:\/\/localhost:6274/);
+    // The line comes after the token line the start waited for: wait for it rather than read at once.
+    const announced = /browser origins allowed: http:\/\/localhost:6274/;
+    for (let waited = 0; !announced.test(server.stderr()) && waited < 5000; waited += 50) await sleep(50);
+    assert.match(server.stderr(), announced);
     const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'browser', version: '1' } } });
     assert.equal((await post(server, initialize, { origin: allowed })).status, 200);
     for (const origin of ['http://localhost:6275', 'http://attacker.example', 'null']) assert.equal((await post(server, initialize, { origin })).status, 403, origin);
