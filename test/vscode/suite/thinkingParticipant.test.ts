@@ -158,7 +158,8 @@ suite('@thinking: deliberation on VS Code models', () => {
     const marker = `task-${randomUUID().slice(0, 8)}`;
     let offered: readonly string[] = [];
     helper.setResponder((request) => {
-      offered = request.offeredTools;
+      // Every tool offered in any call: once maxToolCalls is spent, the later calls are offered none.
+      offered = [...new Set([...offered, ...request.offeredTools])];
       // Always asks for the tool again: only the budget stops it.
       if (request.offeredTools.includes(TEST_TOOL)) return { text: 'Looking it up.\nSTATUS: CONTINUE', toolCalls: [{ name: TEST_TOOL, input: { word: marker } }] };
       return { text: `Answer about ${marker}.\nSTATUS: DONE` };
