@@ -1,6 +1,7 @@
 // Section: what tool recommendations cost. The same `sequentialthinking` call (a QA step with a verification target)
 // through a real MCP Client over the in-memory transport, on a durable store, once with a list of 200 available tools
-// and once without (generic capabilities). Calls alternate between the two servers in one run, so machine load falls
+// and once without (generic capabilities). The list is a fresh copy on every call (as over stdio or HTTP), built before
+// the clock starts. Calls alternate between the two servers in one run, so machine load falls
 // on both alike; the check is the ratio of their medians.
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -67,8 +68,10 @@ export const recommendationSection: BenchSection = {
         const order: ('with' | 'without')[] = number % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
         for (const which of order) {
           const client = which === 'with' ? withTools.client : without.client;
+          // A fresh copy of the list each call, as a client sending JSON delivers it: no call finds the last one's array.
+          const callArgs = args(number, which === 'with' ? structuredClone(tools) : undefined);
           const started = performance.now();
-          const result = await client.callTool({ name: 'sequentialthinking', arguments: args(number, which === 'with' ? tools : undefined) });
+          const result = await client.callTool({ name: 'sequentialthinking', arguments: callArgs });
           const elapsed = performance.now() - started;
           if (result.isError) throw new Error(JSON.stringify(result.content));
           if (number > WARM_UP) durations[which].push(elapsed);

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ThinkingEngine } from '../../src/engine/engine';
-import type { ToolInfo } from '../../src/engine/qaInput';
+import { parseQaInput, QA_LIMITS, QaInputError, type ToolInfo } from '../../src/engine/qaInput';
 import { TOOL_CAPABILITIES } from '../../src/engine/strategies/qaWorkflow';
 import { qaAnnotator } from '../../src/recommendations/qaAnnotator';
 import { recommendTools } from '../../src/recommendations/recommender';
@@ -101,5 +101,37 @@ describe('recommendations in the Markdown export', () => {
     assert.match(markdown, /- \*\*Step:\*\* Design the \\<b\\>config\\<\/b\\>/);
     assert.match(markdown, /- \*\*Recommended tools:\*\* write\\_to\\_file \(0\.80\)/);
     assert.match(markdown, /- \*\*Suggestion:\*\* A failure: revise the implementation, thought 1/);
+  });
+});
+
+describe('available-tools lists remembered by content', () => {
+  const list = (description: string) => [
+    'read_file',
+    { name: 'run_in_terminal', description, tags: ['shell'] },
+    { tool_name: 'fetch_page', description: 'x'.repeat(QA_LIMITS.toolDescription + 5) },
+  ];
+
+  it('a fresh copy with the same content gets the same parse; any change in name, description or tags is parsed anew', () => {
+    const first = parseQaInput({ availableTools: list('Run a shell command') }, new Set());
+    const again = parseQaInput({ available_client_tools: structuredClone(list('Run a shell command')) }, new Set());
+    assert.ok(first?.availableTools && again?.availableTools);
+    assert.equal(again.availableTools, first.availableTools);
+    // The note about the cut description comes back on every call, under the field name this call used.
+    assert.match(again.notes.join(' '), /^available_client_tools: 1 description/);
+    const changed = parseQaInput({ availableTools: list('Run a shell command!') }, new Set());
+    assert.notEqual(changed?.availableTools, first.availableTools);
+    assert.equal(changed?.availableTools?.[1].description, 'Run a shell command!');
+    const retagged = list('Run a shell command');
+    (retagged[1] as { tags: string[] }).tags = ['terminal'];
+    assert.deepEqual(parseQaInput({ availableTools: retagged }, new Set())?.availableTools?.[1].tags, ['terminal']);
+    const renamed = list('Run a shell command');
+    renamed[0] = 'read_files';
+    assert.equal(parseQaInput({ availableTools: renamed }, new Set())?.availableTools?.[0].name, 'read_files');
+  });
+
+  it('a refused list is not remembered: the same bad list is refused again', () => {
+    const bad = ['read_file', { name: 'x', description: 5 }];
+    assert.throws(() => parseQaInput({ availableTools: bad }, new Set()), QaInputError);
+    assert.throws(() => parseQaInput({ availableTools: structuredClone(bad) }, new Set()), /availableTools\[1\]\.description/);
   });
 });
