@@ -11,6 +11,9 @@ import { qaAnnotator } from '../../src/recommendations/qaAnnotator';
 import { recommendTools } from '../../src/recommendations/recommender';
 import { indexTools } from '../../src/recommendations/toolIndex';
 import { sessionMarkdown } from '../../src/export/markdown';
+import { sessionHtml } from '../../src/export/html';
+import { JSDOM } from 'jsdom';
+import { parseSessionJson, PLUS_EXTRA_KEY, toSequentialThinkingPlusJson } from '../../src/storage/sessionJsonFormats';
 
 const WORDS = ['read', 'file', 'run', 'command', 'terminal', 'test', 'docs', 'fetch', 'web', 'search', 'edit', 'write', 'lint', 'errors', 'git', 'diff', 'browser', 'build', 'npm', 'config', 'package.json', 'version', 'syntax', 'deploy', 'weather', 'email'];
 const phrase = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((words) => words.join(' '));
@@ -133,5 +136,70 @@ describe('available-tools lists remembered by content', () => {
     const bad = ['read_file', { name: 'x', description: 5 }];
     assert.throws(() => parseQaInput({ availableTools: bad }, new Set()), QaInputError);
     assert.throws(() => parseQaInput({ availableTools: structuredClone(bad) }, new Set()), /availableTools\[1\]\.description/);
+  });
+});
+
+/** A session with QA steps whose step, tool name and thought are hostile markup. */
+function hostileQaSession() {
+  const engine = new ThinkingEngine({ log: () => {} });
+  const annotate = qaAnnotator();
+  const evil = '<img src=x onerror="alert(1)">';
+  const first = engine.process('c', {
+    thought: `Plan ${evil}`,
+    thoughtNumber: 1,
+    totalThoughts: 3,
+    nextThoughtNeeded: true,
+    availableTools: [evil, 'read_file'],
+    verificationTarget: 'Tailwind CSS version',
+    currentStep: { stepDescription: `Design ${evil}`, expectedOutcome: 'A plan', recommendedTools: [{ toolName: evil, confidence: 0.8, rationale: 'r', priority: 1 }] },
+    remainingSteps: ['Validate </dd><script>alert(2)</script>'],
+  }, { annotate });
+  assert.ok(first.ok);
+  const second = engine.process('c', { thought: 'The build failed', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, verificationTarget: 'build' }, { annotate });
+  assert.ok(second.ok);
+  return { snapshot: engine.getSession(first.reply.sessionId) as NonNullable<ReturnType<typeof engine.getSession>>, evil };
+}
+
+describe('recommendations in the HTML export', () => {
+  it('shows step, tool chips with confidence, remaining steps and suggestion under the thought, as text only', () => {
+    const { snapshot, evil } = hostileQaSession();
+    const document = new JSDOM(sessionHtml(snapshot, { rendererScript: 'void 0;' })).window.document;
+    const sections = document.querySelectorAll('article.thought dl.qa');
+    assert.equal(sections.length, 2);
+    const chips = [...sections[0].querySelectorAll('.tool-chip')].map((chip) => chip.textContent);
+    assert.equal(chips[0], `${evil} 0.80`);
+    assert.ok(chips.length >= 2);
+    assert.equal(sections[0].querySelector('dd')?.textContent, `Design ${evil}`);
+    assert.match(sections[0].textContent ?? '', /Remaining steps.*Validate <\/dd><script>alert\(2\)<\/script>/s);
+    assert.match(sections[1].textContent ?? '', /Suggestion.*A failure: revise the implementation, thought 1/s);
+    assert.equal(document.querySelectorAll('img').length, 0, 'no markup from the session became an element');
+    assert.equal(document.querySelectorAll('script').length, 1, 'only the renderer script');
+  });
+});
+
+describe('recommendations in the sequentialthinking-plus JSON', () => {
+  it('our extra fields ride under "thoughtExplorer" and come back unchanged on import', () => {
+    const { snapshot } = hostileQaSession();
+    const text = toSequentialThinkingPlusJson(snapshot);
+    const file = JSON.parse(text) as { thoughtHistory: Record<string, unknown>[] };
+    for (const [index, thought] of file.thoughtHistory.entries()) {
+      assert.deepEqual(thought[PLUS_EXTRA_KEY], snapshot.thoughts[index].extra);
+      // Nothing of ours at the top level of a thought, where other tools read.
+      assert.equal(thought.qa, undefined);
+    }
+    const back = parseSessionJson(text).snapshot;
+    assert.deepEqual(back.thoughts.map((thought) => thought.extra), snapshot.thoughts.map((thought) => thought.extra));
+    // The shape always writes isRevision (false when not a revision); everything else comes back as it was.
+    assert.deepEqual(back.thoughts, snapshot.thoughts.map((thought) => ({ isRevision: false, ...thought })));
+    // And again: export → import → export is stable.
+    assert.equal(toSequentialThinkingPlusJson({ ...back, meta: { ...back.meta, status: snapshot.meta.status, updatedAt: snapshot.meta.updatedAt } }), text);
+  });
+
+  it('a namespaced value that is not an object is refused with its field named; other tools\' fields are kept', () => {
+    const file = { id: 'imported', timestamp: '2026-01-01T00:00:00.000Z', thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, [PLUS_EXTRA_KEY]: 'x' }], branches: {} };
+    assert.throws(() => parseSessionJson(JSON.stringify(file)), /thoughtHistory\[0\]\.thoughtExplorer/);
+    file.thoughtHistory[0][PLUS_EXTRA_KEY] = { qa: { toolsFrom: 'request' } } as never;
+    (file.thoughtHistory[0] as Record<string, unknown>).confidence = 0.5;
+    assert.deepEqual(parseSessionJson(JSON.stringify(file)).snapshot.thoughts[0].extra, { confidence: 0.5, qa: { toolsFrom: 'request' } });
   });
 });
