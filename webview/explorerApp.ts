@@ -139,6 +139,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.empty.hidden = hasSession;
     layout.body.hidden = !hasSession;
     layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
+    layout.header.steps.show(snapshot?.thoughts ?? []);
     if (!snapshot) return;
     const thoughts = snapshot.thoughts;
     layout.cards.show(thoughts);
@@ -160,6 +161,7 @@ export class ExplorerApp implements HostMessageHandler {
     if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
+    layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, strategy);
     this.requestThoughtDiagrams(snapshot);
   }

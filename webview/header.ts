@@ -1,6 +1,7 @@
 // The explorer header: session title, strategy, current stage, n/total and status, plus the view's actions.
 import type { SessionMeta } from '../src/engine/model';
 import type { StrategyView } from '../src/shared/protocol';
+import { QaStepsStrip } from './qaStepsStrip';
 
 export interface HeaderActions {
   onOpenInPanel?: () => void;
@@ -15,6 +16,8 @@ export class ExplorerHeader {
   private readonly progress: HTMLElement;
   private readonly status: HTMLElement;
   private readonly actions: HTMLElement;
+  /** QA steps (done / current / remaining), shown for sessions with steps; the app passes it the shown thoughts. */
+  readonly steps = new QaStepsStrip();
 
   constructor(actions: HeaderActions) {
     this.element = document.createElement('header');
@@ -37,7 +40,7 @@ export class ExplorerHeader {
     this.progress = fact('progress', 'list-ordered');
     this.status = fact('status', 'circle-filled');
     facts.append(this.strategy, this.stage, this.progress, this.status);
-    this.element.append(top, facts);
+    this.element.append(top, facts, this.steps.element);
   }
 
   show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number): void {

@@ -1,6 +1,7 @@
 // The thought cards: number, stage, badges and the full text of every thought on screen. Text goes in through
 // textContent only: thought text is untrusted and must never become markup.
 import type { ThoughtRecord } from '../src/engine/model';
+import { qaToolChips } from './qaToolChips';
 
 export interface ThoughtCardsOptions {
   onSelect: (seq: number) => void;
@@ -118,6 +119,8 @@ function buildCard(thought: ThoughtRecord): HTMLElement {
   text.className = 'thought-text';
   text.textContent = thought.thought;
   card.append(head, text);
+  const tools = qaToolChips(thought);
+  if (tools) card.append(tools);
   return card;
 }
 
