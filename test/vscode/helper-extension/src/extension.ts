@@ -3,6 +3,7 @@
 // Copilot or any network. The test drives it through the API returned by activate().
 import * as vscode from 'vscode';
 import { registerThinkerParticipant } from './participant';
+import { registerRecsProbeTool } from './recsProbeTool';
 import type { ParticipantRun } from './participant';
 import type { LanguageModelChatProviderShape, ProviderModel, ProviderRequestMessage, ProviderResponseOptions } from './providerTypes';
 
@@ -110,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     throw new Error(`vscode.lm.registerLanguageModelChatProvider is missing in VS Code ${vscode.version}`);
   }
   context.subscriptions.push(lm.registerLanguageModelChatProvider(VENDOR, model));
+  registerRecsProbeTool(context);
   const participantRuns: ParticipantRun[] = [];
   context.subscriptions.push(
     registerThinkerParticipant(() => vscode.lm.selectChatModels({ vendor: VENDOR, id: MODEL_ID }), () => model.script.toolNameSuffix, participantRuns),
