@@ -156,6 +156,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.body.hidden = !hasSession;
     layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
     this.showDeliberationBudget(snapshot);
+    layout.header.steps.show(snapshot?.thoughts ?? []);
     if (!snapshot) return;
     const thoughts = snapshot.thoughts;
     layout.cards.show(thoughts);
@@ -178,6 +179,7 @@ export class ExplorerApp implements HostMessageHandler {
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
     this.showDeliberationBudget(snapshot);
+    layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
     this.requestThoughtDiagrams(snapshot);
   }

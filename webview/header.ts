@@ -3,6 +3,7 @@ import type { SessionMeta } from '../src/engine/model';
 import type { DeliberationSummary } from '../src/shared/deliberationView';
 import type { StrategyView } from '../src/shared/protocol';
 import { DeliberationLine } from './deliberationHeader';
+import { QaStepsStrip } from './qaStepsStrip';
 
 export interface HeaderActions {
   onOpenInPanel?: () => void;
@@ -18,6 +19,8 @@ export class ExplorerHeader {
   private readonly status: HTMLElement;
   private readonly actions: HTMLElement;
   private readonly deliberation = new DeliberationLine();
+  /** QA steps (done / current / remaining), shown for sessions with steps; the app passes it the shown thoughts. */
+  readonly steps = new QaStepsStrip();
 
   constructor(actions: HeaderActions) {
     this.element = document.createElement('header');
@@ -40,7 +43,7 @@ export class ExplorerHeader {
     this.progress = fact('progress', 'list-ordered');
     this.status = fact('status', 'circle-filled');
     facts.append(this.strategy, this.stage, this.progress, this.status);
-    this.element.append(top, facts, this.deliberation.element);
+    this.element.append(top, facts, this.deliberation.element, this.steps.element);
   }
 
   /** The budget line of the session's deliberation (undefined hides it). */

@@ -3,6 +3,7 @@
 import type { ThoughtRecord } from '../src/engine/model';
 import { badge } from './badge';
 import { decorateDeliberationCard } from './deliberationCard';
+import { qaToolChips } from './qaToolChips';
 
 export interface ThoughtCardsOptions {
   onSelect: (seq: number) => void;
@@ -121,6 +122,8 @@ function buildCard(thought: ThoughtRecord): HTMLElement {
   text.textContent = thought.thought;
   card.append(head, text);
   decorateDeliberationCard(card, badges, thought);
+  const tools = qaToolChips(thought);
+  if (tools) card.append(tools);
   return card;
 }
 

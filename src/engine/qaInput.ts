@@ -6,6 +6,7 @@
 // stored with the thought; each refusal names the field, the value and what to send.
 import { z } from 'zod';
 import { NAME_PATTERN } from './fieldRules';
+import { rawToolName, recallToolList, rememberToolList } from './toolListMemo';
 
 /** A tool the calling model can use. Descriptions and tags are used for matching only, never stored. */
 export interface ToolInfo {
@@ -229,12 +230,18 @@ function toolList(field: string, value: unknown, notes: string[]): ToolInfo[] {
   if (value.length > QA_LIMITS.availableTools) {
     throw new QaInputError(field, `got ${value.length} tools; expected at most ${QA_LIMITS.availableTools} (send the ones relevant to this task)`);
   }
+  // The same list as a recent call: its parse again, without checking 200 entries again.
+  const recalled = recallToolList(value);
+  if (recalled) {
+    notes.push(...recalled.notes.map((note) => note.replace(/^[^:]*:/, `${field}:`)));
+    return recalled.tools;
+  }
   let cut = 0;
   const tools = value.map((entry, index): ToolInfo => {
     const where = `${field}[${index}]`;
     if (typeof entry === 'string') return { name: toolName(where, entry) };
     const record = object(where, entry, 'a tool name or {name, description}');
-    const tool: ToolInfo = { name: toolName(`${where}.name`, record.name ?? record.tool_name ?? record.toolName) };
+    const tool: ToolInfo = { name: toolName(`${where}.name`, rawToolName(record)) };
     const description = record.description;
     if (!absent(description)) {
       if (typeof description !== 'string') throw new QaInputError(`${where}.description`, `got ${kind(description)}; expected a string`);
@@ -244,7 +251,9 @@ function toolList(field: string, value: unknown, notes: string[]): ToolInfo[] {
     if (Array.isArray(record.tags)) tool.tags = record.tags.filter((tag): tag is string => typeof tag === 'string').slice(0, QA_LIMITS.tags);
     return tool;
   });
-  if (cut > 0) notes.push(`${field}: ${cut} description(s) longer than ${QA_LIMITS.toolDescription} characters; only their start was used for matching.`);
+  const listNotes = cut > 0 ? [`${field}: ${cut} description(s) longer than ${QA_LIMITS.toolDescription} characters; only their start was used for matching.`] : [];
+  notes.push(...listNotes);
+  rememberToolList(value, tools, listNotes);
   return tools;
 }
 

@@ -10,6 +10,7 @@ import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams'
 import { svgForImage } from './svgSanitize';
 import { resolveLinks } from '../diagrams/thoughtLinks';
 import { diffWords } from '../shared/wordDiff';
+import { qaViewOf } from '../shared/qaView';
 
 export interface HtmlExportOptions {
   /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
@@ -94,6 +95,8 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
       `<p class="badges">${thoughtBadges(thought).map((badge) => `<span class="badge">${escapeHtml(badge)}</span>`).join(' ')} <time>${isoDate(thought.timestamp)}</time></p>`,
       `<div class="text">${escapeHtml(thought.thought)}</div>`,
     );
+    const qa = qaSection(thought);
+    if (qa) out.push(qa);
     const revised = revises[index];
     if (revised !== undefined) out.push(revisionDiff(snapshot.thoughts[revised].thought, thought.thought, snapshot.thoughts[revised].thoughtNumber));
     out.push('</article>');
@@ -103,6 +106,24 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
   if (script !== undefined) out.push(`<script>${script}</script>`);
   out.push('</body>', '</html>', '');
   return out.join('\n');
+}
+
+/** The thought's QA step, recommended tools with confidence, remaining steps and suggestion (all escaped), or ''. */
+function qaSection(thought: SessionSnapshot['thoughts'][number]): string {
+  const qa = qaViewOf(thought);
+  if (!qa || (qa.tools.length === 0 && !qa.step && qa.remainingSteps.length === 0 && !qa.suggestion)) return '';
+  const rows: string[] = [];
+  if (qa.step) rows.push(`<dt>Step</dt><dd>${escapeHtml(qa.step)}</dd>`);
+  if (qa.tools.length > 0) {
+    const chips = qa.tools.map((tool) => {
+      const flags = `${tool.generic ? ', generic' : ''}${tool.unavailable ? ', not available' : ''}`;
+      return `<span class="tool-chip">${escapeHtml(tool.name)} <small>${tool.confidence.toFixed(2)}${flags}</small></span>`;
+    });
+    rows.push(`<dt>Recommended tools</dt><dd>${chips.join(' ')}</dd>`);
+  }
+  if (qa.remainingSteps.length > 0) rows.push(`<dt>Remaining steps</dt><dd>${qa.remainingSteps.map((step) => escapeHtml(step)).join(' → ')}</dd>`);
+  if (qa.suggestion) rows.push(`<dt>Suggestion</dt><dd>${escapeHtml(qa.suggestion)}</dd>`);
+  return `<dl class="qa">${rows.join('')}</dl>`;
 }
 
 /** What a revision changed, word by word; a native <details>, so it opens without scripts. */
@@ -157,6 +178,8 @@ pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12p
 .thought h3 { margin: 0; font-size: 1rem; } .thought .line { font-weight: 400; color: var(--muted); }
 .badges { margin: .25rem 0 .5rem; font-size: .8rem; color: var(--muted); }
 .badge { display: inline-block; padding: 0 .45rem; border: 1px solid var(--border); border-radius: 1rem; margin-right: .25rem; }
+.qa { margin: .5rem 0 0; font-size: .85rem; } .qa dt { font-weight: 600; } .qa dd { margin: 0 0 .25rem; }
+.tool-chip { display: inline-block; padding: 0 .45rem; border: 1px solid var(--border); border-radius: .3rem; margin: 0 .25rem .15rem 0; font-family: monospace; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 .diff { margin-top: .5rem; font-size: .9rem; } .diff summary { cursor: pointer; color: var(--muted); }
 del { background: rgba(248, 81, 73, .2); text-decoration: line-through; } ins { background: rgba(46, 160, 67, .25); text-decoration: none; }

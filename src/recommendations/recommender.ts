@@ -83,7 +83,8 @@ export function stepNeeds(request: RecommendationRequest): Map<ToolCapability, N
 
 export function recommendTools(request: RecommendationRequest): Recommendation[] {
   const needs = stepNeeds(request);
-  if (request.tools === undefined) return genericRecommendations(needs, request);
+  const inputsFor = suggestedInputsOnce(request);
+  if (request.tools === undefined) return genericRecommendations(needs, inputsFor, request.limit);
   const index = request.tools;
   const words = relevantWords(`${request.stepText} ${request.verificationTarget ?? ''}`);
 
@@ -92,23 +93,23 @@ export function recommendTools(request: RecommendationRequest): Recommendation[]
   const matchedCount = new Uint8Array(index.tools.length);
   for (const [capability, need] of needs) for (const position of index.byCapability.get(capability) ?? []) scores[position] += need.weight;
   for (const word of words) for (const position of index.byWord.get(word) ?? []) if (matchedCount[position] < 3) matchedCount[position]++;
-  const ranked: number[] = [];
-  for (let position = 0; position < scores.length; position++) {
-    scores[position] += Math.min(1.5, matchedCount[position] * 0.5);
-    if (scores[position] > 0) ranked.push(position);
-  }
-  const byScore = (a: number, b: number) => scores[b] - scores[a] || (index.tools[a].name < index.tools[b].name ? -1 : index.tools[a].name > index.tools[b].name ? 1 : 0);
+  for (let position = 0; position < scores.length; position++) scores[position] += Math.min(1.5, matchedCount[position] * 0.5);
   // The top tools and two alternatives each at most: a partial selection, not a sort of every tool.
-  const wanted = request.limit + 2 * request.limit;
-  const selected = ranked.length <= wanted * 2 ? ranked.sort(byScore) : selectTop(ranked, wanted, byScore);
-  const scored = selected.map((position) => {
+  const selected = selectTop(scores, index.byName, request.limit + 2 * request.limit);
+  // Only the top tools need a rationale; the rest are looked at only as alternatives.
+  const limit = Math.min(request.limit, selected.length);
+  const scored = selected.map((position, rank) => {
     const tool = index.tools[position];
     let best: ToolCapability | undefined;
-    for (const capability of tool.capabilities) {
-      const need = needs.get(capability);
-      if (need !== undefined && (best === undefined || need.weight > (needs.get(best) as Need).weight)) best = capability;
+    let matched: string[] = [];
+    if (rank < limit) {
+      for (const capability of tool.capabilities) {
+        const need = needs.get(capability);
+        if (need !== undefined && (best === undefined || need.weight > (needs.get(best) as Need).weight)) best = capability;
+      }
+      if (matchedCount[position] > 0) matched = words.filter((word) => tool.words.has(word)).slice(0, 3);
     }
-    return { name: tool.name, score: scores[position], best, matched: matchedCount[position] > 0 ? words.filter((word) => tool.words.has(word)).slice(0, 3) : [], capabilities: tool.capabilities };
+    return { name: tool.name, score: scores[position], best, matched, capabilities: tool.capabilities };
   });
 
   const top = scored.slice(0, request.limit);
@@ -130,15 +131,15 @@ export function recommendTools(request: RecommendationRequest): Recommendation[]
         if (scored[other].capabilities.has(capability)) alternatives.push(scored[other].name);
       }
       if (alternatives.length > 0) recommendation.alternatives = alternatives;
-      const inputs = suggestedInputs(capability, request);
+      const inputs = inputsFor(capability);
       if (inputs) recommendation.suggestedInputs = inputs;
     }
     return recommendation;
   });
 }
 
-function genericRecommendations(needs: Map<ToolCapability, Need>, request: RecommendationRequest): Recommendation[] {
-  const ranked = [...needs.entries()].sort((a, b) => b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1)).slice(0, request.limit);
+function genericRecommendations(needs: Map<ToolCapability, Need>, inputsFor: InputsFor, limit: number): Recommendation[] {
+  const ranked = [...needs.entries()].sort((a, b) => b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
   const priorities = priorityRanks(ranked.map(([, need]) => need.weight));
   return ranked.map(([capability, need], index) => {
     const recommendation: Recommendation = {
@@ -148,10 +149,22 @@ function genericRecommendations(needs: Map<ToolCapability, Need>, request: Recom
       priority: priorities[index],
       generic: true,
     };
-    const inputs = suggestedInputs(capability, request);
+    const inputs = inputsFor(capability);
     if (inputs) recommendation.suggestedInputs = inputs;
     return recommendation;
   });
+}
+
+type InputsFor = (capability: ToolCapability) => Record<string, unknown> | undefined;
+
+/** suggestedInputs of one request, worked out once per capability (several tools share one); a fresh object each time. */
+function suggestedInputsOnce(request: RecommendationRequest): InputsFor {
+  const found = new Map<ToolCapability, Record<string, unknown> | undefined>();
+  return (capability) => {
+    if (!found.has(capability)) found.set(capability, suggestedInputs(capability, request));
+    const inputs = found.get(capability);
+    return inputs && { ...inputs };
+  };
 }
 
 /** 1 for the best score, counting up at each lower score (equal scores share a priority). */
@@ -169,27 +182,46 @@ function confidenceOf(score: number): number {
   return Math.round((0.3 + 0.65 * (1 - Math.exp(-score / 3))) * 100) / 100;
 }
 
+/** The words of the last few step texts: a step's text repeats on every thought of that step. */
+const wordsOfStep = new Map<string, string[]>();
+
 function relevantWords(text: string): string[] {
+  const known = wordsOfStep.get(text);
+  if (known) return known;
+  const found = stepWords(text);
+  if (wordsOfStep.size >= 16) wordsOfStep.delete(wordsOfStep.keys().next().value as string);
+  wordsOfStep.set(text, found);
+  return found;
+}
+
+function stepWords(text: string): string[] {
   const words = new Set<string>();
   for (const word of wordsOf(text)) if (word.length >= 4 && !STOP_WORDS.has(word)) words.add(word);
   return [...words].slice(0, 24);
 }
 
-/** The `count` best positions in order, by repeated insertion into a short sorted list. */
-function selectTop(positions: readonly number[], count: number, compare: (a: number, b: number) => number): number[] {
+/**
+ * The `count` best-scoring positions (score > 0), best first. Positions are visited in name order and a tool moves only
+ * past strictly lower scores, so equal scores stay in name order: deterministic, with no comparator calls.
+ */
+function selectTop(scores: Float64Array, byName: Int32Array, count: number): number[] {
   const top: number[] = [];
-  for (const position of positions) {
-    if (top.length === count && compare(position, top[count - 1]) >= 0) continue;
-    let at = top.length === count ? count - 1 : top.length;
+  for (let at = 0; at < byName.length; at++) {
+    const position = byName[at];
+    const score = scores[position];
+    if (score <= 0 || (top.length === count && score <= scores[top[count - 1]])) continue;
     if (top.length === count) top.pop();
-    while (at > 0 && compare(position, top[at - 1]) < 0) at--;
-    top.splice(at, 0, position);
+    let slot = top.length;
+    while (slot > 0 && score > scores[top[slot - 1]]) slot--;
+    top.splice(slot, 0, position);
   }
   return top;
 }
 
 const COMMAND = /`([^`\n]{2,120})`|\b((?:npm|pnpm|yarn|npx|node|git|pytest|cargo|go|make|tsc|python3?)\s+[\w:@./=-]+(?:\s+[\w:@./=-]+){0,3})/;
 const FILE_PATH = /(?:^|[\s"'`(])((?:[\w-]+\/)*[\w.-]+\.(?:json|js|cjs|mjs|ts|tsx|jsx|css|scss|toml|ya?ml|lock|md|py|go|rs|html))\b/;
+/** What FILE_PATH needs somewhere: a cheap scan from a literal dot, so texts without a file name skip its backtracking. */
+const FILE_EXTENSION = /\.(?:json|js|cjs|mjs|ts|tsx|jsx|css|scss|toml|ya?ml|lock|md|py|go|rs|html)\b/;
 const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`)]+/;
 
 /** Inputs only where the text makes them obvious: a quoted or well-known command, a file name, a URL, the target. */
@@ -199,7 +231,7 @@ function suggestedInputs(capability: ToolCapability, request: RecommendationRequ
     const match = COMMAND.exec(text);
     if (match) return { command: (match[1] ?? match[2]).trim() };
   } else if (capability === 'read_files' || capability === 'edit_files') {
-    const match = FILE_PATH.exec(text);
+    const match = FILE_EXTENSION.test(text) ? FILE_PATH.exec(text) : null;
     if (match) return { path: match[1] };
   } else if (capability === 'fetch_docs') {
     const match = URL_PATTERN.exec(text);

@@ -16,6 +16,8 @@ export interface QaView {
   step?: string;
   tools: QaToolChip[];
   remainingSteps: string[];
+  /** The steps the agent said it had done (previousSteps), by description. */
+  previousSteps: string[];
   suggestion?: string;
   toolsFrom?: string;
 }
@@ -40,10 +42,52 @@ export function qaViewOf(thought: ThoughtRecord): QaView | undefined {
   const view: QaView = {
     tools,
     remainingSteps: Array.isArray(record.remainingSteps) ? record.remainingSteps.filter(isText).slice(0, 50) : [],
+    previousSteps: Array.isArray(record.previousSteps)
+      ? record.previousSteps
+          .map((step: unknown) => (step !== null && typeof step === 'object' ? (step as Record<string, unknown>).stepDescription : undefined))
+          .filter(isText)
+          .slice(0, 50)
+      : [],
   };
   if (isText(recommendation.step)) view.step = recommendation.step;
   const suggestion = record.suggestion as Record<string, unknown> | undefined;
   if (suggestion && isText(suggestion.text)) view.suggestion = suggestion.text;
   if (isText(record.toolsFrom)) view.toolsFrom = record.toolsFrom;
   return view;
+}
+
+/** A session's QA steps for the steps strip: done, the current one, and those still to do. */
+export interface QaSteps {
+  done: string[];
+  current: string;
+  remaining: string[];
+}
+
+/**
+ * The steps of a session with QA steps, from its latest thought that names a step: that step is current, its
+ * remainingSteps are still to do, and the steps done are the agent's previousSteps if it sent them, else the distinct
+ * steps of the thoughts before it. undefined when no thought names a step.
+ */
+export function qaStepsOf(thoughts: readonly ThoughtRecord[]): QaSteps | undefined {
+  let latest: { index: number; view: QaView; step: string } | undefined;
+  for (let index = thoughts.length - 1; index >= 0 && latest === undefined; index--) {
+    if (thoughts[index].extra?.qa === undefined) continue;
+    const view = qaViewOf(thoughts[index]);
+    if (view?.step) latest = { index, view, step: view.step };
+  }
+  if (!latest) return undefined;
+  let done = latest.view.previousSteps;
+  if (done.length === 0) {
+    const seen = new Set<string>([latest.step]);
+    done = [];
+    for (let index = 0; index < latest.index; index++) {
+      if (thoughts[index].extra?.qa === undefined) continue;
+      const step = qaViewOf(thoughts[index])?.step;
+      if (step && !seen.has(step)) {
+        seen.add(step);
+        done.push(step);
+      }
+    }
+  }
+  return { done: done.slice(-50), current: latest.step, remaining: latest.view.remainingSteps };
 }

@@ -39,6 +39,12 @@ export interface LosslessSessionFile {
   strategySwitches: StrategySwitch[];
 }
 
+/**
+ * The key under which a sequentialthinking-plus thought carries what only we record (`extra`: tool recommendations,
+ * deliberation roles, …). Namespaced so other readers of the shape ignore it; our import reads it back.
+ */
+export const PLUS_EXTRA_KEY = 'thoughtExplorer';
+
 /** The sequentialthinking-plus shape. Branch thoughts appear both in thoughtHistory and under their branch, as the reference keeps them. */
 export interface SequentialThinkingPlusFile {
   id: string;
@@ -97,6 +103,7 @@ export function toSequentialThinkingPlusJson(snapshot: SessionSnapshot): string 
     if (record.needsMoreThoughts !== undefined) thought.needsMoreThoughts = record.needsMoreThoughts;
     if (record.stage !== undefined) thought.stage = record.stage;
     thought.timestamp = new Date(record.timestamp).toISOString();
+    if (record.extra !== undefined && Object.keys(record.extra).length > 0) thought[PLUS_EXTRA_KEY] = record.extra;
     if (record.branchId !== undefined && record.branchFromThought !== undefined) (branches[record.branchId] ??= []).push(thought);
     return thought;
   });
@@ -261,8 +268,12 @@ function readPlusThought(value: unknown, where: string, seq: number, createdAt: 
   if (record.branchFromThought !== undefined && record.branchId === undefined) {
     throw new SessionFormatError(`${where}.branchId`, `expected a branch name alongside branchFromThought ${record.branchFromThought}`);
   }
+  // Fields other tools added are kept as they are; ours come back from their namespace (and win over a same-named one).
   const extra: Record<string, unknown> = {};
-  for (const [key, fieldValue] of Object.entries(source)) if (!PLUS_KNOWN_FIELDS.has(key)) setOwn(extra, key, fieldValue);
+  for (const [key, fieldValue] of Object.entries(source)) if (!PLUS_KNOWN_FIELDS.has(key) && key !== PLUS_EXTRA_KEY) setOwn(extra, key, fieldValue);
+  if (source[PLUS_EXTRA_KEY] !== undefined && source[PLUS_EXTRA_KEY] !== null) {
+    for (const [key, fieldValue] of Object.entries(requireObject(source[PLUS_EXTRA_KEY], `${where}.${PLUS_EXTRA_KEY}`))) setOwn(extra, key, fieldValue);
+  }
   if (Object.keys(extra).length > 0) record.extra = extra;
   return record;
 }

@@ -3,6 +3,7 @@
 // Copilot or any network. The test drives it through the API returned by activate().
 import * as vscode from 'vscode';
 import { registerThinkerParticipant } from './participant';
+import { registerRecsProbeTool } from './recsProbeTool';
 import type { ParticipantRun } from './participant';
 import type { LanguageModelChatProviderShape, ProviderModel, ProviderRequestMessage, ProviderResponseOptions } from './providerTypes';
 
@@ -145,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   }
   let registration: vscode.Disposable | undefined = lm.registerLanguageModelChatProvider(VENDOR, model);
   context.subscriptions.push({ dispose: () => registration?.dispose() });
+  registerRecsProbeTool(context);
   const toolInvocations: { input: unknown; hadToken: boolean }[] = [];
   context.subscriptions.push(
     vscode.lm.registerTool<{ word?: string }>(TEST_TOOL, {
