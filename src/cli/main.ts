@@ -1,6 +1,7 @@
 // `thought-explorer-mcp`: the standalone composition root. Wires the engine to the file store and serves MCP over
 // stdio (default) or Streamable HTTP (--http), or runs the export/import commands. Logs go to stderr only: over
 // stdio, stdout is the MCP protocol.
+import './heapTuning';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
