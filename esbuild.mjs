@@ -8,7 +8,9 @@ import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
 function inEditorSuiteEntries() {
   const dir = 'test/vscode/suite';
   if (!existsSync(`${dir}/index.ts`)) return [];
-  const tests = readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort();
+  const tests = readdirSync(dir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort();
   return [`${dir}/index.ts`, ...tests.map((name) => `${dir}/${name}`)];
 }
 
@@ -39,25 +41,90 @@ const common = {
 };
 
 const contexts = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
   // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
   // so activation never parses it (~1 MB).
   { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
   // The explorer draws flowcharts only (stage graph, branch tree, revision chain): the same flowchart-only Mermaid as the export renderer (7.7 MB -> 1.9 MB).
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview/explorer.js', platform: 'browser', format: 'esm', target: 'es2022', plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview/explorer.js',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin],
+  },
   // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.
-  { ...common, entryPoints: ['webview/exportRender.ts'], outfile: 'dist/webview/export-render.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false, plugins: [...common.plugins, mermaidFlowchartOnlyPlugin] },
+  {
+    ...common,
+    entryPoints: ['webview/exportRender.ts'],
+    outfile: 'dist/webview/export-render.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin],
+  },
   // The webview's styles and the codicon font, copied beside the bundle (the only folder the webview may load from).
   { ...common, entryPoints: ['media/explorer.css'], outfile: 'dist/webview/explorer.css' },
-  { ...common, entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/webview/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]' },
+  {
+    ...common,
+    entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'],
+    outfile: 'dist/webview/codicon.css',
+    loader: { '.ttf': 'file' },
+    assetNames: '[name]',
+  },
   // The in-editor suite: index.ts plus each *.test.ts as its own entry, so index.js can load them one by one.
-  { ...common, entryPoints: inEditorSuiteEntries(), outdir: 'out/test/vscode', outbase: 'test/vscode/suite', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+  {
+    ...common,
+    entryPoints: inEditorSuiteEntries(),
+    outdir: 'out/test/vscode',
+    outbase: 'test/vscode/suite',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+  },
   // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
   // out of the suite's folder so the normal in-editor run never loads it.
-  { ...common, entryPoints: ['test/vscode/bench/redraw.bench.ts'], outfile: 'out/test/vscode-bench/redraw.bench.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['test/vscode/bench/redraw.bench.ts'],
+    outfile: 'out/test/vscode-bench/redraw.bench.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
-  { ...common, entryPoints: ['test/vscode/helper-extension/src/extension.ts'], outfile: 'test/vscode/helper-extension/dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['test/vscode/helper-extension/src/extension.ts'],
+    outfile: 'test/vscode/helper-extension/dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
 ].filter((options) => options.entryPoints.length > 0 && options.entryPoints.every((entry) => existsSync(entry)));
 
 if (watch) {

@@ -82,8 +82,26 @@ const layerZones = [
   ...layer('src/deliberation', ['src/engine', 'src/shared', 'src/diagrams']),
   ...layer('src/recommendations', ['src/engine']),
   ...layer('src/mcp', ['src/engine', 'src/shared', 'src/diagrams', 'src/export', 'src/deliberation', 'src/recommendations']),
-  ...layer('src/extension', ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/recommendations', 'src/mcp']),
-  ...layer(CLI, ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/export', 'src/deliberation', 'src/recommendations', 'src/mcp']),
+  ...layer('src/extension', [
+    'src/engine',
+    'src/shared',
+    'src/diagrams',
+    'src/storage',
+    'src/export',
+    'src/deliberation',
+    'src/recommendations',
+    'src/mcp',
+  ]),
+  ...layer(CLI, [
+    'src/engine',
+    'src/shared',
+    'src/diagrams',
+    'src/storage',
+    'src/export',
+    'src/deliberation',
+    'src/recommendations',
+    'src/mcp',
+  ]),
 ];
 
 /** `vscode` exists only inside VS Code's extension host. */

@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   } finally {
     rmSync(tempDir, { recursive: true, force: true });
   }
-  const describe = (values: number[]) => `${median(values).toFixed(3)} (rounds ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+  const describe = (values: number[]) =>
+    `${median(values).toFixed(3)} (rounds ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
   process.stdout.write(
     `after/before, median of ${rounds} rounds of ${workload.thoughts} thoughts: p50 ${describe(ratios.p50)}, p99 ${describe(ratios.p99)}, ` +
       `server CPU per call ${describe(ratios.cpu)}, RSS ${describe(ratios.rss)}\n`,

@@ -41,7 +41,11 @@ export const deliberationSection: BenchSection = {
       ],
       checks: [
         { name: 'parallel hats are concurrent', pass: parallel < 2, detail: `ratio ${parallel.toFixed(2)} (target < 2)` },
-        { name: 'sequential hats take about 6 calls', pass: sequential >= 6 && sequential < 7, detail: `ratio ${sequential.toFixed(2)} (target 6-7)` },
+        {
+          name: 'sequential hats take about 6 calls',
+          pass: sequential >= 6 && sequential < 7,
+          detail: `ratio ${sequential.toFixed(2)} (target 6-7)`,
+        },
       ],
     };
   },

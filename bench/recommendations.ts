@@ -19,7 +19,18 @@ const WARM_UP = 300;
 const quiet = () => {};
 
 const VERBS = ['read', 'search', 'run', 'fetch', 'edit', 'list', 'get', 'create', 'update', 'query'];
-const OBJECTS = ['file', 'issue', 'terminal command', 'web page', 'symbol', 'test suite', 'diagnostics', 'commit', 'database row', 'calendar event'];
+const OBJECTS = [
+  'file',
+  'issue',
+  'terminal command',
+  'web page',
+  'symbol',
+  'test suite',
+  'diagnostics',
+  'commit',
+  'database row',
+  'calendar event',
+];
 
 /** 200 tools named and described the way MCP servers and VS Code extensions do. */
 export function benchTools(count = TOOLS): ToolInfo[] {
@@ -34,13 +45,23 @@ export function benchTools(count = TOOLS): ToolInfo[] {
 }
 
 async function connect(directory: string): Promise<{ client: Client; close: () => Promise<void> }> {
-  const engine = new ThinkingEngine({ store: new FileSessionStore(directory, { log: quiet }), log: quiet, limits: { maxThoughtsPerSession: 1_000_000 } });
+  const engine = new ThinkingEngine({
+    store: new FileSessionStore(directory, { log: quiet }),
+    log: quiet,
+    limits: { maxThoughtsPerSession: 1_000_000 },
+  });
   const created = createServer({ engine });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await created.server.connect(serverTransport);
   const client = new Client({ name: 'recs-bench', version: '1.0.0' });
   await client.connect(clientTransport);
-  return { client, close: async () => { await client.close(); created.cleanup(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      created.cleanup();
+    },
+  };
 }
 
 function args(number: number, tools: ToolInfo[] | undefined): Record<string, unknown> {
@@ -66,7 +87,11 @@ export const recommendationSection: BenchSection = {
   title: 'Tool recommendations: a sequentialthinking call with 200 available tools vs without',
   async run({ tempDir, progress }: BenchContext): Promise<BenchSectionResult> {
     const tools = benchTools();
-    const servers = { with: await connect(`${tempDir}/with`), fresh: await connect(`${tempDir}/fresh`), without: await connect(`${tempDir}/without`) };
+    const servers = {
+      with: await connect(`${tempDir}/with`),
+      fresh: await connect(`${tempDir}/fresh`),
+      without: await connect(`${tempDir}/without`),
+    };
     const durations: Record<Kind, number[]> = { with: [], fresh: [], without: [] };
     try {
       for (let number = 1; number <= CALLS + WARM_UP; number++) {
@@ -87,7 +112,11 @@ export const recommendationSection: BenchSection = {
     } finally {
       for (const server of Object.values(servers)) await server.close();
     }
-    const p50 = (kind: Kind) => percentile(durations[kind].sort((a, b) => a - b), 0.5);
+    const p50 = (kind: Kind) =>
+      percentile(
+        durations[kind].sort((a, b) => a - b),
+        0.5,
+      );
     const p99 = (kind: Kind) => percentile(durations[kind], 0.99);
     const ratio = p50('with') / p50('without');
     const freshRatio = p50('fresh') / p50('without');
@@ -101,7 +130,13 @@ export const recommendationSection: BenchSection = {
         '',
         `A fresh copy each call: ratio ${freshRatio.toFixed(2)} (for information; includes collecting the copies' garbage).`,
       ],
-      checks: [{ name: `p50 with ${TOOLS} tools / without`, pass: ratio <= RATIO_TARGET, detail: `ratio ${ratio.toFixed(2)} (target <= ${RATIO_TARGET})` }],
+      checks: [
+        {
+          name: `p50 with ${TOOLS} tools / without`,
+          pass: ratio <= RATIO_TARGET,
+          detail: `ratio ${ratio.toFixed(2)} (target <= ${RATIO_TARGET})`,
+        },
+      ],
     };
   },
 };

@@ -11,7 +11,14 @@ import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 import { deliberationSection } from './deliberation';
 
-const SECTIONS: BenchSection[] = [toolCallSection, storeTimingSection, webviewRenderSection, vscodeRedrawSection, recommendationSection, deliberationSection];
+const SECTIONS: BenchSection[] = [
+  toolCallSection,
+  storeTimingSection,
+  webviewRenderSection,
+  vscodeRedrawSection,
+  recommendationSection,
+  deliberationSection,
+];
 
 async function main(): Promise<number> {
   const root = resolve(__dirname, '..');
@@ -29,7 +36,7 @@ async function main(): Promise<number> {
         allChecks.push(check);
       }
     } catch (error) {
-      const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stdout.write(`FAIL  ${section.title} did not run: ${detail}\n`);
       allChecks.push({ name: section.title, pass: false, detail: 'did not run' });
     } finally {
@@ -37,7 +44,9 @@ async function main(): Promise<number> {
     }
   }
   const failed = allChecks.filter((check) => !check.pass);
-  process.stdout.write(`\n${allChecks.length - failed.length}/${allChecks.length} targets met${failed.length > 0 ? `; missed: ${failed.map((check) => check.name).join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `\n${allChecks.length - failed.length}/${allChecks.length} targets met${failed.length > 0 ? `; missed: ${failed.map((check) => check.name).join(', ')}` : ''}\n`,
+  );
   return failed.length === 0 ? 0 : 1;
 }
 
@@ -46,7 +55,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -22,7 +22,12 @@ function generateSessions(directory: string, count: number): void {
   for (let index = 0; index < count; index++) {
     const connection = `c${index}`;
     for (let number = 1; number <= 3; number++) {
-      const outcome = engine.process(connection, { thought: `Session ${index}, thought ${number}: about topic ${index % 97}`, thoughtNumber: number, totalThoughts: 3, nextThoughtNeeded: number < 3 });
+      const outcome = engine.process(connection, {
+        thought: `Session ${index}, thought ${number}: about topic ${index % 97}`,
+        thoughtNumber: number,
+        totalThoughts: 3,
+        nextThoughtNeeded: number < 3,
+      });
       if (!outcome.ok) throw new Error(outcome.error);
     }
     engine.closeConnection(connection);
@@ -70,7 +75,8 @@ export const storeTimingSection: BenchSection = {
       manyDir,
       (store) => store.listSessions({ limit: SESSIONS }),
       (result) => {
-        if (result.total !== SESSIONS || result.sessions.length !== SESSIONS) throw new Error(`listed ${result.sessions.length}/${result.total} sessions, expected ${SESSIONS}`);
+        if (result.total !== SESSIONS || result.sessions.length !== SESSIONS)
+          throw new Error(`listed ${result.sessions.length}/${result.total} sessions, expected ${SESSIONS}`);
       },
     );
     const firstPageTimes = timeFresh(
@@ -84,7 +90,8 @@ export const storeTimingSection: BenchSection = {
       bigDir,
       (store) => store.loadSession(bigId),
       (snapshot) => {
-        if (snapshot?.thoughts.length !== BIG_SESSION_THOUGHTS) throw new Error(`opened ${snapshot?.thoughts.length ?? 0} thoughts, expected ${BIG_SESSION_THOUGHTS}`);
+        if (snapshot?.thoughts.length !== BIG_SESSION_THOUGHTS)
+          throw new Error(`opened ${snapshot?.thoughts.length ?? 0} thoughts, expected ${BIG_SESSION_THOUGHTS}`);
       },
     );
     const listMedian = percentile(listTimes, 0.5);
@@ -100,8 +107,16 @@ export const storeTimingSection: BenchSection = {
         `| open a ${BIG_SESSION_THOUGHTS}-thought session | ${formatMs(openMedian)} | ${formatMs(openTimes[openTimes.length - 1])} |`,
       ],
       checks: [
-        { name: `list ${SESSIONS} sessions`, pass: listMedian <= LIST_TARGET_MS, detail: `${formatMs(listMedian)} (target <= ${LIST_TARGET_MS} ms)` },
-        { name: `open a ${BIG_SESSION_THOUGHTS}-thought session`, pass: openMedian <= OPEN_TARGET_MS, detail: `${formatMs(openMedian)} (target <= ${OPEN_TARGET_MS} ms)` },
+        {
+          name: `list ${SESSIONS} sessions`,
+          pass: listMedian <= LIST_TARGET_MS,
+          detail: `${formatMs(listMedian)} (target <= ${LIST_TARGET_MS} ms)`,
+        },
+        {
+          name: `open a ${BIG_SESSION_THOUGHTS}-thought session`,
+          pass: openMedian <= OPEN_TARGET_MS,
+          detail: `${formatMs(openMedian)} (target <= ${OPEN_TARGET_MS} ms)`,
+        },
       ],
     };
   },

@@ -91,7 +91,8 @@ async function timedCall(connection: Connection, args: Record<string, unknown>):
   const before = performance.now();
   const result = await connection.client.callTool({ name: 'sequentialthinking', arguments: args });
   connection.durations.push(performance.now() - before);
-  if (result.isError) throw new Error(`${connection.server.label} refused thought ${String(args.thoughtNumber)}: ${JSON.stringify(result.content)}`);
+  if (result.isError)
+    throw new Error(`${connection.server.label} refused thought ${String(args.thoughtNumber)}: ${JSON.stringify(result.content)}`);
 }
 
 /**
@@ -129,7 +130,10 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
   }
 }
 
-export function serversUnderTest(root: string, storageDir: (round: number) => string): { ours: (round: number) => ServerUnderTest; reference: ServerUnderTest } {
+export function serversUnderTest(
+  root: string,
+  storageDir: (round: number) => string,
+): { ours: (round: number) => ServerUnderTest; reference: ServerUnderTest } {
   const env = baseEnv();
   return {
     ours: (round) => ({
@@ -196,7 +200,8 @@ export const toolCallSection: BenchSection = {
     const rssRatio = median(ratio((run) => run.rssMb));
     const cpuRatio = median(ratio((run) => run.serverCpuUsPerCall));
     const throughputRatio = median(ratio((run) => run.callsPerSecond));
-    const medianOf = (side: keyof RoundResult, pick: (run: RunResult) => number) => formatMs(median(results.map((result) => pick(result[side]))));
+    const medianOf = (side: keyof RoundResult, pick: (run: RunResult) => number) =>
+      formatMs(median(results.map((result) => pick(result[side]))));
     const lines = [
       `Workload: ${workload.thoughts} thoughts of ${workload.thoughtLength} characters, every 10th a revision, every 25th a branch; SDK Client over stdio. ` +
         `After a ${WARM_UP_THOUGHTS}-thought warm-up, ${rounds} rounds; in each, both servers start fresh and get every thought, one call at a time, alternating which server goes first on every thought.`,
@@ -227,8 +232,16 @@ export const toolCallSection: BenchSection = {
     return {
       lines,
       checks: [
-        { name: 'p50 per call vs reference', pass: p50Ratio <= P50_RATIO_TARGET, detail: `ratio ${p50Ratio.toFixed(2)}, median of ${rounds} rounds (target <= ${P50_RATIO_TARGET.toFixed(2)})` },
-        { name: `RSS after ${workload.thoughts} thoughts vs reference`, pass: rssRatio <= RSS_RATIO_TARGET, detail: `ratio ${rssRatio.toFixed(2)} (target <= ${RSS_RATIO_TARGET.toFixed(2)})` },
+        {
+          name: 'p50 per call vs reference',
+          pass: p50Ratio <= P50_RATIO_TARGET,
+          detail: `ratio ${p50Ratio.toFixed(2)}, median of ${rounds} rounds (target <= ${P50_RATIO_TARGET.toFixed(2)})`,
+        },
+        {
+          name: `RSS after ${workload.thoughts} thoughts vs reference`,
+          pass: rssRatio <= RSS_RATIO_TARGET,
+          detail: `ratio ${rssRatio.toFixed(2)} (target <= ${RSS_RATIO_TARGET.toFixed(2)})`,
+        },
       ],
     };
   },

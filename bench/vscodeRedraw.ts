@@ -134,7 +134,11 @@ function waitForDrawn([seq, timeoutMs]: readonly [number, number]): Promise<{ ca
     if (!recorder) return reject(new Error('the redraw recorder is not installed in this frame (was the webview reloaded?)'));
     const timer = setTimeout(() => {
       const cards = document.querySelectorAll('.thought-card').length;
-      reject(new Error(`thought seq ${seq} not drawn within ${timeoutMs} ms (card ${seq in recorder.card ? 'drawn' : 'missing'}, tree node ${seq in recorder.tree ? 'drawn' : 'missing'}; ${cards} cards on screen)`));
+      reject(
+        new Error(
+          `thought seq ${seq} not drawn within ${timeoutMs} ms (card ${seq in recorder.card ? 'drawn' : 'missing'}, tree node ${seq in recorder.tree ? 'drawn' : 'missing'}; ${cards} cards on screen)`,
+        ),
+      );
     }, timeoutMs);
     const check = (): void => {
       const card = recorder.card[seq];
@@ -249,7 +253,8 @@ class Coordinator {
 
   private async drawn(body: Record<string, unknown>): Promise<void> {
     const { seq, start, end } = body;
-    if (typeof seq !== 'number' || typeof start !== 'number' || typeof end !== 'number') throw new Error(`bad /drawn body ${JSON.stringify(body)}`);
+    if (typeof seq !== 'number' || typeof start !== 'number' || typeof end !== 'number')
+      throw new Error(`bad /drawn body ${JSON.stringify(body)}`);
     if (!this.frame) throw new Error('/drawn before /ready');
     if (!this.branchTreeShown) {
       // The tabs exist only once there is a session: after the first thought, put the branch tree (the costliest live
@@ -281,7 +286,9 @@ export const vscodeRedrawSection: BenchSection = {
     // Installing code-server takes minutes and native builds; a benchmark run only uses one that is already there.
     if (!existsSync(join(environment.environmentDir(), 'installed.json'))) {
       return {
-        lines: [`skipped: code-server ${environment.CODE_SERVER_VERSION} is not installed (run \`node scripts/vscodeEnvironment.mjs\` or \`npm run test:vscode\` once to install it)`],
+        lines: [
+          `skipped: code-server ${environment.CODE_SERVER_VERSION} is not installed (run \`node scripts/vscodeEnvironment.mjs\` or \`npm run test:vscode\` once to install it)`,
+        ],
         checks: [],
       };
     }
@@ -321,7 +328,9 @@ export const vscodeRedrawSection: BenchSection = {
       await coordinator.close();
     }
     if (exitCode !== 0 || !coordinator.done) {
-      throw new Error(`the extension-host half stopped (exit ${exitCode}): ${coordinator.failure ?? suiteOutput.slice(-5).join(' / ') ?? 'no message'}`);
+      throw new Error(
+        `the extension-host half stopped (exit ${exitCode}): ${coordinator.failure ?? suiteOutput.slice(-5).join(' / ') ?? 'no message'}`,
+      );
     }
 
     const measured = coordinator.samples.filter((sample) => sample.seq >= BASE_THOUGHTS);
@@ -335,9 +344,18 @@ export const vscodeRedrawSection: BenchSection = {
       '',
       '| measure | p50 | p95 | max |',
       '|---|---:|---:|---:|',
-      row('(a) invokeTool round trip', measured.map((sample) => sample.roundTrip)),
-      row('(b) tool call → card on screen', measured.map((sample) => sample.card)),
-      row('(c) tool call → branch tree window swapped in', measured.map((sample) => sample.tree)),
+      row(
+        '(a) invokeTool round trip',
+        measured.map((sample) => sample.roundTrip),
+      ),
+      row(
+        '(b) tool call → card on screen',
+        measured.map((sample) => sample.card),
+      ),
+      row(
+        '(c) tool call → branch tree window swapped in',
+        measured.map((sample) => sample.tree),
+      ),
       '',
       `Thoughts 2–${BASE_THOUGHTS + MEASURED_THOUGHTS} (whole run after the first call): ` +
         `(a) p50 ${formatMs(stats(warm.map((s) => s.roundTrip)).p50)}, (b) p50 ${formatMs(stats(warm.map((s) => s.card)).p50)} / p95 ${formatMs(stats(warm.map((s) => s.card)).p95)}, ` +

@@ -68,7 +68,8 @@ async function timeClick(explorer: ExplorerPage, clickSelector: string, selector
   );
 }
 
-const nodeSelector = (kind: string, nodeId: string): string => `section.diagram-${kind} .diagram-canvas g.node[id*="-flowchart-${nodeId}-"]`;
+const nodeSelector = (kind: string, nodeId: string): string =>
+  `section.diagram-${kind} .diagram-canvas g.node[id*="-flowchart-${nodeId}-"]`;
 
 /** Renders a small session once so Mermaid's one-time setup is not counted in the first measurement. */
 async function warmUp(explorer: ExplorerPage): Promise<void> {
@@ -97,16 +98,28 @@ async function renderTimes(explorer: ExplorerPage, snapshot: SessionSnapshot): P
   const current = stageNodeId(snapshot.meta.stage ?? '');
   // Start on the stage graph tab: the snapshot draws the stage graph, then each other tab is drawn when shown.
   await explorer.showTab('stageGraph');
-  const stageGraph = await timeUntil(explorer, { type: 'snapshot', mode: 'live', session: toSessionView(snapshot) }, `${nodeSelector('stageGraph', current)}.current`);
+  const stageGraph = await timeUntil(
+    explorer,
+    { type: 'snapshot', mode: 'live', session: toSessionView(snapshot) },
+    `${nodeSelector('stageGraph', current)}.current`,
+  );
   const branchTreeLive = await timeClick(explorer, 'vscode-tab-header[data-diagram="branchTree"]', nodeSelector('branchTree', last));
   const branchTreeAll = await timeClick(explorer, 'section.diagram-branchTree .show-all', nodeSelector('branchTree', 't0'));
   const branchNodesAll = await explorer.page.locator('section.diagram-branchTree .diagram-canvas g.node').count();
   const lastRevision = [...snapshot.thoughts].reverse().find((thought) => thought.isRevision);
   const revisionTarget = lastRevision ? `t${lastRevision.seq}` : 'empty';
-  const revisionChainLive = await timeClick(explorer, 'vscode-tab-header[data-diagram="revisionChain"]', nodeSelector('revisionChain', revisionTarget));
+  const revisionChainLive = await timeClick(
+    explorer,
+    'vscode-tab-header[data-diagram="revisionChain"]',
+    nodeSelector('revisionChain', revisionTarget),
+  );
   const firstRevision = snapshot.thoughts.find((thought) => thought.isRevision);
   const revisionChainAll = (await explorer.page.locator('section.diagram-revisionChain .show-all').isVisible())
-    ? await timeClick(explorer, 'section.diagram-revisionChain .show-all', nodeSelector('revisionChain', firstRevision ? `t${firstRevision.seq}` : 'empty'))
+    ? await timeClick(
+        explorer,
+        'section.diagram-revisionChain .show-all',
+        nodeSelector('revisionChain', firstRevision ? `t${firstRevision.seq}` : 'empty'),
+      )
     : revisionChainLive;
   // Back to the live windows for the next size.
   for (const kind of ['branchTree', 'revisionChain'] as const) {
@@ -134,7 +147,11 @@ async function redrawLatency(explorer: ExplorerPage): Promise<LatencyResult> {
   const full = reactSession({ thoughts: LATENCY_BASE + 2 * LATENCY_SAMPLES, sessionId: 'latency' });
   const base: SessionSnapshot = { ...full, thoughts: full.thoughts.slice(0, LATENCY_BASE) };
   await explorer.showTab('stageGraph');
-  await timeUntil(explorer, { type: 'snapshot', mode: 'live', session: toSessionView(base) }, `${nodeSelector('stageGraph', stageNodeId(base.thoughts[LATENCY_BASE - 1].stage ?? ''))}.current`);
+  await timeUntil(
+    explorer,
+    { type: 'snapshot', mode: 'live', session: toSessionView(base) },
+    `${nodeSelector('stageGraph', stageNodeId(base.thoughts[LATENCY_BASE - 1].stage ?? ''))}.current`,
+  );
   const result: LatencyResult = { stageView: { card: [], diagram: [] }, branchView: { card: [], diagram: [] } };
   for (let seq = LATENCY_BASE; seq < full.thoughts.length; seq++) {
     const onBranchTree = seq >= LATENCY_BASE + LATENCY_SAMPLES;
@@ -218,7 +235,9 @@ export const webviewRenderSection: BenchSection = {
           await explorer.close();
         }
       }
-      lines.push('| thoughts | stage graph | branch tree (live window) | branch tree (all) | revision chain (live) | revision chain (all) |');
+      lines.push(
+        '| thoughts | stage graph | branch tree (live window) | branch tree (all) | revision chain (live) | revision chain (all) |',
+      );
       lines.push('|---:|---:|---:|---:|---:|---:|');
       for (const row of rows) {
         lines.push(
@@ -242,7 +261,9 @@ export const webviewRenderSection: BenchSection = {
         const treeCard = summary(latency.branchView.card);
         const treeDiagram = summary(latency.branchView.diagram);
         lines.push('');
-        lines.push(`Thought → redraw at ${LATENCY_BASE} thoughts (sidebar, ${LATENCY_SAMPLES} thoughts per view, one at a time; time to the frame that shows it):`);
+        lines.push(
+          `Thought → redraw at ${LATENCY_BASE} thoughts (sidebar, ${LATENCY_SAMPLES} thoughts per view, one at a time; time to the frame that shows it):`,
+        );
         lines.push(`- stage graph on screen: card ${stageCard.text}; stage graph moved ${stageDiagram.text}`);
         lines.push(`- branch tree on screen: card ${treeCard.text}; windowed tree swapped in ${treeDiagram.text}`);
         checks.push({

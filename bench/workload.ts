@@ -9,7 +9,25 @@ export interface WorkloadOptions {
 
 export const DEFAULT_WORKLOAD: WorkloadOptions = { thoughts: 5_000, thoughtLength: 400 };
 
-const WORDS = ['consider', 'the', 'cache', 'latency', 'under', 'load', 'while', 'a', 'revision', 'weighs', 'each', 'branch', 'against', 'its', 'cost', 'and', 'evidence'];
+const WORDS = [
+  'consider',
+  'the',
+  'cache',
+  'latency',
+  'under',
+  'load',
+  'while',
+  'a',
+  'revision',
+  'weighs',
+  'each',
+  'branch',
+  'against',
+  'its',
+  'cost',
+  'and',
+  'evidence',
+];
 
 function thoughtText(index: number, length: number): string {
   let text = `Step ${index}: `;

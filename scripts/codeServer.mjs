@@ -60,7 +60,11 @@ export async function cleanupAll() {
 /** Ctrl-C / SIGTERM / SIGHUP stop everything this process started, then exit with the signal's code. */
 function stopEverythingOnSignals() {
   let stopping = false;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     // `on`, not `once`: a second Ctrl-C while stopping must not kill this process before its children are gone.
     process.on(signal, () => {
       if (stopping) return;
@@ -140,7 +144,14 @@ function profileEnv(profile, extraEnv) {
 }
 
 function commonArgs(profile) {
-  return ['--disable-telemetry', '--disable-update-check', '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir];
+  return [
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--user-data-dir',
+    profile.userDataDir,
+    '--extensions-dir',
+    profile.extensionsDir,
+  ];
 }
 
 /** Runs `code-server --install-extension <vsix>` into the profile's extensions folder. */
@@ -189,10 +200,12 @@ export async function startCodeServer({ environment, profile, port, workspace, s
     });
   }
   let exited = false;
-  const exitedPromise = new Promise((resolve) => child.on('exit', (code, signal) => {
-    exited = true;
-    resolve({ code, signal });
-  }));
+  const exitedPromise = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
   const stop = async () => {
     if (!exited) {
       try {

@@ -35,7 +35,8 @@ async function main() {
   const port = positiveInteger('port', options.port);
   if (port > 65_535) throw new Error(`--port must be at most 65535, got ${port}`);
   const paceMs = positiveInteger('pace', options.pace, { allowZero: true });
-  if (options.theme !== 'dark' && options.theme !== 'light') throw new Error(`--theme must be dark or light, got ${JSON.stringify(options.theme)}`);
+  if (options.theme !== 'dark' && options.theme !== 'light')
+    throw new Error(`--theme must be dark or light, got ${JSON.stringify(options.theme)}`);
 
   let vsix = vsixPath();
   if (!options['no-package']) vsix = packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
@@ -63,7 +64,7 @@ async function main() {
     '',
     '  The sample session starts playing as soon as the workbench has loaded: the Thought Explorer sidebar',
     '  lists it live, and the explorer panel draws the stage graph, branch tree and revision chain as each',
-    '  thought arrives through VS Code\'s MCP client. Reload the page to play it again.',
+    "  thought arrives through VS Code's MCP client. Reload the page to play it again.",
     '  Press Ctrl-C to stop.',
     '',
   ];

@@ -12,7 +12,9 @@ const KEPT_CHUNKS = [/^\.\/chunks\/mermaid\.core\/flowDiagram-[\w]+\.mjs$/, /^\.
 export const mermaidFlowchartOnlyPlugin = {
   name: 'mermaid-flowchart-only',
   setup(build) {
-    build.onResolve({ filter: /^katex$/ }, (args) => (args.kind === 'dynamic-import' ? { path: 'katex', namespace: 'mermaid-stub-katex' } : undefined));
+    build.onResolve({ filter: /^katex$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: 'katex', namespace: 'mermaid-stub-katex' } : undefined,
+    );
     build.onResolve({ filter: /\.mjs$/ }, (args) => {
       if (args.kind !== 'dynamic-import' || !/[\\/]node_modules[\\/]mermaid[\\/]dist[\\/]/.test(args.importer)) return undefined;
       if (KEPT_CHUNKS.some((kept) => kept.test(args.path))) return undefined;

@@ -68,7 +68,7 @@ async function capture(theme, vsix) {
       await page.screenshot({ path: branches });
       log(`saved ${branches}`);
     } else {
-      log('the explorer panel\'s tabs were not found; skipped the branch-tree screenshot');
+      log("the explorer panel's tabs were not found; skipped the branch-tree screenshot");
     }
   }
   await cleanupAll();
@@ -76,7 +76,9 @@ async function capture(theme, vsix) {
 
 async function main() {
   mkdirSync(docs, { recursive: true });
-  const vsix = options['no-package'] ? vsixPath() : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
+  const vsix = options['no-package']
+    ? vsixPath()
+    : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
   for (const theme of ['dark', 'light']) await capture(theme, vsix);
   return 0;
 }

@@ -85,7 +85,11 @@ export async function runInEditorSuite(options) {
     mkdirSync(developmentPath);
     writeFileSync(
       join(developmentPath, 'package.json'),
-      JSON.stringify({ name: 'test-host', publisher: 'thought-explorer-tests', version: '0.0.1', engines: { vscode: '^1.101.0' } }, null, 2),
+      JSON.stringify(
+        { name: 'test-host', publisher: 'thought-explorer-tests', version: '0.0.1', engines: { vscode: '^1.101.0' } },
+        null,
+        2,
+      ),
     );
   }
 
@@ -129,8 +133,7 @@ export async function runInEditorSuite(options) {
         const text = line.text.slice(outputMarker.length);
         if (options.onOutput) options.onOutput(text);
         else process.stdout.write(`${text}\n`);
-      }
-      else if (options.verbose) process.stderr.write(`[workbench ${line?.level ?? message.type()}] ${line?.text ?? message.text()}\n`);
+      } else if (options.verbose) process.stderr.write(`[workbench ${line?.level ?? message.type()}] ${line?.text ?? message.text()}\n`);
     });
   });
   page.on('pageerror', (error) => {

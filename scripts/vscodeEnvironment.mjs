@@ -56,7 +56,7 @@ function checkKerberosHeaders() {
   const headers = ['/usr/include/gssapi/gssapi.h', '/usr/include/krb5.h', '/usr/include/krb5/krb5.h'];
   if (!headers.some((header) => existsSync(header))) {
     throw new Error(
-      'Kerberos development headers are missing (needed once to build code-server\'s native `kerberos` module).\n' +
+      "Kerberos development headers are missing (needed once to build code-server's native `kerberos` module).\n" +
         '  Install them, e.g. on Debian/Ubuntu: sudo apt-get install -y libkrb5-dev',
     );
   }

@@ -20,8 +20,16 @@ export function decorateDeliberationCard(card: HTMLElement, badges: HTMLElement,
   card.dataset.role = facts.role;
   if (facts.hat) card.dataset.hat = facts.hat;
   if (facts.status) card.dataset.status = facts.status;
-  const kind = facts.phase === 'tool_call' ? 'tool' : facts.hat ? `hat-${facts.hat}` : facts.role === 'framing' || facts.role === 'result' ? 'plan' : 'custom';
-  const label = facts.phase === 'tool_call' ? `${facts.role} → ${facts.tool ?? 'tool'}` : facts.hat ? `${facts.role} · ${facts.hat} hat` : facts.role;
+  const kind =
+    facts.phase === 'tool_call'
+      ? 'tool'
+      : facts.hat
+        ? `hat-${facts.hat}`
+        : facts.role === 'framing' || facts.role === 'result'
+          ? 'plan'
+          : 'custom';
+  const label =
+    facts.phase === 'tool_call' ? `${facts.role} → ${facts.tool ?? 'tool'}` : facts.hat ? `${facts.role} · ${facts.hat} hat` : facts.role;
   // White and black hats differ by shape (outline, filled) in the theme's foreground colour: readable in every theme.
   const icon = facts.phase === 'tool_call' ? 'tools' : facts.hat === 'white' ? 'circle-large-outline' : 'circle-large-filled';
   const role = badge(`role role-${kind}`, label, icon);
@@ -34,7 +42,10 @@ export function decorateDeliberationCard(card: HTMLElement, badges: HTMLElement,
   }
 
   const parts: string[] = [];
-  if (facts.tokens) parts.push(`${facts.tokens.estimated ? '~' : ''}${facts.tokens.input.toLocaleString('en')} in · ${facts.tokens.estimated ? '~' : ''}${facts.tokens.output.toLocaleString('en')} out tokens`);
+  if (facts.tokens)
+    parts.push(
+      `${facts.tokens.estimated ? '~' : ''}${facts.tokens.input.toLocaleString('en')} in · ${facts.tokens.estimated ? '~' : ''}${facts.tokens.output.toLocaleString('en')} out tokens`,
+    );
   if (facts.durationMs !== undefined) parts.push(formatDuration(facts.durationMs));
   if (facts.model) parts.push(facts.model);
   if (parts.length === 0) return;
@@ -47,4 +58,3 @@ export function decorateDeliberationCard(card: HTMLElement, badges: HTMLElement,
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
-

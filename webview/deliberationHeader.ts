@@ -22,11 +22,16 @@ export class DeliberationLine {
     const parts: HTMLElement[] = [
       item('plan', `${summary.plan} (${summary.kind})`, 'Plan'),
       item('state', summary.running && summary.running.length > 0 ? `running: ${summary.running.join(', ')}` : summary.state, 'State'),
-      item('calls', `${summary.calls} call${summary.calls === 1 ? '' : 's'}${summary.failed > 0 ? `, ${summary.failed} not ok` : ''}`, 'Model calls'),
+      item(
+        'calls',
+        `${summary.calls} call${summary.calls === 1 ? '' : 's'}${summary.failed > 0 ? `, ${summary.failed} not ok` : ''}`,
+        'Model calls',
+      ),
     ];
     if (summary.cycles.allowed !== undefined) parts.push(item('cycles', `cycles ${used(summary.cycles)}`, 'Task cycles used of allowed'));
     parts.push(item('tokens', `tokens ${used(summary.tokens)}`, 'Output tokens used of allowed'));
-    if (summary.toolCalls.allowed !== undefined || summary.toolCalls.used > 0) parts.push(item('tool-calls', `tool calls ${used(summary.toolCalls)}`, 'Tool calls used of allowed'));
+    if (summary.toolCalls.allowed !== undefined || summary.toolCalls.used > 0)
+      parts.push(item('tool-calls', `tool calls ${used(summary.toolCalls)}`, 'Tool calls used of allowed'));
     const model = summary.model ?? summary.gateway;
     if (model !== undefined) parts.push(item('model', model, summary.gateway ? `Model (via ${summary.gateway})` : 'Model'));
     this.element.replaceChildren(...parts);

@@ -66,7 +66,10 @@ export class ExplorerHeader {
     setFact(this.stage, meta.stage === undefined ? 'not started' : meta.stage.replace(/_/g, ' '));
     const purpose = strategy?.stages.find((stage) => stage.name === meta.stage)?.purpose;
     this.stage.title = purpose ?? '';
-    setFact(this.progress, `${meta.lastThoughtNumber}/${meta.totalThoughts}${shown < meta.thoughtCount ? ` · ${shown} of ${meta.thoughtCount}` : ''}`);
+    setFact(
+      this.progress,
+      `${meta.lastThoughtNumber}/${meta.totalThoughts}${shown < meta.thoughtCount ? ` · ${shown} of ${meta.thoughtCount}` : ''}`,
+    );
     this.progress.title = `${meta.thoughtCount} thoughts, ${meta.revisionCount} revisions, ${meta.branchIds.length} branches`;
     setFact(this.status, meta.status);
     this.status.dataset.status = meta.status;

@@ -85,7 +85,8 @@ export class SessionModel {
   shownSnapshot(): SessionSnapshot | undefined {
     const view = this.view;
     if (!view) return undefined;
-    if (this.shownCount === view.thoughts.length) return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches };
+    if (this.shownCount === view.thoughts.length)
+      return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches };
     const thoughts = view.thoughts.slice(0, this.shownCount);
     const last = thoughts[thoughts.length - 1];
     // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.

@@ -91,7 +91,10 @@ export class StageGraphView {
       const visits = state.visits[stage] ?? 0;
       const name = stage === state.current ? 'current' : visits > 0 ? 'visited' : 'unvisited';
       for (const other of STATE_CLASSES) node.classList.toggle(other, other === name);
-      node.setAttribute('aria-label', `${stage}: ${visits} thought${visits === 1 ? '' : 's'}${name === 'current' ? ', current stage' : ''}`);
+      node.setAttribute(
+        'aria-label',
+        `${stage}: ${visits} thought${visits === 1 ? '' : 's'}${name === 'current' ? ', current stage' : ''}`,
+      );
     }
     const layer = this.badgeLayer(svg);
     const seen = new Set<string>();

@@ -126,4 +126,3 @@ function buildCard(thought: ThoughtRecord): HTMLElement {
   if (tools) card.append(tools);
   return card;
 }
-

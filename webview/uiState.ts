@@ -17,7 +17,8 @@ export function restoreUiState(saved: Partial<UiState> | undefined): UiState {
   if (isDiagramKind(saved.activeTab)) state.activeTab = saved.activeTab;
   if (Array.isArray(saved.showAll)) state.showAll = saved.showAll.filter(isDiagramKind);
   if (typeof saved.sessionId === 'string') state.sessionId = saved.sessionId;
-  if (typeof saved.selectedSeq === 'number' && Number.isInteger(saved.selectedSeq) && saved.selectedSeq >= 0) state.selectedSeq = saved.selectedSeq;
+  if (typeof saved.selectedSeq === 'number' && Number.isInteger(saved.selectedSeq) && saved.selectedSeq >= 0)
+    state.selectedSeq = saved.selectedSeq;
   if (typeof saved.replayPosition === 'number' && saved.replayPosition >= 0) state.replayPosition = saved.replayPosition;
   if (typeof saved.replaySpeed === 'number') state.replaySpeed = saved.replaySpeed;
   return state;

@@ -58,7 +58,9 @@ function narrate(event, log) {
       break;
     }
     case 'done':
-      log(`Sample session ${event.sessionId} complete. Reload the page (or F1 → "Thought Explorer Demo: Play Sample Session") to play it again.`);
+      log(
+        `Sample session ${event.sessionId} complete. Reload the page (or F1 → "Thought Explorer Demo: Play Sample Session") to play it again.`,
+      );
       break;
     case 'error':
       log(`The demo player failed: ${event.message}`);

@@ -34,7 +34,11 @@ function openStore(options: CommonOptions): FileSessionStore {
   return new FileSessionStore(options.storagePath ?? defaultStoragePath(), { log: (message) => log(`store: ${message}`) });
 }
 
-async function serve(command: Extract<CliCommand, { kind: 'serve' }>, version: string, modelGateway: ModelGateway | undefined): Promise<void> {
+async function serve(
+  command: Extract<CliCommand, { kind: 'serve' }>,
+  version: string,
+  modelGateway: ModelGateway | undefined,
+): Promise<void> {
   const store = openStore(command);
   const engine = new ThinkingEngine({ store, limits: command.limits, log });
   let stopping = false;
@@ -96,7 +100,9 @@ async function main(argv: readonly string[]): Promise<number> {
       // The deliberate tool's model for clients without sampling; a missing key variable stops here, before serving.
       let modelGateway: ModelGateway | undefined;
       try {
-        modelGateway = command.model ? createOpenAiGateway({ endpoint: command.model.endpoint, model: command.model.name, apiKeyEnv: command.model.apiKeyEnv }) : undefined;
+        modelGateway = command.model
+          ? createOpenAiGateway({ endpoint: command.model.endpoint, model: command.model.name, apiKeyEnv: command.model.apiKeyEnv })
+          : undefined;
       } catch (error) {
         process.stderr.write(`thought-explorer-mcp: ${error instanceof Error ? error.message : String(error)} (--model-api-key-env)\n`);
         return 2;
@@ -128,7 +134,9 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // A store path the user must change is their mistake, not a crash: its message alone, no stack trace.
-    log(`fatal: ${error instanceof StoreLocationError ? `${error.message} (--storage-path)` : error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    log(
+      `fatal: ${error instanceof StoreLocationError ? `${error.message} (--storage-path)` : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     process.exit(1);
   },
 );

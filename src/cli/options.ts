@@ -103,7 +103,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
         break;
       case '--idle-timeout':
         sessionIdleSeconds = positiveInteger(flag, valueOf(flag, inline));
-        if (sessionIdleSeconds > MAX_IDLE_SECONDS) throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${sessionIdleSeconds}`);
+        if (sessionIdleSeconds > MAX_IDLE_SECONDS)
+          throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${sessionIdleSeconds}`);
         break;
       case '-s':
       case '--storage-path':
@@ -138,16 +139,19 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
 
   const [command, ...rest] = positional;
   const modelOptions = checkModelOptions(model);
-  if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined)) throw new UsageError('--allow-origin and --idle-timeout belong to --http');
+  if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined))
+    throw new UsageError('--allow-origin and --idle-timeout belong to --http');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
     return { kind: 'serve', ...(httpOptions ? { http: httpOptions } : {}), ...(modelOptions ? { model: modelOptions } : {}), ...common };
   }
-  if (modelOptions) throw new UsageError('--model-endpoint, --model and --model-api-key-env are for serving, not for the export and import commands');
+  if (modelOptions)
+    throw new UsageError('--model-endpoint, --model and --model-api-key-env are for serving, not for the export and import commands');
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
   if (command === 'export') {
-    if (rest.length !== 1) throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
+    if (rest.length !== 1)
+      throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
     if (format === undefined) throw new UsageError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
     const named = exportFormatNamed(format);
     if (named === undefined) throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);
@@ -163,7 +167,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
 
 function checkModelOptions(model: Partial<ModelOptions>): ModelOptions | undefined {
   if (model.endpoint === undefined) {
-    if (model.name !== undefined || model.apiKeyEnv !== undefined) throw new UsageError('--model and --model-api-key-env need --model-endpoint URL');
+    if (model.name !== undefined || model.apiKeyEnv !== undefined)
+      throw new UsageError('--model and --model-api-key-env need --model-endpoint URL');
     return undefined;
   }
   let url: URL;
@@ -172,11 +177,15 @@ function checkModelOptions(model: Partial<ModelOptions>): ModelOptions | undefin
   } catch {
     throw new UsageError(`--model-endpoint must be an http:// or https:// URL, got "${model.endpoint}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--model-endpoint must be an http:// or https:// URL, got "${model.endpoint}"`);
-  if (model.name === undefined || model.name.trim() === '') throw new UsageError('--model-endpoint needs --model NAME (the model to ask, e.g. llama3.1)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--model-endpoint must be an http:// or https:// URL, got "${model.endpoint}"`);
+  if (model.name === undefined || model.name.trim() === '')
+    throw new UsageError('--model-endpoint needs --model NAME (the model to ask, e.g. llama3.1)');
   // A key pasted here would sit in the process list and shell history: only a variable's name is accepted.
   if (model.apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(model.apiKeyEnv)) {
-    throw new UsageError('--model-api-key-env takes the NAME of an environment variable holding the key (letters, digits, "_"), never the key itself');
+    throw new UsageError(
+      '--model-api-key-env takes the NAME of an environment variable holding the key (letters, digits, "_"), never the key itself',
+    );
   }
   return { endpoint: model.endpoint, name: model.name, ...(model.apiKeyEnv !== undefined ? { apiKeyEnv: model.apiKeyEnv } : {}) };
 }
@@ -193,13 +202,16 @@ const MAX_IDLE_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** An origin as browsers send it: scheme://host[:port], nothing after. "null" and wildcards are never allowed. */
 function origin(text: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\/[^/\s?#*]+$/i.test(text)) {
-    throw new UsageError(`--allow-origin needs an exact origin such as https://example.com:8080 (scheme://host[:port], no path), got "${text}"`);
+    throw new UsageError(
+      `--allow-origin needs an exact origin such as https://example.com:8080 (scheme://host[:port], no path), got "${text}"`,
+    );
   }
   return text;
 }
 
 function positiveInteger(flag: string, text: string): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || !Number.isSafeInteger(value)) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"`);
+  if (!/^\d+$/.test(text) || value < 1 || !Number.isSafeInteger(value))
+    throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"`);
   return value;
 }

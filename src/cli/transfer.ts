@@ -21,7 +21,9 @@ export async function runExport(store: FileSessionStore, command: Extract<CliCom
     return 1;
   }
   if (!snapshot) {
-    say(`no session "${command.sessionId}" in ${store.directory}. Sessions are listed by the thinking_sessions tool (action "list"); use --storage-path for another store.`);
+    say(
+      `no session "${command.sessionId}" in ${store.directory}. Sessions are listed by the thinking_sessions tool (action "list"); use --storage-path for another store.`,
+    );
     return 1;
   }
   const large = snapshot.thoughts.length >= 1000;

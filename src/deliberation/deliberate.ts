@@ -48,7 +48,14 @@ export interface DeliberationReply {
   status: 'complete' | 'partial' | 'cancelled';
   result: string;
   plan: { name: string; kind: string; resultStrategy: string; roles: string[]; synthesis?: string };
-  routing?: { score: number; band: string; sequence: string[]; reason: string; estimatedSavingPercent: number; factors: Record<string, number> };
+  routing?: {
+    score: number;
+    band: string;
+    sequence: string[];
+    reason: string;
+    estimatedSavingPercent: number;
+    factors: Record<string, number>;
+  };
   roles: RoleSummary[];
   failed: string[];
   usage: { calls: number; inputTokens: number; outputTokens: number; estimated: boolean; durationMs: number };
@@ -84,7 +91,9 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     kind: plan.kind,
     resultStrategy: plan.resultStrategy,
     gateway: deps.gateway.description,
-    ...(prepared.routing ? { routing: { score: prepared.routing.score, band: prepared.routing.band, sequence: prepared.routing.sequence } } : {}),
+    ...(prepared.routing
+      ? { routing: { score: prepared.routing.score, band: prepared.routing.band, sequence: prepared.routing.sequence } }
+      : {}),
     budgets: { timeoutMs: plan.timeoutMs, maxTotalTokens: plan.maxTotalTokens, capped: plan.capped, ...taskBudgets(prepared) },
     ...(tools.requested.length > 0 ? { tools: { requested: tools.requested, offered: [...tools.offered.keys()], notes: toolNotes } } : {}),
   });
@@ -114,7 +123,9 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     run = await runner.run();
   } catch (error) {
     if (error instanceof RecordingError) {
-      throw new RecordingError(`${error.message} The deliberation stopped after ${recorder.recorded.length} role thoughts in session "${recorder.sessionId}".`);
+      throw new RecordingError(
+        `${error.message} The deliberation stopped after ${recorder.recorded.length} role thoughts in session "${recorder.sessionId}".`,
+      );
     }
     throw error;
   }
@@ -146,7 +157,13 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     sessionId: recorder.sessionId,
     status,
     result,
-    plan: { name: plan.name, kind: plan.kind, resultStrategy: plan.resultStrategy, roles: roleNames, ...(plan.synthesis ? { synthesis: plan.synthesis.role.name } : {}) },
+    plan: {
+      name: plan.name,
+      kind: plan.kind,
+      resultStrategy: plan.resultStrategy,
+      roles: roleNames,
+      ...(plan.synthesis ? { synthesis: plan.synthesis.role.name } : {}),
+    },
     ...(prepared.routing
       ? {
           routing: {
@@ -179,7 +196,15 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     usage: { calls: run.calls, ...run.usage, durationMs: now() - started },
     budgets: { capped: plan.capped, cut: run.cuts },
     ...(tools.requested.length > 0
-      ? { tools: { requested: tools.requested, offered: [...tools.offered.keys()], unknown: tools.unknown, calls: run.toolCalls, notes: toolNotes } }
+      ? {
+          tools: {
+            requested: tools.requested,
+            offered: [...tools.offered.keys()],
+            unknown: tools.unknown,
+            calls: run.toolCalls,
+            notes: toolNotes,
+          },
+        }
       : {}),
     gateway: deps.gateway.description,
     thoughts: { first, last },
@@ -209,7 +234,9 @@ export function replyText(reply: DeliberationReply): string {
   if (reply.budgets.capped.length > 0) lines.push(`Capped: ${reply.budgets.capped.join('; ')}.`);
   if (reply.budgets.cut.length > 0) lines.push(`Cut by budgets: ${reply.budgets.cut.join('; ')}.`);
   if (reply.tools) {
-    lines.push(`Tools: offered ${reply.tools.offered.length > 0 ? reply.tools.offered.join(', ') : 'none'}; ${reply.tools.calls} tool call${reply.tools.calls === 1 ? '' : 's'} made.`);
+    lines.push(
+      `Tools: offered ${reply.tools.offered.length > 0 ? reply.tools.offered.join(', ') : 'none'}; ${reply.tools.calls} tool call${reply.tools.calls === 1 ? '' : 's'} made.`,
+    );
     for (const note of reply.tools.notes) lines.push(`Tools: ${note}.`);
   }
   lines.push(
@@ -225,7 +252,9 @@ function taskBudgets(prepared: PreparedDeliberation): { maxCycles?: number; maxT
   if (tasks.length === 0) return {};
   return {
     maxCycles: tasks.reduce((sum, task) => sum + task.maxCycles, 0),
-    ...(prepared.plan.steps.some((step) => step.tools.length > 0) ? { maxToolCalls: tasks.reduce((sum, task) => sum + task.maxToolCalls, 0) } : {}),
+    ...(prepared.plan.steps.some((step) => step.tools.length > 0)
+      ? { maxToolCalls: tasks.reduce((sum, task) => sum + task.maxToolCalls, 0) }
+      : {}),
   };
 }
 
@@ -234,7 +263,10 @@ function describeOutcomes(outputs: readonly RoleOutput[]): string {
 }
 
 function newDeliberationSessionId(now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `delib-${stamp}-${randomBytes(4).toString('hex')}`;
 }
 

@@ -30,7 +30,10 @@ export interface NamedPlanOptions {
 
 export function resolveNamedPlan(name: string, options: NamedPlanOptions): ResolvedPlan {
   if (!(NAMED_PLANS as readonly string[]).includes(name)) {
-    throw new PlanError('plan', `unknown plan "${name}"; expected one of ${NAMED_PLANS.join(', ')}, or a plan object {strategy: "direct"|"sequential"|"parallel"|"task", ...}`);
+    throw new PlanError(
+      'plan',
+      `unknown plan "${name}"; expected one of ${NAMED_PLANS.join(', ')}, or a plan object {strategy: "direct"|"sequential"|"parallel"|"task", ...}`,
+    );
   }
   const plan = name as NamedPlan;
   const chosen = options.roles;
@@ -40,26 +43,44 @@ export function resolveNamedPlan(name: string, options: NamedPlanOptions): Resol
     throw new PlanError('roles', `plan "${plan}" picks its own hats; send plan "sequential" or "parallel" with roles to choose them`);
   }
   if ((plan === 'direct' || plan === 'task') && chosen.length > 1) {
-    throw new PlanError('roles', `plan "${plan}" runs one role, got ${chosen.length} (${chosen.join(', ')}); send one, or plan "sequential" or "parallel" for several`);
+    throw new PlanError(
+      'roles',
+      `plan "${plan}" runs one role, got ${chosen.length} (${chosen.join(', ')}); send one, or plan "sequential" or "parallel" for several`,
+    );
   }
   const direct = (role: string) => ({ role, strategy: 'direct' as const });
-  const withResult = <T extends object>(object: T) => (options.resultStrategy ? { ...object, resultStrategy: options.resultStrategy } : object);
+  const withResult = <T extends object>(object: T) =>
+    options.resultStrategy ? { ...object, resultStrategy: options.resultStrategy } : object;
   let object: unknown;
   switch (plan) {
     case 'auto':
-      object = withResult({ strategy: 'sequential', sequence: (options.routing?.sequence ?? HAT_NAMES).map(direct), buildThread: true, resultStrategy: 'last' });
+      object = withResult({
+        strategy: 'sequential',
+        sequence: (options.routing?.sequence ?? HAT_NAMES).map(direct),
+        buildThread: true,
+        resultStrategy: 'last',
+      });
       break;
     case 'hats':
       object = withResult({ strategy: 'sequential', sequence: HAT_NAMES.map(direct), buildThread: true, resultStrategy: 'last' });
       break;
     case 'parallel-hats':
-      object = withResult({ strategy: 'parallel', roles: HAT_NAMES.filter((hat) => hat !== 'synthesis').map(direct), synthesis: 'synthesis', resultStrategy: 'last' });
+      object = withResult({
+        strategy: 'parallel',
+        roles: HAT_NAMES.filter((hat) => hat !== 'synthesis').map(direct),
+        synthesis: 'synthesis',
+        resultStrategy: 'last',
+      });
       break;
     case 'direct':
       object = { strategy: 'direct', role: chosen[0] ?? 'factual' };
       break;
     case 'sequential':
-      object = withResult({ strategy: 'sequential', sequence: (chosen.length > 0 ? chosen : ['factual', 'critical', 'synthesis']).map(direct), buildThread: true });
+      object = withResult({
+        strategy: 'sequential',
+        sequence: (chosen.length > 0 ? chosen : ['factual', 'critical', 'synthesis']).map(direct),
+        buildThread: true,
+      });
       break;
     case 'parallel':
       object = withResult({ strategy: 'parallel', roles: (chosen.length > 0 ? chosen : [...HAT_NAMES]).map(direct) });

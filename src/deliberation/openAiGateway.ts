@@ -5,7 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { estimatedUsage, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage, type ModelTool, type ModelToolCall } from '../engine/modelGateway';
+import {
+  estimatedUsage,
+  type ModelCallOptions,
+  type ModelCompletion,
+  type ModelGateway,
+  type ModelMessage,
+  type ModelTool,
+  type ModelToolCall,
+} from '../engine/modelGateway';
 
 export interface OpenAiGatewayOptions {
   /** Base URL of the API, e.g. http://127.0.0.1:11434/v1. */
@@ -19,7 +27,8 @@ export interface OpenAiGatewayOptions {
 export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway {
   const env = options.env ?? process.env;
   const apiKey = options.apiKeyEnv ? env[options.apiKeyEnv] : undefined;
-  if (options.apiKeyEnv && !apiKey) throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
+  if (options.apiKeyEnv && !apiKey)
+    throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
   // Local servers ignore the key, but the client insists on one.
   const client = new OpenAI({ baseURL: options.endpoint, apiKey: apiKey ?? 'no-key', maxRetries: 0, timeout: 30 * 60_000 });
   return {
@@ -41,13 +50,22 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
         ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens, estimated: false }
         : estimatedUsage(messages, text);
       const toolCalls = (choice?.message?.tool_calls ?? []).flatMap(toolCallOf);
-      return { text, usage, model: response.model || options.model, truncated: choice?.finish_reason === 'length', ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+      return {
+        text,
+        usage,
+        model: response.model || options.model,
+        truncated: choice?.finish_reason === 'length',
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      };
     },
   };
 }
 
 function functionTool(tool: ModelTool): ChatCompletionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: { type: 'object', ...tool.inputSchema } } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: { type: 'object', ...tool.inputSchema } },
+  };
 }
 
 function toolCallOf(call: ChatCompletionMessageToolCall): ModelToolCall[] {

@@ -51,7 +51,10 @@ export const planObjectSchema = z.discriminatedUnion(
     z.strictObject({ strategy: z.literal('direct'), role: roleName, maxTokens: maxTokensSchema.optional() }),
     z.strictObject({
       strategy: z.literal('sequential'),
-      sequence: z.array(stepSchema).min(1, { error: 'expected at least one step' }).max(MAX_STEPS, { error: `expected at most ${MAX_STEPS} steps` }),
+      sequence: z
+        .array(stepSchema)
+        .min(1, { error: 'expected at least one step' })
+        .max(MAX_STEPS, { error: `expected at most ${MAX_STEPS} steps` }),
       buildThread: z.boolean({ error: 'expected true or false' }).optional(),
       resultStrategy: resultStrategySchema.optional(),
       tools: toolsSchema.optional(),
@@ -59,7 +62,10 @@ export const planObjectSchema = z.discriminatedUnion(
     }),
     z.strictObject({
       strategy: z.literal('parallel'),
-      roles: z.array(stepSchema).min(1, { error: 'expected at least one role' }).max(MAX_STEPS, { error: `expected at most ${MAX_STEPS} roles` }),
+      roles: z
+        .array(stepSchema)
+        .min(1, { error: 'expected at least one role' })
+        .max(MAX_STEPS, { error: `expected at most ${MAX_STEPS} roles` }),
       synthesis: roleName.optional(),
       resultStrategy: resultStrategySchema.optional(),
       tools: toolsSchema.optional(),
@@ -152,16 +158,29 @@ export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: Reques
     const strategy = object.strategy ?? 'task';
     const role = lookup(object.role, typeof raw === 'string' ? field : `${field}.role`);
     if (strategy === 'direct') {
-      if ('resolution' in object && object.resolution !== undefined) throw new PlanError(`${field}.resolution`, 'only task steps have a resolution; send strategy "task" or drop resolution');
+      if ('resolution' in object && object.resolution !== undefined)
+        throw new PlanError(`${field}.resolution`, 'only task steps have a resolution; send strategy "task" or drop resolution');
       return { role, strategy, maxTokens, tools: [] };
     }
-    return { role, strategy, maxTokens, resolution: taskResolution('resolution' in object ? object.resolution : undefined, `${field}.resolution`), tools };
+    return {
+      role,
+      strategy,
+      maxTokens,
+      resolution: taskResolution('resolution' in object ? object.resolution : undefined, `${field}.resolution`),
+      tools,
+    };
   };
 
   let resolved: Omit<ResolvedPlan, 'timeoutMs' | 'maxTotalTokens' | 'capped'>;
   switch (plan.strategy) {
     case 'direct':
-      resolved = { kind: 'direct', name, steps: [{ role: lookup(plan.role, 'plan.role'), strategy: 'direct', maxTokens, tools: [] }], buildThread: false, resultStrategy: 'last' };
+      resolved = {
+        kind: 'direct',
+        name,
+        steps: [{ role: lookup(plan.role, 'plan.role'), strategy: 'direct', maxTokens, tools: [] }],
+        buildThread: false,
+        resultStrategy: 'last',
+      };
       break;
     case 'sequential':
       resolved = {
@@ -177,7 +196,10 @@ export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: Reques
         kind: 'parallel',
         name,
         steps: plan.roles.map((raw, index) => step(raw, `plan.roles[${index}]`)),
-        synthesis: plan.synthesis === undefined ? undefined : { role: lookup(plan.synthesis, 'plan.synthesis'), strategy: 'direct', maxTokens, tools: [] },
+        synthesis:
+          plan.synthesis === undefined
+            ? undefined
+            : { role: lookup(plan.synthesis, 'plan.synthesis'), strategy: 'direct', maxTokens, tools: [] },
         buildThread: false,
         resultStrategy: plan.resultStrategy ?? (plan.synthesis === undefined ? 'label' : 'last'),
       };
@@ -190,7 +212,15 @@ export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: Reques
       resolved = {
         kind: 'task',
         name,
-        steps: [{ role: lookup(plan.role, 'plan.role'), strategy: 'task', maxTokens, resolution: taskResolution(plan.resolution, 'plan.resolution'), tools }],
+        steps: [
+          {
+            role: lookup(plan.role, 'plan.role'),
+            strategy: 'task',
+            maxTokens,
+            resolution: taskResolution(plan.resolution, 'plan.resolution'),
+            tools,
+          },
+        ],
         buildThread: false,
         resultStrategy: 'last',
       };
@@ -206,7 +236,8 @@ export function resolvePlanObject(raw: unknown, roles: RoleBook, budgets: Reques
 
 /** Calls the plan makes at most: model calls (task steps count their cycles and convergence call) and tool calls. */
 export function plannedCalls(plan: ResolvedPlan): number {
-  const stepCalls = (step: PlanStep) => (step.resolution ? step.resolution.maxCycles + 1 + (step.tools.length > 0 ? step.resolution.maxToolCalls : 0) : 1);
+  const stepCalls = (step: PlanStep) =>
+    step.resolution ? step.resolution.maxCycles + 1 + (step.tools.length > 0 ? step.resolution.maxToolCalls : 0) : 1;
   return plan.steps.reduce((sum, step) => sum + stepCalls(step), 0) + (plan.synthesis ? 1 : 0);
 }
 

@@ -51,7 +51,11 @@ export class DeliberationRecorder {
   }
 
   framing(text: string, extra: Record<string, unknown>): number {
-    this.framingNumber = this.write({ thought: text, stage: FRAMING_STAGE, strategy: DELIBERATION_STRATEGY, nextThoughtNeeded: true }, extra, this.mainBranch);
+    this.framingNumber = this.write(
+      { thought: text, stage: FRAMING_STAGE, strategy: DELIBERATION_STRATEGY, nextThoughtNeeded: true },
+      extra,
+      this.mainBranch,
+    );
     return this.framingNumber;
   }
 
@@ -66,7 +70,8 @@ export class DeliberationRecorder {
       durationMs: outcome.durationMs,
     };
     if (outcome.model !== undefined) extra.model = outcome.model;
-    if (outcome.usage) extra.tokens = { input: outcome.usage.inputTokens, output: outcome.usage.outputTokens, estimated: outcome.usage.estimated };
+    if (outcome.usage)
+      extra.tokens = { input: outcome.usage.inputTokens, output: outcome.usage.outputTokens, estimated: outcome.usage.estimated };
     if (outcome.cycle !== undefined) extra.cycle = outcome.cycle;
     if (outcome.error !== undefined) extra.error = outcome.error;
     if (outcome.cut !== undefined) extra.cut = outcome.cut;

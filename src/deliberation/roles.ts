@@ -41,7 +41,7 @@ const HATS: readonly Role[] = [
     systemPrompt:
       `${COMMON}\nYour role: the emotional red hat. Give the gut reactions, feelings, hunches and intuitions the problem ` +
       'raises, for the people involved as well as your own, without justifying them. ' +
-      'Do not argue, analyse evidence, or weigh pros and cons: that is the other hats\' work.',
+      "Do not argue, analyse evidence, or weigh pros and cons: that is the other hats' work.",
   },
   {
     name: 'critical',

@@ -67,14 +67,32 @@ export function complexityFactors(problem: string, session: SessionSignals = { b
 
 export function routeProblem(problem: string, session?: SessionSignals): RoutingDecision {
   const factors = complexityFactors(problem, session);
-  const score = Math.min(100, Object.values(factors).reduce((sum, value) => sum + value, 0));
+  const score = Math.min(
+    100,
+    Object.values(factors).reduce((sum, value) => sum + value, 0),
+  );
   const band: RoutingBand =
-    score >= BAND_THRESHOLDS.full ? 'full' : score >= BAND_THRESHOLDS.triple ? 'triple' : score >= BAND_THRESHOLDS.double ? 'double' : 'single';
+    score >= BAND_THRESHOLDS.full
+      ? 'full'
+      : score >= BAND_THRESHOLDS.triple
+        ? 'triple'
+        : score >= BAND_THRESHOLDS.double
+          ? 'double'
+          : 'single';
   const sequence = [...BAND_SEQUENCES[band]];
   const full = BAND_SEQUENCES.full.length;
   const estimatedSavingPercent = Math.round(((full - sequence.length) / full) * 100);
-  const parts = (Object.entries(factors) as [keyof ComplexityFactors, number][]).filter(([, value]) => value > 0).map(([name, value]) => `${name} ${value}`);
-  const range = band === 'single' ? `< ${BAND_THRESHOLDS.double}` : band === 'double' ? `${BAND_THRESHOLDS.double}-${BAND_THRESHOLDS.triple - 1}` : band === 'triple' ? `${BAND_THRESHOLDS.triple}-${BAND_THRESHOLDS.full - 1}` : `>= ${BAND_THRESHOLDS.full}`;
+  const parts = (Object.entries(factors) as [keyof ComplexityFactors, number][])
+    .filter(([, value]) => value > 0)
+    .map(([name, value]) => `${name} ${value}`);
+  const range =
+    band === 'single'
+      ? `< ${BAND_THRESHOLDS.double}`
+      : band === 'double'
+        ? `${BAND_THRESHOLDS.double}-${BAND_THRESHOLDS.triple - 1}`
+        : band === 'triple'
+          ? `${BAND_THRESHOLDS.triple}-${BAND_THRESHOLDS.full - 1}`
+          : `>= ${BAND_THRESHOLDS.full}`;
   const reason =
     `complexity ${score}/100 (${parts.length > 0 ? parts.join(', ') : 'no signals'}) is in the ${band} band (${range}): ` +
     `${sequence.join(' → ')}; ${sequence.length} of ${full} hat calls, about ${estimatedSavingPercent}% fewer than the full sequence`;

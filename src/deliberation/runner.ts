@@ -143,7 +143,15 @@ export class PlanRunner {
       }
     }
     if (this.sinkError !== undefined) throw this.sinkError;
-    return { steps, synthesis, cancelled: this.cancelled, calls: this.calls, toolCalls: this.toolCalls, usage: { ...this.usage }, cuts: this.cuts };
+    return {
+      steps,
+      synthesis,
+      cancelled: this.cancelled,
+      calls: this.calls,
+      toolCalls: this.toolCalls,
+      usage: { ...this.usage },
+      cuts: this.cuts,
+    };
   }
 
   private async runStep(
@@ -157,11 +165,25 @@ export class PlanRunner {
     if (step.strategy === 'task' && step.resolution) return this.runTask(step, stepIndex, thread, finalCandidate, branch);
     const outcome = await this.call(step.role, this.messages(step.role, thread), step.maxTokens, this.plan.timeoutMs);
     this.emit({ ...outcome, phase, stepIndex, branch, final: finalCandidate && outcome.status === 'ok' });
-    return { role: step.role, stepIndex, status: outcome.status, text: outcome.status === 'ok' ? outcome.text : '', cycles: 0, toolCalls: 0, cut: outcome.cut };
+    return {
+      role: step.role,
+      stepIndex,
+      status: outcome.status,
+      text: outcome.status === 'ok' ? outcome.text : '',
+      cycles: 0,
+      toolCalls: 0,
+      cut: outcome.cut,
+    };
   }
 
   /** Cycles until the model says it is done or a budget runs out; then one convergence call with what it gathered. */
-  private async runTask(step: PlanStep, stepIndex: number, thread: readonly { role: Role; text: string }[], finalCandidate: boolean, branch?: string): Promise<StepResult> {
+  private async runTask(
+    step: PlanStep,
+    stepIndex: number,
+    thread: readonly { role: Role; text: string }[],
+    finalCandidate: boolean,
+    branch?: string,
+  ): Promise<StepResult> {
     const resolution = step.resolution!;
     const started = this.now();
     const gathered: string[] = [];
@@ -197,7 +219,12 @@ export class PlanRunner {
       const taskTimedOut = outcome.status === 'failed' && outcome.timedOut === true && timeout < this.plan.timeoutMs;
       const asked = outcome.status === 'ok' ? (outcome.toolCalls ?? []) : [];
       const wantsMore = outcome.status === 'ok' && (asked.length > 0 || STATUS_LINE.exec(outcome.text)?.[1].toUpperCase() === 'CONTINUE');
-      const text = outcome.status === 'ok' ? (outcome.text === '' ? `(asked for ${asked.map((call) => call.name).join(', ')})` : stripStatus(outcome.text)) : outcome.text;
+      const text =
+        outcome.status === 'ok'
+          ? outcome.text === ''
+            ? `(asked for ${asked.map((call) => call.name).join(', ')})`
+            : stripStatus(outcome.text)
+          : outcome.text;
       const done = outcome.status === 'ok' && !wantsMore;
       const { toolCalls: _asked, ...recorded } = outcome;
       this.emit({
@@ -213,7 +240,16 @@ export class PlanRunner {
       if (done) return { role: step.role, stepIndex, status: 'ok', text, cycles, toolCalls };
       if (outcome.status === 'ok') {
         gathered.push(text);
-        toolCalls += await this.runToolCalls(step, stepIndex, cycles, branch, asked, resolution.maxToolCalls - toolCalls, started + resolution.timeoutMs, toolResults);
+        toolCalls += await this.runToolCalls(
+          step,
+          stepIndex,
+          cycles,
+          branch,
+          asked,
+          resolution.maxToolCalls - toolCalls,
+          started + resolution.timeoutMs,
+          toolResults,
+        );
         continue;
       }
       if (taskTimedOut) {
@@ -275,7 +311,12 @@ export class PlanRunner {
         const skipped = asked.length - ran;
         const cut = `maxToolCalls (${step.resolution!.maxToolCalls} tool calls for the task)`;
         this.cuts.push(`${step.role.name}: ${cut}; ${skipped} tool call${skipped === 1 ? '' : 's'} asked for in cycle ${cycle} not run`);
-        results.push(`Not run (${cut} spent): ${asked.slice(ran).map((other) => other.name).join(', ')}.`);
+        results.push(
+          `Not run (${cut} spent): ${asked
+            .slice(ran)
+            .map((other) => other.name)
+            .join(', ')}.`,
+        );
         break;
       }
       ran++;
@@ -321,7 +362,9 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     try {
       const outcome = await Promise.race([gateway.invoke(call, { signal: controller.signal }), rejectOnAbort(controller.signal)]);
       const durationMs = this.now() - started;
-      return outcome.isError ? { status: 'failed', text: outcome.text, durationMs, error: shorten(outcome.text, 200) } : { status: 'ok', text: outcome.text, durationMs };
+      return outcome.isError
+        ? { status: 'failed', text: outcome.text, durationMs, error: shorten(outcome.text, 200) }
+        : { status: 'ok', text: outcome.text, durationMs };
     } catch (error) {
       const durationMs = this.now() - started;
       if (this.cancelled && !timedOut) return { status: 'cancelled', text: 'cancelled while the tool ran', durationMs };
@@ -333,10 +376,16 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     }
   }
 
-  private messages(role: Role, thread: readonly { role: Role; text: string }[], extra: string[] = [], toolResults: readonly string[] = []): ModelMessage[] {
+  private messages(
+    role: Role,
+    thread: readonly { role: Role; text: string }[],
+    extra: string[] = [],
+    toolResults: readonly string[] = [],
+  ): ModelMessage[] {
     const parts = [`Problem:\n${this.context.problem}`];
     if (this.context.sessionContext) parts.push(`The thinking session so far:\n${this.context.sessionContext}`);
-    if (thread.length > 0) parts.push(`Perspectives so far:\n\n${thread.map((entry) => `[${entry.role.name}]\n${entry.text}`).join('\n\n')}`);
+    if (thread.length > 0)
+      parts.push(`Perspectives so far:\n\n${thread.map((entry) => `[${entry.role.name}]\n${entry.text}`).join('\n\n')}`);
     parts.push(...extra);
     const messages: ModelMessage[] = [
       { role: 'system', text: role.systemPrompt },
@@ -371,10 +420,13 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     const onAbort = () => callController.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      callController.abort(new Error(`timed out after ${timeoutMs} ms`));
-    }, Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        callController.abort(new Error(`timed out after ${timeoutMs} ms`));
+      },
+      Math.max(1, timeoutMs),
+    );
     const started = this.now();
     let completion: ModelCompletion | undefined;
     let failure: unknown;
@@ -393,7 +445,8 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     const durationMs = this.now() - started;
     if (!completion) {
       this.outputTokensLeft += reserved;
-      if (this.cancelled && !timedOut) return { ...base, durationMs, status: 'cancelled', text: `${role.name}: cancelled while the model was answering.` };
+      if (this.cancelled && !timedOut)
+        return { ...base, durationMs, status: 'cancelled', text: `${role.name}: cancelled while the model was answering.` };
       const message = timedOut ? `timed out after ${timeoutMs} ms` : errorMessage(failure);
       return { ...base, durationMs, status: 'failed', text: `${role.name} failed: ${message}.`, error: message, timedOut };
     }
@@ -405,7 +458,8 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     const common = { ...base, durationMs, usage: completion.usage, model: completion.model, truncated: completion.truncated };
     // Only calls of tools that were offered count: a model naming anything else is not obeyed.
     const toolCalls = (completion.toolCalls ?? []).filter((call) => tools.some((tool) => tool.name === call.name));
-    if (completion.text.trim() === '' && toolCalls.length === 0) return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
+    if (completion.text.trim() === '' && toolCalls.length === 0)
+      return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
     return { ...common, status: 'ok', text: completion.text.trim(), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
   }
 

@@ -36,7 +36,12 @@ export function selectTools(plan: ResolvedPlan, model: ModelGateway, tools: Tool
     selection.note = 'no tools are available to deliberations here (the host gave no tool gateway), so task steps ran without tools';
     return selection;
   }
-  const available = new Map(tools.tools().filter((tool) => !isOwnTool(tool.name)).map((tool) => [tool.name, tool] as const));
+  const available = new Map(
+    tools
+      .tools()
+      .filter((tool) => !isOwnTool(tool.name))
+      .map((tool) => [tool.name, tool] as const),
+  );
   selection.unknown = wanted.filter((name) => !available.has(name));
   if (!model.toolCalling) {
     selection.note = `the model (${model.description}) cannot be offered tools natively, so task steps ran without tools`;
@@ -53,10 +58,20 @@ export function selectTools(plan: ResolvedPlan, model: ModelGateway, tools: Tool
 export function describeSelection(selection: ToolSelection, tools: ToolGateway | undefined): string[] {
   const lines: string[] = [];
   if (selection.unknown.length > 0) {
-    const known = tools ? tools.tools().filter((tool) => !isOwnTool(tool.name)).map((tool) => tool.name) : [];
-    lines.push(`unknown tools ${selection.unknown.map((name) => `"${name}"`).join(', ')} (available: ${known.length > 0 ? known.join(', ') : 'none'})`);
+    const known = tools
+      ? tools
+          .tools()
+          .filter((tool) => !isOwnTool(tool.name))
+          .map((tool) => tool.name)
+      : [];
+    lines.push(
+      `unknown tools ${selection.unknown.map((name) => `"${name}"`).join(', ')} (available: ${known.length > 0 ? known.join(', ') : 'none'})`,
+    );
   }
-  if (selection.refused.length > 0) lines.push(`refused ${selection.refused.map((name) => `"${name}"`).join(', ')}: a deliberation never calls Thought Explorer's own tools`);
+  if (selection.refused.length > 0)
+    lines.push(
+      `refused ${selection.refused.map((name) => `"${name}"`).join(', ')}: a deliberation never calls Thought Explorer's own tools`,
+    );
   if (selection.note) lines.push(selection.note);
   return lines;
 }

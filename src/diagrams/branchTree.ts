@@ -52,7 +52,13 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
       // A parent outside the window is drawn as the placeholder, so every line still shows where it comes from; a
       // fork the session does not hold is drawn as its own dangling placeholder.
       const from =
-        forkNumber !== undefined ? danglingNodeId(forkNumber) : parent === undefined ? undefined : parent >= first ? thoughtNodeId(thoughts[parent]) : EARLIER_NODE_ID;
+        forkNumber !== undefined
+          ? danglingNodeId(forkNumber)
+          : parent === undefined
+            ? undefined
+            : parent >= first
+              ? thoughtNodeId(thoughts[parent])
+              : EARLIER_NODE_ID;
       if (links.startsBranch[index]) {
         branchStarts.push(id);
         const name = mermaidLabel(thought.branchId ?? '', 40);
@@ -66,7 +72,8 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     lines.push('  classDef revision stroke-dasharray: 5 3');
     lines.push('  classDef final stroke-width: 3px');
     lines.push('  classDef branchStart stroke-width: 2px');
-    if (dangling.size > 0) lines.push('  classDef dangling stroke-dasharray: 2 4', `  class ${[...dangling].map(danglingNodeId).join(',')} dangling`);
+    if (dangling.size > 0)
+      lines.push('  classDef dangling stroke-dasharray: 2 4', `  class ${[...dangling].map(danglingNodeId).join(',')} dangling`);
     if (revisions.length > 0) lines.push(`  class ${revisions.join(',')} revision`);
     if (finals.length > 0) lines.push(`  class ${finals.join(',')} final`);
     if (branchStarts.length > 0) lines.push(`  class ${branchStarts.join(',')} branchStart`);

@@ -131,7 +131,10 @@ export class ThinkingEngine {
   }
 
   /** The stored thought becomes part of the held session and the connection's current session. */
-  private apply(connectionId: string, { session, isNew, strategySwitch, thought, next, fromStage, thoughtsInFromStage }: ThoughtPlan): void {
+  private apply(
+    connectionId: string,
+    { session, isNew, strategySwitch, thought, next, fromStage, thoughtsInFromStage }: ThoughtPlan,
+  ): void {
     if (isNew) this.hold(session);
     if (strategySwitch) session.strategySwitches.push(strategySwitch);
     session.meta = next;
@@ -146,7 +149,8 @@ export class ThinkingEngine {
     if (isNew) this.emit({ type: 'sessionStarted', meta: next });
     if (strategySwitch) this.emit({ type: 'sessionUpdated', meta: next });
     this.emit({ type: 'thoughtAdded', meta: next, thought });
-    if (thought.stage !== previous.stage) this.emit({ type: 'stageChanged', meta: next, from: previous.stage, to: thought.stage as string });
+    if (thought.stage !== previous.stage)
+      this.emit({ type: 'stageChanged', meta: next, from: previous.stage, to: thought.stage as string });
     if (completes && previous.status !== 'complete') this.emit({ type: 'sessionEnded', meta: next });
   }
 
@@ -166,8 +170,7 @@ export class ThinkingEngine {
     const currentId = this.currentByConnection.get(connectionId);
     const current = currentId === undefined ? undefined : this.lookup(currentId);
     if (current) {
-      const startsOver =
-        current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && !branches(input);
+      const startsOver = current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && !branches(input);
       if (!startsOver) return { session: current, isNew: false };
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
@@ -201,7 +204,10 @@ export class ThinkingEngine {
 
   private newSessionId(): string {
     // Sortable by creation time, unique by the random tail; safe as a file name.
-    const stamp = new Date(this.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date(this.now())
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     return `${stamp}-${randomBytes(4).toString('hex')}`;
   }
 
@@ -336,7 +342,8 @@ export class ThinkingEngine {
     // journal ordered the thoughts differently) `sessionUpdated` tells them to take the session as it now is.
     if (extendsThoughts(held.thoughts, reloaded.thoughts)) {
       for (const thought of reloaded.thoughts.slice(held.thoughts.length)) this.emit({ type: 'thoughtAdded', meta: after, thought });
-      if (after.stage !== undefined && after.stage !== before.stage) this.emit({ type: 'stageChanged', meta: after, from: before.stage, to: after.stage });
+      if (after.stage !== undefined && after.stage !== before.stage)
+        this.emit({ type: 'stageChanged', meta: after, from: before.stage, to: after.stage });
       if (after.status === 'complete' && before.status !== 'complete') this.emit({ type: 'sessionEnded', meta: after });
     }
     this.emit({ type: 'sessionUpdated', meta: after });
@@ -367,12 +374,16 @@ export class ThinkingEngine {
     try {
       this.store?.deleteSession(id);
     } catch (error) {
-      this.log(`could not remove the empty session "${id}" after a failed write: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `could not remove the empty session "${id}" after a failed write: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
   private emit(event: EngineEvent): void {
-    this.events.emit(event, (error) => this.log(`engine listener failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+    this.events.emit(event, (error) =>
+      this.log(`engine listener failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    );
   }
 }
 
@@ -387,7 +398,8 @@ function extendsThoughts(previous: readonly ThoughtRecord[], next: readonly Thou
   for (let index = 0; index < previous.length; index++) {
     const a = previous[index];
     const b = next[index];
-    if (a.timestamp !== b.timestamp || a.thoughtNumber !== b.thoughtNumber || a.branchId !== b.branchId || a.thought !== b.thought) return false;
+    if (a.timestamp !== b.timestamp || a.thoughtNumber !== b.thoughtNumber || a.branchId !== b.branchId || a.thought !== b.thought)
+      return false;
   }
   return true;
 }

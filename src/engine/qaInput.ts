@@ -110,7 +110,10 @@ const stepShape = {
 };
 
 function advertised(description: string, shape: Record<string, unknown>) {
-  return z.unknown().optional().meta({ description, ...shape });
+  return z
+    .unknown()
+    .optional()
+    .meta({ description, ...shape });
 }
 
 export const QA_FIELDS = {
@@ -171,7 +174,9 @@ export function parseQaInput(args: Record<string, unknown>, workflowNames: Reado
         target.previousSteps = list(key, value, QA_LIMITS.steps, 'step objects', (item, where) => step(where, item));
         break;
       case 'remainingSteps':
-        target.remainingSteps = list(key, value, QA_LIMITS.steps, 'step descriptions', (item, where) => text(where, stepText(item), QA_LIMITS.text));
+        target.remainingSteps = list(key, value, QA_LIMITS.steps, 'step descriptions', (item, where) =>
+          text(where, stepText(item), QA_LIMITS.text),
+        );
         break;
       case 'workflow': {
         const name = text(key, value, 64);
@@ -221,14 +226,18 @@ function member(record: Record<string, unknown>, camel: string, snake: string): 
 }
 
 function object(field: string, value: unknown, what: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new QaInputError(field, `got ${kind(value)}; expected ${what}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new QaInputError(field, `got ${kind(value)}; expected ${what}`);
   return value as Record<string, unknown>;
 }
 
 function toolList(field: string, value: unknown, notes: string[]): ToolInfo[] {
   if (!Array.isArray(value)) throw new QaInputError(field, `got ${kind(value)}; expected an array of tool names or {name, description}`);
   if (value.length > QA_LIMITS.availableTools) {
-    throw new QaInputError(field, `got ${value.length} tools; expected at most ${QA_LIMITS.availableTools} (send the ones relevant to this task)`);
+    throw new QaInputError(
+      field,
+      `got ${value.length} tools; expected at most ${QA_LIMITS.availableTools} (send the ones relevant to this task)`,
+    );
   }
   // The same list as a recent call: its parse again, without checking 200 entries again.
   const recalled = recallToolList(value);
@@ -248,10 +257,14 @@ function toolList(field: string, value: unknown, notes: string[]): ToolInfo[] {
       if (description.length > QA_LIMITS.toolDescription) cut++;
       tool.description = description.length > QA_LIMITS.toolDescription ? description.slice(0, QA_LIMITS.toolDescription) : description;
     }
-    if (Array.isArray(record.tags)) tool.tags = record.tags.filter((tag): tag is string => typeof tag === 'string').slice(0, QA_LIMITS.tags);
+    if (Array.isArray(record.tags))
+      tool.tags = record.tags.filter((tag): tag is string => typeof tag === 'string').slice(0, QA_LIMITS.tags);
     return tool;
   });
-  const listNotes = cut > 0 ? [`${field}: ${cut} description(s) longer than ${QA_LIMITS.toolDescription} characters; only their start was used for matching.`] : [];
+  const listNotes =
+    cut > 0
+      ? [`${field}: ${cut} description(s) longer than ${QA_LIMITS.toolDescription} characters; only their start was used for matching.`]
+      : [];
   notes.push(...listNotes);
   rememberToolList(value, tools, listNotes);
   return tools;
@@ -273,10 +286,14 @@ function step(field: string, value: unknown): StepRecommendation {
     expectedOutcome: absent(outcome.value) ? '' : text(`${field}.${outcome.key}`, outcome.value, QA_LIMITS.text),
     recommendedTools: absent(tools.value)
       ? []
-      : list(`${field}.${tools.key}`, tools.value, QA_LIMITS.recommendedTools, 'tool recommendations', (item, where) => recommendedTool(where, item)),
+      : list(`${field}.${tools.key}`, tools.value, QA_LIMITS.recommendedTools, 'tool recommendations', (item, where) =>
+          recommendedTool(where, item),
+        ),
     nextStepConditions: absent(conditions.value)
       ? []
-      : list(`${field}.${conditions.key}`, conditions.value, QA_LIMITS.conditions, 'conditions as text', (item, where) => text(where, item, QA_LIMITS.condition)),
+      : list(`${field}.${conditions.key}`, conditions.value, QA_LIMITS.conditions, 'conditions as text', (item, where) =>
+          text(where, item, QA_LIMITS.condition),
+        ),
   };
 }
 
@@ -325,4 +342,3 @@ function recommendedTool(field: string, value: unknown): RecommendedTool {
   }
   return tool;
 }
-

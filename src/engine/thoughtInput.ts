@@ -185,7 +185,11 @@ function requiredFlag(parsed: Record<string, unknown>, field: Field): boolean {
 }
 
 /** An optional field: undefined when absent, else its value, or a refusal in the words of its kind. */
-function optional<T>(parsed: Record<string, unknown>, field: Field, expected: (value: unknown) => string): { key: string; value: T | undefined } {
+function optional<T>(
+  parsed: Record<string, unknown>,
+  field: Field,
+  expected: (value: unknown) => string,
+): { key: string; value: T | undefined } {
   const { key, value } = pick(parsed, field);
   if (value instanceof RefusedValue) throw new ThoughtInputError(key, value.value, expected(value.value));
   return { key, value: absent(value) ? undefined : (value as T) };
@@ -206,7 +210,11 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number, alread
     throw new ThoughtInputError('thought', sentValue(thought), 'a non-empty string with this step of your reasoning');
   }
   if (thought.length > maxThoughtLength) {
-    throw new ThoughtInputError('thought', `${thought.length} characters`, `at most ${maxThoughtLength} characters; split it into several thoughts`);
+    throw new ThoughtInputError(
+      'thought',
+      `${thought.length} characters`,
+      `at most ${maxThoughtLength} characters; split it into several thoughts`,
+    );
   }
   const input: ThoughtInput = {
     thought,

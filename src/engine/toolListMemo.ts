@@ -28,7 +28,11 @@ export function rawToolName(record: Record<string, unknown>): unknown {
 function snapshotOf(entry: unknown): EntrySnapshot {
   if (typeof entry === 'string') return entry;
   const record = entry as Record<string, unknown>;
-  return { name: rawToolName(record), description: record.description, tags: Array.isArray(record.tags) ? [...(record.tags as unknown[])] : undefined };
+  return {
+    name: rawToolName(record),
+    description: record.description,
+    tags: Array.isArray(record.tags) ? [...(record.tags as unknown[])] : undefined,
+  };
 }
 
 function matches(entries: readonly EntrySnapshot[], list: readonly unknown[]): boolean {

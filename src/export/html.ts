@@ -31,7 +31,9 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
   let script: string | undefined;
   if (needsRenderer) {
     if (options.rendererScript === undefined || options.rendererScript.trim() === '') {
-      throw new HtmlExportError('The HTML export needs the diagram renderer (dist/webview/export-render.js) or pre-rendered SVGs for every diagram; run the build first.');
+      throw new HtmlExportError(
+        'The HTML export needs the diagram renderer (dist/webview/export-render.js) or pre-rendered SVGs for every diagram; run the build first.',
+      );
     }
     script = inlineScript(options.rendererScript);
   }
@@ -92,13 +94,16 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
     out.push(
       `<article class="${classes.join(' ')}" id="t${thought.seq}">`,
       `<h3>#${thought.thoughtNumber}${thought.branchId !== undefined ? ` <span class="line">${escapeHtml(thought.branchId)}</span>` : ''}</h3>`,
-      `<p class="badges">${thoughtBadges(thought).map((badge) => `<span class="badge">${escapeHtml(badge)}</span>`).join(' ')} <time>${isoDate(thought.timestamp)}</time></p>`,
+      `<p class="badges">${thoughtBadges(thought)
+        .map((badge) => `<span class="badge">${escapeHtml(badge)}</span>`)
+        .join(' ')} <time>${isoDate(thought.timestamp)}</time></p>`,
       `<div class="text">${escapeHtml(thought.thought)}</div>`,
     );
     const qa = qaSection(thought);
     if (qa) out.push(qa);
     const revised = revises[index];
-    if (revised !== undefined) out.push(revisionDiff(snapshot.thoughts[revised].thought, thought.thought, snapshot.thoughts[revised].thoughtNumber));
+    if (revised !== undefined)
+      out.push(revisionDiff(snapshot.thoughts[revised].thought, thought.thought, snapshot.thoughts[revised].thoughtNumber));
     out.push('</article>');
     if (options.onProgress && ((index + 1) % PROGRESS_EVERY === 0 || index + 1 === total)) options.onProgress(index + 1, total);
   });
@@ -121,7 +126,8 @@ function qaSection(thought: SessionSnapshot['thoughts'][number]): string {
     });
     rows.push(`<dt>Recommended tools</dt><dd>${chips.join(' ')}</dd>`);
   }
-  if (qa.remainingSteps.length > 0) rows.push(`<dt>Remaining steps</dt><dd>${qa.remainingSteps.map((step) => escapeHtml(step)).join(' → ')}</dd>`);
+  if (qa.remainingSteps.length > 0)
+    rows.push(`<dt>Remaining steps</dt><dd>${qa.remainingSteps.map((step) => escapeHtml(step)).join(' → ')}</dd>`);
   if (qa.suggestion) rows.push(`<dt>Suggestion</dt><dd>${escapeHtml(qa.suggestion)}</dd>`);
   return `<dl class="qa">${rows.join('')}</dl>`;
 }
@@ -131,10 +137,17 @@ function revisionDiff(before: string, after: string, revisedNumber: number): str
   const { segments, precision } = diffWords(before, after);
   const body = segments
     .map((segment) =>
-      segment.kind === 'same' ? escapeHtml(segment.text) : segment.kind === 'added' ? `<ins>${escapeHtml(segment.text)}</ins>` : `<del>${escapeHtml(segment.text)}</del>`,
+      segment.kind === 'same'
+        ? escapeHtml(segment.text)
+        : segment.kind === 'added'
+          ? `<ins>${escapeHtml(segment.text)}</ins>`
+          : `<del>${escapeHtml(segment.text)}</del>`,
     )
     .join('');
-  const coarse = precision === 'word' ? '' : ` <span class="note">(by ${precision === 'line' ? 'line' : 'whole text'}: too long to compare word by word)</span>`;
+  const coarse =
+    precision === 'word'
+      ? ''
+      : ` <span class="note">(by ${precision === 'line' ? 'line' : 'whole text'}: too long to compare word by word)</span>`;
   return `<details class="diff"><summary>Changes from #${revisedNumber}${coarse}</summary><div class="text">${body}</div></details>`;
 }
 

@@ -32,7 +32,8 @@ export async function exportSession(snapshot: SessionSnapshot, format: ExportFor
   const report = options.onProgress ?? (() => {});
   const total = snapshot.thoughts.length;
   // Thoughts are written synchronously; a pause before the heavy part lets a progress UI show the start.
-  const onThoughts = (done: number): void => report({ message: `Writing thoughts (${done}/${total})`, fraction: total === 0 ? 1 : done / total });
+  const onThoughts = (done: number): void =>
+    report({ message: `Writing thoughts (${done}/${total})`, fraction: total === 0 ? 1 : done / total });
   report({ message: `Exporting ${total} thoughts as ${format}`, fraction: 0 });
   await yieldToEventLoop();
   let text: string;
@@ -70,7 +71,9 @@ function readRenderer(path: string | undefined): string {
   const candidates = path !== undefined ? [path] : defaultRendererPaths();
   const found = candidates.find((candidate) => existsSync(candidate));
   if (found === undefined) {
-    throw new HtmlExportError(`The diagram renderer for HTML export was not found (looked in ${candidates.join(', ')}); run "npm run build".`);
+    throw new HtmlExportError(
+      `The diagram renderer for HTML export was not found (looked in ${candidates.join(', ')}); run "npm run build".`,
+    );
   }
   return readFileSync(found, 'utf8');
 }

@@ -40,10 +40,14 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
     if (qa) {
       if (qa.step) out.push(`- **Step:** ${markdownInline(qa.step)}`);
       if (qa.tools.length > 0) {
-        const chips = qa.tools.map((tool) => `${markdownInline(tool.name)} (${tool.confidence.toFixed(2)}${tool.generic ? ', generic' : ''}${tool.unavailable ? ', not available' : ''})`);
+        const chips = qa.tools.map(
+          (tool) =>
+            `${markdownInline(tool.name)} (${tool.confidence.toFixed(2)}${tool.generic ? ', generic' : ''}${tool.unavailable ? ', not available' : ''})`,
+        );
         out.push(`- **Recommended tools:** ${chips.join(' · ')}`);
       }
-      if (qa.remainingSteps.length > 0) out.push(`- **Remaining steps:** ${qa.remainingSteps.map((step) => markdownInline(step)).join(' → ')}`);
+      if (qa.remainingSteps.length > 0)
+        out.push(`- **Remaining steps:** ${qa.remainingSteps.map((step) => markdownInline(step)).join(' → ')}`);
       if (qa.suggestion) out.push(`- **Suggestion:** ${markdownInline(qa.suggestion)}`);
       out.push('');
     }

@@ -19,7 +19,11 @@ export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindow
   const total = snapshot.thoughts.length;
   return [
     // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
-    { key: 'stageGraph', title: 'Stage graph', source: { text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), truncated: false, shown: total, total } },
+    {
+      key: 'stageGraph',
+      title: 'Stage graph',
+      source: { text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), truncated: false, shown: total, total },
+    },
     // Top to bottom in documents: a long main line reads down the page, branches step aside.
     { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },
     { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },

@@ -20,16 +20,19 @@ export function sessionTitle(snapshot: SessionSnapshot): string {
 export function summaryFacts(snapshot: SessionSnapshot): SummaryFact[] {
   const { meta, thoughts } = snapshot;
   const revisions = thoughts.filter((thought) => thought.isRevision || thought.revisesThought !== undefined).length;
-  const branchIds = [...new Set([...meta.branchIds, ...thoughts.flatMap((thought) => (thought.branchId === undefined ? [] : [thought.branchId]))])];
+  const branchIds = [
+    ...new Set([...meta.branchIds, ...thoughts.flatMap((thought) => (thought.branchId === undefined ? [] : [thought.branchId]))]),
+  ];
   const facts: SummaryFact[] = [
     { label: 'Session', value: meta.id },
     { label: 'Strategy', value: meta.strategy },
     { label: 'Status', value: meta.status },
   ];
   if (meta.stage) facts.push({ label: 'Current stage', value: meta.stage });
-  facts.push(
-    { label: 'Thoughts', value: `${thoughts.length} (${revisions} revision${revisions === 1 ? '' : 's'}, ${branchIds.length} branch${branchIds.length === 1 ? '' : 'es'})` },
-  );
+  facts.push({
+    label: 'Thoughts',
+    value: `${thoughts.length} (${revisions} revision${revisions === 1 ? '' : 's'}, ${branchIds.length} branch${branchIds.length === 1 ? '' : 'es'})`,
+  });
   if (branchIds.length > 0) facts.push({ label: 'Branches', value: branchIds.join(', ') });
   facts.push({ label: 'Started', value: isoDate(meta.createdAt) }, { label: 'Last updated', value: isoDate(meta.updatedAt) });
   for (const change of snapshot.strategySwitches) {
@@ -46,7 +49,11 @@ export function thoughtBadges(thought: ThoughtRecord): string[] {
   if (thought.revisesThought !== undefined) badges.push(`revision of #${thought.revisesThought}`);
   else if (thought.isRevision) badges.push('revision');
   if (thought.branchId !== undefined) {
-    badges.push(thought.branchFromThought !== undefined ? `branch ${thought.branchId} from #${thought.branchFromThought}` : `branch ${thought.branchId}`);
+    badges.push(
+      thought.branchFromThought !== undefined
+        ? `branch ${thought.branchId} from #${thought.branchFromThought}`
+        : `branch ${thought.branchId}`,
+    );
   }
   if (thought.needsMoreThoughts) badges.push('needs more thoughts');
   if (!thought.nextThoughtNeeded) badges.push('final');

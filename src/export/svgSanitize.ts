@@ -8,10 +8,34 @@
 export class SvgRejectedError extends Error {}
 
 /** Elements dropped together with everything inside them. */
-const DROPPED_ELEMENTS = new Set(['script', 'iframe', 'object', 'embed', 'handler', 'listener', 'frame', 'frameset', 'applet', 'base', 'meta', 'link']);
+const DROPPED_ELEMENTS = new Set([
+  'script',
+  'iframe',
+  'object',
+  'embed',
+  'handler',
+  'listener',
+  'frame',
+  'frameset',
+  'applet',
+  'base',
+  'meta',
+  'link',
+]);
 /** HTML void elements that Mermaid's HTML serialisation leaves unclosed inside foreignObject. */
 const VOID_ELEMENTS = new Set(['br', 'img', 'hr', 'input', 'wbr', 'col', 'area', 'source', 'track', 'param']);
-const LINK_ATTRIBUTES = new Set(['href', 'xlink:href', 'src', 'action', 'formaction', 'srcdoc', 'data', 'codebase', 'background', 'poster']);
+const LINK_ATTRIBUTES = new Set([
+  'href',
+  'xlink:href',
+  'src',
+  'action',
+  'formaction',
+  'srcdoc',
+  'data',
+  'codebase',
+  'background',
+  'poster',
+]);
 
 const TAG = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?)*)\s*(\/?)>/y;
 const ATTRIBUTE = /\s+([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?/g;
@@ -94,16 +118,25 @@ export function sanitizeSvg(svg: string): string {
 
 // Characters XML 1.0 forbids even as references: control characters (thought text may hold them, and Mermaid draws
 // them into labels), lone surrogates, U+FFFE/U+FFFF. One of them makes the whole SVG image fail to load.
-const NON_XML_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NON_XML_CHARACTER =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const CHARACTER_REFERENCE = /&#(?:x([0-9A-Fa-f]+)|(\d+));/g;
 
 /** Replaces characters (raw or as references) that XML does not allow with U+FFFD, so the SVG stays well-formed. */
 function withXmlCharacters(xml: string): string {
-  return xml.replace(NON_XML_CHARACTER, '\ufffd').replace(CHARACTER_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
-    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
-    const allowed = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
-    return allowed ? reference : '&#xFFFD;';
-  });
+  return xml
+    .replace(NON_XML_CHARACTER, '\ufffd')
+    .replace(CHARACTER_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
+      const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+      const allowed =
+        code === 0x9 ||
+        code === 0xa ||
+        code === 0xd ||
+        (code >= 0x20 && code <= 0xd7ff) ||
+        (code >= 0xe000 && code <= 0xfffd) ||
+        (code >= 0x10000 && code <= 0x10ffff);
+      return allowed ? reference : '&#xFFFD;';
+    });
 }
 
 /** Attributes that can do nothing: no handlers, no links out of the document, no script or data URLs. */
@@ -115,13 +148,18 @@ function inertAttributes(attributes: string): string {
     const raw = match[2] ?? '""';
     const value = /^["']/.test(raw) ? raw.slice(1, -1) : raw;
     if (lower.startsWith('on')) continue;
-    const decoded = decodeEntities(value).replace(/[\s\u0000-\u001f]+/g, '').toLowerCase();
+    const decoded = decodeEntities(value)
+      .replace(/[\s\u0000-\u001f]+/g, '')
+      .toLowerCase();
     if (/(javascript|vbscript|data|livescript):/.test(decoded)) continue;
     if (LINK_ATTRIBUTES.has(lower) && !/^#[\w:.-]*$/.test(value.trim())) continue;
     // url(...) may only point inside the document (markers, gradients): url(#id).
     if (/url\(\s*['"]?(?!#)/.test(decoded)) continue;
     // Mermaid sometimes writes attribute values as HTML allows: quote them and escape "<" and bare "&" for XML.
-    const xmlValue = value.replace(/&(?![A-Za-z]+;|#\d+;|#x[0-9A-Fa-f]+;)/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    const xmlValue = value
+      .replace(/&(?![A-Za-z]+;|#\d+;|#x[0-9A-Fa-f]+;)/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/"/g, '&quot;');
     kept += ` ${name}="${xmlValue.replace(/&nbsp;/g, '&#160;')}"`;
   }
   return kept;

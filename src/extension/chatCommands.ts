@@ -43,20 +43,32 @@ export function parseChatCommand(command: string | undefined, prompt: string, de
     }
     case 'hats': {
       const { flags, rest } = takeFlags(words, ['full']);
-      if (rest === '') return { kind: 'usage', message: 'Give the problem after `/hats`, e.g. `/hats Should we split the monolith?` (add `--full` for all six hats).' };
+      if (rest === '')
+        return {
+          kind: 'usage',
+          message: 'Give the problem after `/hats`, e.g. `/hats Should we split the monolith?` (add `--full` for all six hats).',
+        };
       const plan = flags.full !== undefined ? 'hats' : 'auto';
-      return { kind: 'deliberate', input: { problem: rest, plan, ...budgets }, label: plan === 'hats' ? 'six hats' : 'hats (auto routing)' };
+      return {
+        kind: 'deliberate',
+        input: { problem: rest, plan, ...budgets },
+        label: plan === 'hats' ? 'six hats' : 'hats (auto routing)',
+      };
     }
     case 'plan': {
       const [kind, ...others] = words.split(/\s+/);
       if (!(PLAN_KINDS as readonly string[]).includes(kind ?? '')) {
-        return { kind: 'usage', message: `Name the plan first: \`/plan <${PLAN_KINDS.join('|')}> <problem>\`${kind ? ` (got "${kind}")` : ''}.` };
+        return {
+          kind: 'usage',
+          message: `Name the plan first: \`/plan <${PLAN_KINDS.join('|')}> <problem>\`${kind ? ` (got "${kind}")` : ''}.`,
+        };
       }
       const { flags, rest } = takeFlags(others.join(' '), ['roles', 'tools']);
       if (rest === '') return { kind: 'usage', message: `Give the problem after \`/plan ${kind}\`.` };
       const roles = list(flags.roles);
       const tools = list(flags.tools);
-      if (tools.length > 0 && kind !== 'task') return { kind: 'usage', message: '`--tools` works with `/plan task` only: tools reach task steps.' };
+      if (tools.length > 0 && kind !== 'task')
+        return { kind: 'usage', message: '`--tools` works with `/plan task` only: tools reach task steps.' };
       if (kind === 'task' && tools.length > 0) {
         // Tools need a plan object: the named task plan takes no tool list.
         const plan = { strategy: 'task', role: roles[0] ?? 'factual', tools };
@@ -68,7 +80,10 @@ export function parseChatCommand(command: string | undefined, prompt: string, de
       const [name, ...others] = words.split(/\s+/);
       const problem = others.join(' ').trim();
       if (!name || !findStrategy(name)) {
-        return { kind: 'usage', message: `Name a strategy first: \`/strategy <name> <problem>\`${name ? ` (got "${name}")` : ''}. Strategies: ${strategyNames().join(', ')}.` };
+        return {
+          kind: 'usage',
+          message: `Name a strategy first: \`/strategy <name> <problem>\`${name ? ` (got "${name}")` : ''}. Strategies: ${strategyNames().join(', ')}.`,
+        };
       }
       if (problem === '') return { kind: 'usage', message: `Give the problem after \`/strategy ${name}\`.` };
       return { kind: 'strategy', strategy: name, problem };
@@ -98,5 +113,8 @@ function takeFlags(text: string, names: readonly string[]): { flags: Record<stri
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }

@@ -46,7 +46,11 @@ export interface ChatRequestRecord {
 }
 
 /** Registers @thinking; returns the requests it answered (most recent last, at most 50). */
-export function registerChatParticipant(context: vscode.ExtensionContext, services: ExtensionServices, deliberations: LiveDeliberations): ChatRequestRecord[] {
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+  deliberations: LiveDeliberations,
+): ChatRequestRecord[] {
   const answered: ChatRequestRecord[] = [];
   const picker: ModelPicker = { pick: defaultPick };
   const deps: ChatParticipantDeps = {
@@ -74,7 +78,10 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
 async function defaultPick(models: readonly vscode.LanguageModelChat[]): Promise<vscode.LanguageModelChat | undefined> {
   const picked = await vscode.window.showQuickPick(
     models.map((model) => ({ label: model.name, description: `${model.vendor}/${model.family}/${model.id}`, model })),
-    { title: 'Deliberate with which model?', placeHolder: 'Asked once per window; set thoughtExplorer.deliberation.model to choose for good' },
+    {
+      title: 'Deliberate with which model?',
+      placeHolder: 'Asked once per window; set thoughtExplorer.deliberation.model to choose for good',
+    },
   );
   return picked?.model;
 }
@@ -151,12 +158,18 @@ async function deliberate(
       },
       onCallRecorded: ({ outcome, thoughtNumber }: { outcome: CallOutcome; thoughtNumber: number }) => {
         live.recorded(outcome, thoughtNumber);
-        const where = [outcome.branch ? `branch ${outcome.branch}` : '', outcome.cycle !== undefined ? `cycle ${outcome.cycle}` : '', outcome.phase === 'convergence' ? 'convergence' : '']
+        const where = [
+          outcome.branch ? `branch ${outcome.branch}` : '',
+          outcome.cycle !== undefined ? `cycle ${outcome.cycle}` : '',
+          outcome.phase === 'convergence' ? 'convergence' : '',
+        ]
           .filter(Boolean)
           .join(', ');
         const tokens = outcome.usage ? `, ${outcome.usage.outputTokens}${outcome.usage.estimated ? '~' : ''} tokens` : '';
         const status = outcome.status === 'ok' ? '' : ` — ${outcome.status}`;
-        stream.markdown(`#### ${outcome.role.title}${where ? ` (${where})` : ''}${status}\n_Thought ${thoughtNumber}${tokens}, ${outcome.durationMs} ms_\n\n${quoteModelText(outcome.text)}\n\n`);
+        stream.markdown(
+          `#### ${outcome.role.title}${where ? ` (${where})` : ''}${status}\n_Thought ${thoughtNumber}${tokens}, ${outcome.durationMs} ms_\n\n${quoteModelText(outcome.text)}\n\n`,
+        );
       },
     };
     reply = await runDeliberation(prepared, deliberationDeps);
@@ -168,7 +181,9 @@ async function deliberate(
     cancel.dispose();
   }
   live.finished(reply.status);
-  deps.services.log.info(`@thinking: deliberation ${reply.status} in session ${reply.sessionId} (${reply.usage.calls} calls via ${reply.gateway}).`);
+  deps.services.log.info(
+    `@thinking: deliberation ${reply.status} in session ${reply.sessionId} (${reply.usage.calls} calls via ${reply.gateway}).`,
+  );
 
   const summary =
     reply.status === 'cancelled'
@@ -198,7 +213,11 @@ function quoteModelText(text: string): string {
   return text.trim() === '' ? '_(empty)_' : text;
 }
 
-function startStrategySession(engine: ThinkingEngine, command: Extract<ChatCommand, { kind: 'strategy' }>, stream: vscode.ChatResponseStream): vscode.ChatResult {
+function startStrategySession(
+  engine: ThinkingEngine,
+  command: Extract<ChatCommand, { kind: 'strategy' }>,
+  stream: vscode.ChatResponseStream,
+): vscode.ChatResult {
   const strategy = findStrategy(command.strategy)!;
   const connectionId = `vscode-chat-${randomUUID()}`;
   const outcome = engine.recordThought(connectionId, {
@@ -210,7 +229,10 @@ function startStrategySession(engine: ThinkingEngine, command: Extract<ChatComma
   });
   if (!outcome.ok) {
     stream.markdown(`The session could not be started: ${outcome.error}`);
-    return { errorDetails: { message: outcome.error }, metadata: { command: 'strategy', status: 'refused' } satisfies ThinkingResultMetadata };
+    return {
+      errorDetails: { message: outcome.error },
+      metadata: { command: 'strategy', status: 'refused' } satisfies ThinkingResultMetadata,
+    };
   }
   const { sessionId } = outcome.reply;
   const stages = strategy.stages.map((stage) => `\`${stage.name}\``).join(' → ');
@@ -227,13 +249,18 @@ function resumeSession(engine: ThinkingEngine, sessionId: string | undefined, st
   const id = sessionId ?? engine.listSessions({ limit: 1 }).sessions[0]?.id;
   const session = id === undefined ? undefined : engine.getSession(id);
   if (!session) {
-    const message = sessionId === undefined ? 'There is no session to resume yet.' : `No session "${sessionId}" exists. The Sessions view lists them; \`/resume\` alone takes the latest.`;
+    const message =
+      sessionId === undefined
+        ? 'There is no session to resume yet.'
+        : `No session "${sessionId}" exists. The Sessions view lists them; \`/resume\` alone takes the latest.`;
     stream.markdown(message);
     return { errorDetails: { message }, metadata: { command: 'resume', status: 'refused' } satisfies ThinkingResultMetadata };
   }
   const { meta } = session;
   const last = session.thoughts.at(-1);
-  const lastLine = last ? `\n\nLast thought (#${last.thoughtNumber}${last.stage ? `, ${last.stage}` : ''}):\n\n> ${last.thought.slice(0, 600).replace(/\n/g, '\n> ')}` : '';
+  const lastLine = last
+    ? `\n\nLast thought (#${last.thoughtNumber}${last.stage ? `, ${last.stage}` : ''}):\n\n> ${last.thought.slice(0, 600).replace(/\n/g, '\n> ')}`
+    : '';
   const next = meta.lastThoughtNumber + 1;
   stream.markdown(
     `Session \`${meta.id}\`${meta.title ? ` — ${meta.title}` : ''}: ${meta.thoughtCount} thoughts, strategy \`${meta.strategy}\`, ${meta.status}.${lastLine}\n\n` +
@@ -251,6 +278,7 @@ function followups(metadata: ThinkingResultMetadata | undefined): vscode.ChatFol
   if (metadata.command === 'deliberate' && metadata.sessionId) {
     return [{ prompt: metadata.sessionId, command: 'resume', label: 'Where does this session stand?' }];
   }
-  if (metadata.command === 'usage' || metadata.status === 'refused') return [{ prompt: 'Should we adopt this approach?', command: 'hats', label: 'Try /hats' }];
+  if (metadata.command === 'usage' || metadata.status === 'refused')
+    return [{ prompt: 'Should we adopt this approach?', command: 'hats', label: 'Try /hats' }];
   return [];
 }

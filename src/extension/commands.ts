@@ -60,7 +60,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     const name = meta ? sessionTitle(meta) : id;
     const choice = await vscode.window.showWarningMessage(
       `Delete the session “${name}”?`,
-      { modal: true, detail: `Its ${meta?.thoughtCount ?? 0} thoughts and its file in ${services.storageDirectory} are removed. This cannot be undone.` },
+      {
+        modal: true,
+        detail: `Its ${meta?.thoughtCount ?? 0} thoughts and its file in ${services.storageDirectory} are removed. This cannot be undone.`,
+      },
       'Delete',
     );
     if (choice !== 'Delete') return;
@@ -73,7 +76,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     if (id === undefined) return;
     const file = vscode.Uri.file(services.sessionFilePath(id));
     // The OS file manager is out of reach from a browser or a remote window: show the journal in an editor there.
-    if (vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined) await vscode.commands.executeCommand('vscode.open', file);
+    if (vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined)
+      await vscode.commands.executeCommand('vscode.open', file);
     else await vscode.commands.executeCommand('revealFileInOS', file);
   });
 
@@ -169,7 +173,11 @@ function showMcpStatus(deps: CommandContext): McpServerStatus {
     `MCP server: ${!status.enabled ? 'disabled (thoughtExplorer.mcpServer.enabled)' : status.running ? `running at ${status.url}` : 'not started yet (VS Code starts it when the agent first needs it)'}`,
     status.startedAt !== undefined ? `Started: ${new Date(status.startedAt).toLocaleString()}` : undefined,
     `Clients: ${status.clientsOpen} connected, ${status.clientsInitialized} since start`,
-    `Requests: ${Object.entries(status.requests).map(([method, count]) => `${method} ×${count}`).join(', ') || 'none'}`,
+    `Requests: ${
+      Object.entries(status.requests)
+        .map(([method, count]) => `${method} ×${count}`)
+        .join(', ') || 'none'
+    }`,
     `Store: ${services.storageDirectory}${sessions !== undefined ? ` (${sessions} sessions)` : ''}`,
     status.lastError !== undefined ? `Last error: ${status.lastError}` : undefined,
   ].filter((line): line is string => line !== undefined);

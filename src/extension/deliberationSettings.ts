@@ -10,9 +10,7 @@ import type { SettingsSource } from './settings';
  * selector: `vendor`, `vendor/family` or `vendor/family/id` (an empty part or `*` matches anything).
  */
 export type ModelSetting =
-  | { kind: 'default' }
-  | { kind: 'ask' }
-  | { kind: 'selector'; text: string; vendor?: string; family?: string; id?: string };
+  { kind: 'default' } | { kind: 'ask' } | { kind: 'selector'; text: string; vendor?: string; family?: string; id?: string };
 
 export interface DeliberationSettings {
   model: ModelSetting;
@@ -43,7 +41,8 @@ export function readDeliberationSettings(source: SettingsSource): DeliberationSe
   const rawModel = source.get<unknown>('deliberation.model');
   let model: ModelSetting = { kind: 'default' };
   if (typeof rawModel === 'string') model = parseModelSetting(rawModel);
-  else if (rawModel !== undefined && rawModel !== null) problems.push('thoughtExplorer.deliberation.model must be text ("", "ask" or vendor/family/id); using the chat view\'s model.');
+  else if (rawModel !== undefined && rawModel !== null)
+    problems.push('thoughtExplorer.deliberation.model must be text ("", "ask" or vendor/family/id); using the chat view\'s model.');
 
   const rawPlan = source.get<unknown>('deliberation.defaultPlan');
   let defaultPlan: NamedPlan = 'auto';
@@ -57,7 +56,10 @@ export function readDeliberationSettings(source: SettingsSource): DeliberationSe
     const value = source.get<unknown>(`deliberation.${key}`);
     if (value === undefined || value === null) continue;
     if (typeof value === 'number' && Number.isInteger(value) && value >= 1) budgets[key] = value;
-    else problems.push(`thoughtExplorer.deliberation.${key} must be a whole number of at least 1 (got ${JSON.stringify(value)}); using the deliberation default.`);
+    else
+      problems.push(
+        `thoughtExplorer.deliberation.${key} must be a whole number of at least 1 (got ${JSON.stringify(value)}); using the deliberation default.`,
+      );
   }
   return { settings: { model, defaultPlan, budgets }, problems };
 }

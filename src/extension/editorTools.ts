@@ -12,7 +12,9 @@ export function isOurTool(name: string): boolean {
 }
 
 /** Maps the editor's tool list, minus ours and bounded, to ToolInfo; the same array while the editor's list is the same. */
-export function editorToolsProvider(readTools: () => readonly vscode.LanguageModelToolInformation[] = () => (vscode.lm as typeof vscode.lm | undefined)?.tools ?? []): () => readonly ToolInfo[] {
+export function editorToolsProvider(
+  readTools: () => readonly vscode.LanguageModelToolInformation[] = () => (vscode.lm as typeof vscode.lm | undefined)?.tools ?? [],
+): () => readonly ToolInfo[] {
   let source: readonly vscode.LanguageModelToolInformation[] | undefined;
   let mapped: readonly ToolInfo[] = [];
   return () => {

@@ -16,10 +16,25 @@ interface FormatItem extends vscode.QuickPickItem {
 }
 
 export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
-  { format: 'md', label: '$(markdown) Markdown', description: '.md', detail: 'Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges' },
+  {
+    format: 'md',
+    label: '$(markdown) Markdown',
+    description: '.md',
+    detail: 'Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges',
+  },
   { format: 'json', label: '$(json) JSON', description: '.json', detail: 'Lossless: everything the store holds; re-importable' },
-  { format: 'sequentialthinking-plus', label: '$(json) JSON (sequentialthinking-plus shape)', description: '.stp.json', detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies' },
-  { format: 'html', label: '$(globe) HTML', description: '.html', detail: 'One self-contained offline page: thoughts readable without scripts, diagrams as SVG' },
+  {
+    format: 'sequentialthinking-plus',
+    label: '$(json) JSON (sequentialthinking-plus shape)',
+    description: '.stp.json',
+    detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies',
+  },
+  {
+    format: 'html',
+    label: '$(globe) HTML',
+    description: '.html',
+    detail: 'One self-contained offline page: thoughts readable without scripts, diagrams as SVG',
+  },
 ];
 
 /** Sessions with more thoughts than this get a progress notification (small ones finish before it would show). */
@@ -42,20 +57,28 @@ export function registerExportCommand(context: vscode.ExtensionContext, services
   context.subscriptions.push(
     // Arguments (all optional): a session id or tree node, a format, a target path — the last two let tests and
     // other commands export without dialogs.
-    vscode.commands.registerCommand('thoughtExplorer.exportSession', async (argument?: unknown, formatArgument?: unknown, targetArgument?: unknown) => {
-      try {
-        return await runExport(services, argument, formatArgument, targetArgument);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        services.log.error(`Export failed: ${message}`);
-        void vscode.window.showErrorMessage(`Thought Explorer: export failed: ${message}`);
-        return undefined;
-      }
-    }),
+    vscode.commands.registerCommand(
+      'thoughtExplorer.exportSession',
+      async (argument?: unknown, formatArgument?: unknown, targetArgument?: unknown) => {
+        try {
+          return await runExport(services, argument, formatArgument, targetArgument);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          services.log.error(`Export failed: ${message}`);
+          void vscode.window.showErrorMessage(`Thought Explorer: export failed: ${message}`);
+          return undefined;
+        }
+      },
+    ),
   );
 }
 
-async function runExport(services: ExtensionServices, argument: unknown, formatArgument: unknown, targetArgument: unknown): Promise<string | undefined> {
+async function runExport(
+  services: ExtensionServices,
+  argument: unknown,
+  formatArgument: unknown,
+  targetArgument: unknown,
+): Promise<string | undefined> {
   const sessionId = await resolveSessionArgument(services, argument, 'Export which session?');
   if (sessionId === undefined) return undefined;
   const snapshot = services.engine.getSession(sessionId);
@@ -65,11 +88,17 @@ async function runExport(services: ExtensionServices, argument: unknown, formatA
   if (formatArgument !== undefined) {
     const named = typeof formatArgument === 'string' ? exportFormatNamed(formatArgument) : undefined;
     if (named === undefined) {
-      throw new Error(`Unknown export format ${JSON.stringify(formatArgument)}; expected one of ${EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', ')}.`);
+      throw new Error(
+        `Unknown export format ${JSON.stringify(formatArgument)}; expected one of ${EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', ')}.`,
+      );
     }
     format = named;
   } else {
-    const picked = await vscode.window.showQuickPick(EXPORT_FORMAT_ITEMS, { title: `Export “${sessionTitle(snapshot.meta)}”`, placeHolder: 'Format', matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(EXPORT_FORMAT_ITEMS, {
+      title: `Export “${sessionTitle(snapshot.meta)}”`,
+      placeHolder: 'Format',
+      matchOnDetail: true,
+    });
     if (!picked) return undefined;
     format = picked.format;
   }
@@ -82,7 +111,11 @@ async function runExport(services: ExtensionServices, argument: unknown, formatA
     const uri = await vscode.window.showSaveDialog({
       title: 'Export session',
       defaultUri: vscode.Uri.file(join(folder, exportFileName(sessionTitle(snapshot.meta), sessionId, format))),
-      filters: { [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [EXPORT_EXTENSIONS[format].split('.').pop() as string] },
+      filters: {
+        [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [
+          EXPORT_EXTENSIONS[format].split('.').pop() as string,
+        ],
+      },
     });
     if (!uri) return undefined;
     target = uri.fsPath;
@@ -113,7 +146,9 @@ async function runExport(services: ExtensionServices, argument: unknown, formatA
         )
       : await produce(() => undefined);
   await writeFile(target, text, 'utf8');
-  services.log.info(`Exported session ${sessionId} as ${format} to ${target} (${text.length} characters, ${(performance.now() - started).toFixed(0)} ms).`);
+  services.log.info(
+    `Exported session ${sessionId} as ${format} to ${target} (${text.length} characters, ${(performance.now() - started).toFixed(0)} ms).`,
+  );
   if (typeof targetArgument !== 'string') {
     void vscode.window.showInformationMessage(`Exported to ${target}`, 'Open').then((choice) => {
       if (choice) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));

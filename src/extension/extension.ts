@@ -44,13 +44,19 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Thought Explorer', { log: true });
   context.subscriptions.push(log);
-  const openStore = (directory: string, storeLog: (message: string) => void): OpenedStore => new FileSessionStore(directory, { log: storeLog });
+  const openStore = (directory: string, storeLog: (message: string) => void): OpenedStore =>
+    new FileSessionStore(directory, { log: storeLog });
   const services = createServices(context, log, openStore, defaultStoragePath);
 
   const storeWatcher = registerStoreWatcher(context, services);
-  const { provider: sessionsTree, view: sessionsView } = registerSessionsTree(context, services, { onFirstRender: () => storeWatcher.start() });
+  const { provider: sessionsTree, view: sessionsView } = registerSessionsTree(context, services, {
+    onFirstRender: () => storeWatcher.start(),
+  });
   // `deliberate` called by VS Code's agent runs on VS Code's models directly (the setting picks which, per call).
-  const deliberationModel = new VsCodeModelGateway(() => readDeliberationSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION)).settings.model, { rechoose: true });
+  const deliberationModel = new VsCodeModelGateway(
+    () => readDeliberationSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION)).settings.model,
+    { rechoose: true },
+  );
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
   registerStatusBar(context, services);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });

@@ -13,7 +13,16 @@ export class LiveDeliberation {
     model: string,
     maxTotalTokens: number | undefined,
   ) {
-    this.state = { sessionId: '', model, status: 'running', roles: [], inputTokens: 0, outputTokens: 0, calls: 0, ...(maxTotalTokens !== undefined ? { maxTotalTokens } : {}) };
+    this.state = {
+      sessionId: '',
+      model,
+      status: 'running',
+      roles: [],
+      inputTokens: 0,
+      outputTokens: 0,
+      calls: 0,
+      ...(maxTotalTokens !== undefined ? { maxTotalTokens } : {}),
+    };
   }
 
   get sessionId(): string {
@@ -44,7 +53,14 @@ export class LiveDeliberation {
     const tokens = outcome.usage?.outputTokens;
     if (entry) Object.assign(entry, { state, thoughtNumber, ...(tokens !== undefined ? { tokens } : {}) });
     // A call that never started (cancelled or out of budget before it ran) still shows, in its final state.
-    else this.state.roles.push({ role: outcome.role.name, title: outcome.role.title, state, thoughtNumber, ...(tokens !== undefined ? { tokens } : {}) });
+    else
+      this.state.roles.push({
+        role: outcome.role.name,
+        title: outcome.role.title,
+        state,
+        thoughtNumber,
+        ...(tokens !== undefined ? { tokens } : {}),
+      });
     if (outcome.usage) {
       this.state.inputTokens += outcome.usage.inputTokens;
       this.state.outputTokens += outcome.usage.outputTokens;

@@ -3,7 +3,14 @@
 // answer, counts tokens with the model's own tokenizer, bridges the plan's AbortSignal to a CancellationToken and turns
 // every LanguageModelError into a sentence that says what the person can do.
 import * as vscode from 'vscode';
-import { estimateTokens, type ModelCallOptions, type ModelCompletion, type ModelGateway, type ModelMessage, type ModelToolCall } from '../engine/modelGateway';
+import {
+  estimateTokens,
+  type ModelCallOptions,
+  type ModelCompletion,
+  type ModelGateway,
+  type ModelMessage,
+  type ModelToolCall,
+} from '../engine/modelGateway';
 import type { ModelSetting } from './deliberationSettings';
 
 /** No model can run the deliberation; the message says why and what to do. Nothing has been recorded. */
@@ -12,10 +19,14 @@ export class ModelUnavailableError extends Error {
 }
 
 const SETTING = 'thoughtExplorer.deliberation.model';
-const JUSTIFICATION = 'Thought Explorer runs each role of a deliberation (thinking hats, plans) on this model and records its answer as a thought.';
+const JUSTIFICATION =
+  'Thought Explorer runs each role of a deliberation (thinking hats, plans) on this model and records its answer as a thought.';
 
 export function noModelMessage(setting: ModelSetting): string {
-  const configured = setting.kind === 'selector' ? `No VS Code language model matches ${SETTING} "${setting.text}". ` : 'No language model is available in VS Code. ';
+  const configured =
+    setting.kind === 'selector'
+      ? `No VS Code language model matches ${SETTING} "${setting.text}". `
+      : 'No language model is available in VS Code. ';
   return (
     `${configured}Install and sign in to GitHub Copilot Chat (or another extension that provides language models), ` +
     `then try again; or set ${SETTING} to "" (the model picked in the chat view), "ask", or vendor/family/id of a model you have.`
@@ -25,7 +36,12 @@ export function noModelMessage(setting: ModelSetting): string {
 /** A clear message for any error a model call can end with. */
 export function describeModelError(error: unknown, modelName: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof vscode.LanguageModelError ? error.code : typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+  const code =
+    error instanceof vscode.LanguageModelError
+      ? error.code
+      : typeof (error as { code?: unknown })?.code === 'string'
+        ? (error as { code: string }).code
+        : '';
   if (code === vscode.LanguageModelError.NoPermissions.name) {
     return `VS Code did not allow Thought Explorer to use ${modelName}${message ? ` (${message})` : ''}. Run the request again and choose Allow when VS Code asks, or allow it under Accounts → Manage Language Model Access.`;
   }
@@ -69,7 +85,11 @@ export class LanguageModelGateway implements ModelGateway {
       const tools = options.tools?.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
       let response: vscode.LanguageModelChatResponse;
       try {
-        response = await this.model.sendRequest(chatMessages, { justification: JUSTIFICATION, ...(tools && tools.length > 0 ? { tools } : {}) }, source.token);
+        response = await this.model.sendRequest(
+          chatMessages,
+          { justification: JUSTIFICATION, ...(tools && tools.length > 0 ? { tools } : {}) },
+          source.token,
+        );
       } catch (error) {
         throw this.failure(error, signal);
       }
@@ -87,7 +107,11 @@ export class LanguageModelGateway implements ModelGateway {
               break;
             }
           } else if (part instanceof vscode.LanguageModelToolCallPart) {
-            toolCalls.push({ id: part.callId || `call-${toolCalls.length + 1}`, name: part.name, input: isRecord(part.input) ? part.input : {} });
+            toolCalls.push({
+              id: part.callId || `call-${toolCalls.length + 1}`,
+              name: part.name,
+              input: isRecord(part.input) ? part.input : {},
+            });
           }
         }
       } catch (error) {
@@ -115,7 +139,11 @@ export class LanguageModelGateway implements ModelGateway {
   }
 
   /** Token counts from the model's own tokenizer; an estimate (marked) when it cannot count. */
-  private async count(messages: vscode.LanguageModelChatMessage[], output: string, maxTokens: number): Promise<{ inputTokens: number; outputTokens: number; estimated: boolean }> {
+  private async count(
+    messages: vscode.LanguageModelChatMessage[],
+    output: string,
+    maxTokens: number,
+  ): Promise<{ inputTokens: number; outputTokens: number; estimated: boolean }> {
     try {
       const inputs = await Promise.all(messages.map((message) => this.model.countTokens(message)));
       const outputTokens = output === '' ? 0 : await this.model.countTokens(output);
@@ -182,7 +210,11 @@ const defaultPicker: ModelPicker = {
   },
 };
 
-export async function chooseModel(setting: ModelSetting, preferred: vscode.LanguageModelChat | undefined, picker: ModelPicker): Promise<vscode.LanguageModelChat> {
+export async function chooseModel(
+  setting: ModelSetting,
+  preferred: vscode.LanguageModelChat | undefined,
+  picker: ModelPicker,
+): Promise<vscode.LanguageModelChat> {
   if (setting.kind === 'selector') {
     const selector: vscode.LanguageModelChatSelector = {
       ...(setting.vendor ? { vendor: setting.vendor } : {}),
@@ -196,10 +228,14 @@ export async function chooseModel(setting: ModelSetting, preferred: vscode.Langu
   const all = await vscode.lm.selectChatModels();
   if (setting.kind === 'ask') {
     if (all.length === 0) throw new ModelUnavailableError(noModelMessage(setting));
-    const remembered = picker.remembered && all.find((model) => model.vendor === picker.remembered!.vendor && model.id === picker.remembered!.id);
+    const remembered =
+      picker.remembered && all.find((model) => model.vendor === picker.remembered!.vendor && model.id === picker.remembered!.id);
     if (remembered) return remembered;
     const picked = all.length === 1 ? all[0] : await picker.pick(all);
-    if (!picked) throw new ModelUnavailableError(`No model was picked, so nothing was run. Ask again and pick one, or set ${SETTING} to vendor/family/id.`);
+    if (!picked)
+      throw new ModelUnavailableError(
+        `No model was picked, so nothing was run. Ask again and pick one, or set ${SETTING} to vendor/family/id.`,
+      );
     picker.remembered = { vendor: picked.vendor, id: picked.id };
     return picked;
   }
@@ -211,7 +247,9 @@ export async function chooseModel(setting: ModelSetting, preferred: vscode.Langu
 
 async function availableList(): Promise<string> {
   const all = await vscode.lm.selectChatModels();
-  return all.length === 0 ? ' No model is available at all.' : ` Available: ${all.map((model) => `${model.vendor}/${model.family}/${model.id}`).join(', ')}.`;
+  return all.length === 0
+    ? ' No model is available at all.'
+    : ` Available: ${all.map((model) => `${model.vendor}/${model.family}/${model.id}`).join(', ')}.`;
 }
 
 /** vscode.lm (at the API version we target) has no system role: instructions go first, as a user message. */

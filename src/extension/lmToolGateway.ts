@@ -37,7 +37,11 @@ export class VsCodeToolGateway implements ToolGateway {
   tools(): readonly ModelTool[] {
     return vscode.lm.tools
       .filter((tool) => !isOwnTool(tool))
-      .map((tool) => ({ name: tool.name, description: tool.description, ...(tool.inputSchema ? { inputSchema: tool.inputSchema as Record<string, unknown> } : {}) }));
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        ...(tool.inputSchema ? { inputSchema: tool.inputSchema as Record<string, unknown> } : {}),
+      }));
   }
 
   async invoke(call: ModelToolCall, options: { signal?: AbortSignal }): Promise<ToolCallOutcome> {
@@ -51,7 +55,11 @@ export class VsCodeToolGateway implements ToolGateway {
     if (signal?.aborted) throw signal.reason ?? new Error('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: this.toolInvocationToken }, source.token);
+      const result = await vscode.lm.invokeTool(
+        call.name,
+        { input: call.input, toolInvocationToken: this.toolInvocationToken },
+        source.token,
+      );
       const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
       return { text: text.length > MAX_RESULT_LENGTH ? `${text.slice(0, MAX_RESULT_LENGTH - 1)}…` : text, isError: false };
     } catch (error) {

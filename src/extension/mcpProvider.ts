@@ -229,7 +229,12 @@ export class ThoughtExplorerMcpProvider implements vscode.McpServerDefinitionPro
     const url = this.host.url ?? 'http://127.0.0.1/mcp';
     const authorization = this.host.authorizationHeader;
     return [
-      new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(url), authorization ? { Authorization: authorization } : {}, this.services.extensionVersion),
+      new vscode.McpHttpServerDefinition(
+        MCP_SERVER_LABEL,
+        vscode.Uri.parse(url),
+        authorization ? { Authorization: authorization } : {},
+        this.services.extensionVersion,
+      ),
     ];
   }
 

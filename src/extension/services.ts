@@ -9,7 +9,14 @@ import type { EngineEvent } from '../engine/events';
 import type { SessionStore } from '../engine/model';
 import type { RenderedSvgs } from '../shared/protocol';
 import { LiveDeliberations } from './liveDeliberations';
-import { engineSettingsChanged, readSettings, resolveStoragePath, SETTINGS_SECTION, type ExtensionSettings, type SettingsSource } from './settings';
+import {
+  engineSettingsChanged,
+  readSettings,
+  resolveStoragePath,
+  SETTINGS_SECTION,
+  type ExtensionSettings,
+  type SettingsSource,
+} from './settings';
 
 /** The store as the extension uses it: the engine's interface plus where a session's file is, and a way to close. */
 export interface OpenedStore extends SessionStore {
@@ -164,7 +171,14 @@ export class ExtensionServices implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.teardown();
-    for (const emitter of [this.engineEventEmitter, this.resetEmitter, this.settingsEmitter, this.diskEmitter, this.selectEmitter, this.storeOpenedEmitter]) {
+    for (const emitter of [
+      this.engineEventEmitter,
+      this.resetEmitter,
+      this.settingsEmitter,
+      this.diskEmitter,
+      this.selectEmitter,
+      this.storeOpenedEmitter,
+    ]) {
       emitter.dispose();
     }
   }
@@ -216,7 +230,12 @@ export class ExtensionServices implements vscode.Disposable {
 }
 
 /** Builds the services for the running extension and keeps them in step with the settings. */
-export function createServices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, openStore: StoreOpener, defaultStoragePath: () => string): ExtensionServices {
+export function createServices(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  openStore: StoreOpener,
+  defaultStoragePath: () => string,
+): ExtensionServices {
   const packageJson = context.extension.packageJSON as { version?: unknown };
   const services = new ExtensionServices({
     extensionUri: context.extensionUri,

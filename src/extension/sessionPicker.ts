@@ -35,12 +35,18 @@ export function sessionPickItem(meta: SessionMeta, now: number): SessionPickItem
 }
 
 /** The argument's session, or one the person picks (most recent first). Undefined when cancelled or none exists. */
-export async function resolveSessionArgument(services: ExtensionServices, argument: unknown, placeHolder: string): Promise<string | undefined> {
+export async function resolveSessionArgument(
+  services: ExtensionServices,
+  argument: unknown,
+  placeHolder: string,
+): Promise<string | undefined> {
   const fromArgument = sessionIdFromArgument(argument);
   if (fromArgument !== undefined) return fromArgument;
   const sessions = services.engine.listSessions({ limit: 500 }).sessions;
   if (sessions.length === 0) {
-    void vscode.window.showInformationMessage('Thought Explorer has no sessions yet. Ask the agent to "think step by step with sequentialthinking".');
+    void vscode.window.showInformationMessage(
+      'Thought Explorer has no sessions yet. Ask the agent to "think step by step with sequentialthinking".',
+    );
     return undefined;
   }
   const now = Date.now();
@@ -135,7 +141,10 @@ export function pickSessionBySearch(services: ExtensionServices): Promise<string
         }
         const matchedIds = new Set(thoughtItems.map((item) => item.sessionId));
         quickPick.items = [...thoughtItems, ...base.filter((item) => !matchedIds.has(item.sessionId))];
-        quickPick.title = searched < sessions.length ? `Searched the thoughts of the ${searched} most recent of ${sessions.length} sessions` : 'Search Thought Explorer sessions';
+        quickPick.title =
+          searched < sessions.length
+            ? `Searched the thoughts of the ${searched} most recent of ${sessions.length} sessions`
+            : 'Search Thought Explorer sessions';
         quickPick.busy = false;
       }, 200);
     });

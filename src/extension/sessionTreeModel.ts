@@ -172,7 +172,12 @@ export function sessionTooltipMarkdown(meta: SessionMeta, now: number, idleMs = 
   ];
   if (meta.branchIds.length > 0) lines.push('', `Branches: ${meta.branchIds.map(escapeMarkdown).join(', ')}`);
   if (meta.purpose && meta.title) lines.push('', escapeMarkdown(flatten(meta.purpose, 300)));
-  lines.push('', `Started ${new Date(meta.createdAt).toLocaleString()} · updated ${new Date(meta.updatedAt).toLocaleString()}`, '', `\`${meta.id}\``);
+  lines.push(
+    '',
+    `Started ${new Date(meta.createdAt).toLocaleString()} · updated ${new Date(meta.updatedAt).toLocaleString()}`,
+    '',
+    `\`${meta.id}\``,
+  );
   return lines.join('\n');
 }
 

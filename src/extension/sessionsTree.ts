@@ -164,13 +164,19 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       case 'group':
         return node.group === 'live' ? this.liveSessions : this.savedDays;
       case 'day':
-        return this.withParent(node, node.sessions.map((meta) => this.sessionNode(meta)));
+        return this.withParent(
+          node,
+          node.sessions.map((meta) => this.sessionNode(meta)),
+        );
       case 'session':
         return this.sessionChildren(node);
       case 'branch':
         return this.withParent(node, this.entryNodes(node.sessionId, node.branch.entries));
       case 'thought':
-        return this.withParent(node, node.entry.branches.map((branch) => this.branchNode(node.sessionId, branch)));
+        return this.withParent(
+          node,
+          node.entry.branches.map((branch) => this.branchNode(node.sessionId, branch)),
+        );
     }
   }
 
@@ -305,14 +311,19 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private thoughtItem(node: ThoughtNode): vscode.TreeItem {
     const thought = node.entry.thought;
     const hasBranches = node.entry.branches.length > 0;
-    const item = new vscode.TreeItem(thoughtLabel(thought), hasBranches ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      thoughtLabel(thought),
+      hasBranches ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = node.key;
     item.description = thoughtDescription(thought);
     const tooltip = new vscode.MarkdownString(thoughtTooltipMarkdown(thought));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(thought.isRevision ? 'edit' : thought.branchId !== undefined ? 'git-commit' : thought.nextThoughtNeeded ? 'circle-small' : 'pass');
+    item.iconPath = new vscode.ThemeIcon(
+      thought.isRevision ? 'edit' : thought.branchId !== undefined ? 'git-commit' : thought.nextThoughtNeeded ? 'circle-small' : 'pass',
+    );
     item.contextValue = 'thought';
     return item;
   }

@@ -35,19 +35,24 @@ export function readSettings(source: SettingsSource): SettingsReading {
   const rawPath = source.get<unknown>('storagePath');
   let storagePath = '';
   if (typeof rawPath === 'string') storagePath = rawPath.trim();
-  else if (rawPath !== undefined && rawPath !== null) problems.push(`thoughtExplorer.storagePath must be a string; using the default location.`);
+  else if (rawPath !== undefined && rawPath !== null)
+    problems.push(`thoughtExplorer.storagePath must be a string; using the default location.`);
 
   const limits: EngineLimits = { ...DEFAULT_LIMITS };
   for (const key of LIMIT_KEYS) {
     const value = source.get<unknown>(`limits.${key}`);
     if (value === undefined || value === null) continue;
     if (typeof value === 'number' && Number.isInteger(value) && value >= 1) limits[key] = value;
-    else problems.push(`thoughtExplorer.limits.${key} must be a whole number of at least 1 (got ${JSON.stringify(value)}); using ${DEFAULT_LIMITS[key]}.`);
+    else
+      problems.push(
+        `thoughtExplorer.limits.${key} must be a whole number of at least 1 (got ${JSON.stringify(value)}); using ${DEFAULT_LIMITS[key]}.`,
+      );
   }
 
   const enabled = source.get<unknown>('mcpServer.enabled');
   const mcpServerEnabled = typeof enabled === 'boolean' ? enabled : true;
-  if (enabled !== undefined && typeof enabled !== 'boolean') problems.push('thoughtExplorer.mcpServer.enabled must be true or false; using true.');
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    problems.push('thoughtExplorer.mcpServer.enabled must be true or false; using true.');
 
   const strategy = source.get<unknown>('defaultStrategy');
   let defaultStrategy = DEFAULT_STRATEGY;

@@ -86,7 +86,10 @@ export class LiveSessionTracker {
 /** How long the status bar waits before listing the store, so a burst of notifications costs one listing. */
 const STORE_SYNC_DELAY_MS = 100;
 
-export function registerStatusBar(context: vscode.ExtensionContext, services: ExtensionServices): { item: vscode.StatusBarItem; tracker: LiveSessionTracker } {
+export function registerStatusBar(
+  context: vscode.ExtensionContext,
+  services: ExtensionServices,
+): { item: vscode.StatusBarItem; tracker: LiveSessionTracker } {
   const item = vscode.window.createStatusBarItem('thoughtExplorer.liveSession', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Thought Explorer: live session';
   const tracker = new LiveSessionTracker();

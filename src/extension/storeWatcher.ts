@@ -46,13 +46,17 @@ export class StoreWatcher implements vscode.Disposable {
     try {
       // The store creates it too; creating it here lets the watch start before the first session exists.
       mkdirSync(directory, { recursive: true });
-      this.watcher = watch(directory, { persistent: false }, (_event, fileName) => this.onChange(fileName === null ? undefined : String(fileName)));
+      this.watcher = watch(directory, { persistent: false }, (_event, fileName) =>
+        this.onChange(fileName === null ? undefined : String(fileName)),
+      );
       this.watcher.on('error', (error) => {
         this.services.log.warn(`Watching ${directory} stopped: ${error.message}. Use Refresh to see sessions written by other processes.`);
         this.stopWatching();
       });
     } catch (error) {
-      this.services.log.warn(`Cannot watch ${directory} for sessions written by other processes: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(
+        `Cannot watch ${directory} for sessions written by other processes: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -89,7 +93,9 @@ export class StoreWatcher implements vscode.Disposable {
     try {
       return check(this.services.engine);
     } catch (error) {
-      this.services.log.warn(`Checking the session store for changes by another process failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(
+        `Checking the session store for changes by another process failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return true;
     }
   }

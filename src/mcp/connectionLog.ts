@@ -28,7 +28,10 @@ export function createConnectionLog(server: McpServer): ConnectionLog {
     if (!server.isConnected()) return;
     if (minimum === undefined || (SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimum) ?? 0)) return;
     server.server
-      .notification({ method: 'notifications/message', params: { level, logger: LOGGER_NAME, data: message } }, relatedRequestId === undefined ? undefined : { relatedRequestId })
+      .notification(
+        { method: 'notifications/message', params: { level, logger: LOGGER_NAME, data: message } },
+        relatedRequestId === undefined ? undefined : { relatedRequestId },
+      )
       // A client that went away while we spoke is not a failure of the call being logged.
       .catch(() => {});
   };

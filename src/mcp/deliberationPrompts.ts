@@ -15,14 +15,19 @@ export function registerDeliberationPrompt(server: McpServer): void {
       description: 'Look at a problem from several roles (the six thinking hats or a plan of your own) with the deliberate tool.',
       argsSchema: {
         problem: z.string().describe('The problem or question to deliberate on.'),
-        plan: completable(z.string().optional().describe(`Named plan (default "auto"): ${NAMED_PLANS.join(', ')}.`), (value) =>
-          NAMED_PLANS.filter((name) => name.startsWith(value ?? '')),
+        plan: completable(
+          z
+            .string()
+            .optional()
+            .describe(`Named plan (default "auto"): ${NAMED_PLANS.join(', ')}.`),
+          (value) => NAMED_PLANS.filter((name) => name.startsWith(value ?? '')),
         ),
       },
     },
     ({ problem, plan }) => {
       const name = plan === undefined || plan.trim() === '' ? 'auto' : plan.trim();
-      if (!(NAMED_PLANS as readonly string[]).includes(name)) throw new Error(`Unknown plan "${name}". Choose one of: ${NAMED_PLANS.join(', ')}.`);
+      if (!(NAMED_PLANS as readonly string[]).includes(name))
+        throw new Error(`Unknown plan "${name}". Choose one of: ${NAMED_PLANS.join(', ')}.`);
       const text = [
         `Call the deliberate tool with plan "${name}" on the problem below: ${NAMED_PLAN_DESCRIPTIONS[name as NamedPlan]}`,
         '',

@@ -8,7 +8,11 @@ export function registerDeliberationResource(server: McpServer): void {
   server.registerResource(
     'deliberation',
     DELIBERATION_DOCUMENTATION_URI,
-    { title: 'How to deliberate', description: 'The deliberate tool: plans, roles (thinking hats), budgets, auto routing and examples.', mimeType: 'text/markdown' },
+    {
+      title: 'How to deliberate',
+      description: 'The deliberate tool: plans, roles (thinking hats), budgets, auto routing and examples.',
+      mimeType: 'text/markdown',
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: deliberationDocumentation() }] }),
   );
 }

@@ -71,13 +71,15 @@ interface HttpSession {
 }
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  if (typeof options.token !== 'string' || options.token.length < 16) throw new RangeError('startHttpServer needs a token of at least 16 characters');
+  if (typeof options.token !== 'string' || options.token.length < 16)
+    throw new RangeError('startHttpServer needs a token of at least 16 characters');
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_HTTP_SESSION_IDLE_MS;
   // setTimeout's own bound: longer delays would fire at once.
-  if (!(sessionIdleMs > 0 && sessionIdleMs <= MAX_TIMER_MS)) throw new RangeError(`startHttpServer needs a sessionIdleMs of 1-${MAX_TIMER_MS}, got ${sessionIdleMs}`);
+  if (!(sessionIdleMs > 0 && sessionIdleMs <= MAX_TIMER_MS))
+    throw new RangeError(`startHttpServer needs a sessionIdleMs of 1-${MAX_TIMER_MS}, got ${sessionIdleMs}`);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const expectedToken = digest(options.token);
   const sessions = new Map<string, HttpSession>();
@@ -116,7 +118,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     sessions.delete(sessionId);
     clearTimeout(session.idleTimer);
     log(`MCP HTTP session ${sessionId} closed: ${why}`);
-    session.close().catch((error: unknown) => log(`closing MCP HTTP session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    session
+      .close()
+      .catch((error: unknown) => log(`closing MCP HTTP session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
   };
 
   /** Counts a request against its session until its response ends (or the connection drops). */
@@ -163,7 +167,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && !session) return sendError(response, 404, 'Session not found; start a new one with initialize', undefined, -32001);
+    if (sessionId !== undefined && !session)
+      return sendError(response, 404, 'Session not found; start a new one with initialize', undefined, -32001);
     if (session) track(session, response);
 
     if (request.method === 'POST') {
@@ -178,11 +183,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
       if (options.onMessage) for (const method of methodsOf(parsed)) options.onMessage(method);
       if (session) return session.transport.handleRequest(request, response, parsed);
-      if (!isInitialize(parsed)) return sendError(response, 400, 'Bad Request: no mcp-session-id; send initialize first', undefined, -32000);
+      if (!isInitialize(parsed))
+        return sendError(response, 400, 'Bad Request: no mcp-session-id; send initialize first', undefined, -32000);
       if (!makeRoom()) {
-        return sendError(response, 503, `All ${maxSessions} MCP sessions have a request in flight; retry in ${BUSY_RETRY_AFTER_SECONDS} seconds`, {
-          'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
-        });
+        return sendError(
+          response,
+          503,
+          `All ${maxSessions} MCP sessions have a request in flight; retry in ${BUSY_RETRY_AFTER_SECONDS} seconds`,
+          {
+            'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
+          },
+        );
       }
       const created = await openSession();
       track(created, response);
@@ -198,7 +209,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   /** A browser's CORS preflight from an allowed Origin: it carries no token, so it is answered before the token check. */
   const preflight = (request: IncomingMessage, response: ServerResponse): boolean => {
     const origin = request.headers.origin;
-    if (request.method !== 'OPTIONS' || origin === undefined || !allowedOrigins.has(origin) || !hostAllowed(request.headers.host)) return false;
+    if (request.method !== 'OPTIONS' || origin === undefined || !allowedOrigins.has(origin) || !hostAllowed(request.headers.host))
+      return false;
     setCorsHeaders(response, origin);
     response.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, POST, DELETE',
@@ -231,7 +243,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (closing) return sendError(response, 503, 'Server is closing');
     if (preflight(request, response)) return;
     handle(request, response).catch((error: unknown) => {
-      log(`MCP HTTP request failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      log(`MCP HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!response.headersSent) sendError(response, 500, 'Internal server error', undefined, -32603);
       else response.end();
     });

@@ -44,16 +44,26 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     const { uri } = request.params;
     const id = sessionIdOfResourceUri(uri);
     if (id === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": only sessions can be subscribed, as thinking://sessions/{id} or thinking://sessions/{id}/markdown.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot subscribe to "${uri}": only sessions can be subscribed, as thinking://sessions/{id} or thinking://sessions/{id}/markdown.`,
+      );
     }
     let meta;
     try {
       // Held in memory, so that another process's changes to it are announced too.
       meta = engine.holdSession(id);
     } catch (error) {
-      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": ${error instanceof Error ? error.message : String(error)}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot subscribe to "${uri}": ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    if (!meta) throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": no session "${id}" exists. List sessions with resources/list.`);
+    if (!meta)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot subscribe to "${uri}": no session "${id}" exists. List sessions with resources/list.`,
+      );
     let uris = subscribed.get(id);
     if (!uris) subscribed.set(id, (uris = new Set()));
     uris.add(uri);

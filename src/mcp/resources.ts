@@ -23,7 +23,11 @@ export function registerResources(server: McpServer, engine: ThinkingEngine, onL
   server.registerResource(
     'documentation',
     DOCUMENTATION_URI,
-    { title: 'How to use Thought Explorer', description: 'The tools, sessions, strategies and resources of this server.', mimeType: 'text/markdown' },
+    {
+      title: 'How to use Thought Explorer',
+      description: 'The tools, sessions, strategies and resources of this server.',
+      mimeType: 'text/markdown',
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: documentationMarkdown() }] }),
   );
 
@@ -38,7 +42,11 @@ export function registerResources(server: McpServer, engine: ThinkingEngine, onL
       },
       complete: { id: completeId },
     }),
-    { title: 'Thinking session (JSON)', description: 'A saved thinking session: meta, strategy switches and every thought.', mimeType: 'application/json' },
+    {
+      title: 'Thinking session (JSON)',
+      description: 'A saved thinking session: meta, strategy switches and every thought.',
+      mimeType: 'application/json',
+    },
     (uri, variables) => {
       const snapshot = requireSession(engine, variables.id);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(snapshot) }] };
@@ -71,7 +79,8 @@ function listedSessions(engine: ThinkingEngine, suffix: string, mimeType: string
     uri: `${sessionUri(meta.id)}${suffix}`,
     name: meta.id,
     title: meta.title ?? meta.purpose ?? meta.id,
-    description: meta.unreadable !== undefined ? `unreadable: ${meta.unreadable}` : `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
+    description:
+      meta.unreadable !== undefined ? `unreadable: ${meta.unreadable}` : `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
     mimeType,
   }));
 }
@@ -85,7 +94,7 @@ function completeSessionIds(engine: ThinkingEngine, value: string): string[] {
 }
 
 function requireSession(engine: ThinkingEngine, variable: string | string[] | undefined): SessionSnapshot {
-  const id = decodeURIComponent(Array.isArray(variable) ? variable[0] ?? '' : variable ?? '');
+  const id = decodeURIComponent(Array.isArray(variable) ? (variable[0] ?? '') : (variable ?? ''));
   const snapshot = id === '' ? undefined : engine.getSession(id);
   // Thrown errors become JSON-RPC errors with this message, which is what resources/read has for "not found".
   if (!snapshot) throw new Error(`No session "${id}" exists. List sessions with resources/list or the thinking_sessions tool.`);

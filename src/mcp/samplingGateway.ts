@@ -32,7 +32,10 @@ export function createSamplingGateway(server: McpServer, relatedRequestId?: Requ
     description: 'MCP sampling (the calling client runs the model)',
     toolCalling,
     async complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion> {
-      const system = messages.filter((message) => message.role === 'system').map((message) => message.text).join('\n\n');
+      const system = messages
+        .filter((message) => message.role === 'system')
+        .map((message) => message.text)
+        .join('\n\n');
       const tools = toolCalling && options.tools && options.tools.length > 0 ? options.tools.map(samplingTool) : undefined;
       const result: CreateMessageResult | CreateMessageResultWithTools = await server.server.createMessage(
         {
@@ -68,7 +71,10 @@ function toolCallsOf(result: CreateMessageResult | CreateMessageResultWithTools)
   const content = result.content as unknown;
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
-    .filter((block): block is { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> } => (block as { type?: unknown } | null)?.type === 'tool_use')
+    .filter(
+      (block): block is { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> } =>
+        (block as { type?: unknown } | null)?.type === 'tool_use',
+    )
     .map((block) => ({ id: block.id, name: block.name, input: block.input }));
 }
 
@@ -76,7 +82,10 @@ function textOf(result: CreateMessageResult | CreateMessageResultWithTools): str
   const content = result.content as unknown;
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
-    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text')
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text',
+    )
     .map((block) => block.text)
     .join('\n');
 }

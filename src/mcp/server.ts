@@ -80,4 +80,3 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   server.server.onclose = cleanup;
   return { server, connectionId, cleanup };
 }
-

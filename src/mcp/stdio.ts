@@ -78,7 +78,13 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   override send(message: JSONRPCMessage): Promise<void> {
     // After EPIPE or close, stdout is gone: writing would only raise more errors.
     if (this.closed) return RESOLVED;
-    if ('id' in message && !('method' in message) && this.unanswered.delete(message.id as RequestId) && this.inputEnded && this.unanswered.size === 0) {
+    if (
+      'id' in message &&
+      !('method' in message) &&
+      this.unanswered.delete(message.id as RequestId) &&
+      this.inputEnded &&
+      this.unanswered.size === 0
+    ) {
       this.closeWhenWritten();
     }
     if (this.output.write(serializeMessage(message)) && this.outputDrained === undefined) return RESOLVED;
@@ -186,7 +192,8 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
     if ('method' in message) {
       if ('id' in message) this.unanswered.add(message.id);
       // A cancelled request is never answered (the SDK drops it).
-      else if (message.method === 'notifications/cancelled') this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId as RequestId);
+      else if (message.method === 'notifications/cancelled')
+        this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId as RequestId);
     }
     this.onmessage?.(message);
   }
@@ -261,7 +268,8 @@ export function messageProblem(value: unknown): string {
   const message = value as Record<string, unknown>;
   if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   const id = message.id;
-  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return 'id must be a string or a whole number';
+  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id)))
+    return 'id must be a string or a whole number';
   if (message.method !== undefined) {
     if (typeof message.method !== 'string') return 'method must be a string';
     const params = message.params;

@@ -72,7 +72,11 @@ function annotate(context: AnnotationContext, qa: QaInput | undefined, options: 
 
   const sent = qa?.currentStep;
   const stepDescription = sent?.stepDescription ?? workflowStep?.description ?? '';
-  const stepText = sent ? `${sent.stepDescription} ${sent.expectedOutcome}` : (workflowStep ? `${workflowStep.description} ${workflowStep.expectedOutcome}` : '');
+  const stepText = sent
+    ? `${sent.stepDescription} ${sent.expectedOutcome}`
+    : workflowStep
+      ? `${workflowStep.description} ${workflowStep.expectedOutcome}`
+      : '';
   const ours = recommendTools({
     stepText,
     thought: input.thought,
@@ -107,12 +111,18 @@ function annotate(context: AnnotationContext, qa: QaInput | undefined, options: 
   // The agent's own recommendations come back short (it wrote their rationale): name, confidence, priority, flag.
   const replyTools = recommended.map((tool) =>
     sent?.recommendedTools.some((own) => own.toolName === tool.toolName)
-      ? { toolName: tool.toolName, confidence: tool.confidence, priority: tool.priority, ...(tool.unavailable ? { unavailable: true } : {}) }
+      ? {
+          toolName: tool.toolName,
+          confidence: tool.confidence,
+          priority: tool.priority,
+          ...(tool.unavailable ? { unavailable: true } : {}),
+        }
       : tool,
   );
   const replyRecommendation: Record<string, unknown> = { recommendedTools: replyTools, toolsFrom };
   if (stepDescription !== '') replyRecommendation.step = stepDescription;
-  if (record.recommendation.nextStepConditions.length > 0) replyRecommendation.nextStepConditions = record.recommendation.nextStepConditions;
+  if (record.recommendation.nextStepConditions.length > 0)
+    replyRecommendation.nextStepConditions = record.recommendation.nextStepConditions;
   const reply: Record<string, unknown> = { recommendation: replyRecommendation };
   if (remaining !== undefined) reply.remainingSteps = remaining;
   if (suggestion) reply.suggestion = suggestion;
@@ -142,7 +152,9 @@ function mergeRecommendations(
   }
   if (unknown.length > 0) {
     const where = toolsFrom === 'editor' ? "this editor's tools" : 'availableTools';
-    warnings.push(`currentStep.recommendedTools: ${[...new Set(unknown)].map((name) => `"${name}"`).join(', ')} not in ${where} (${tools?.tools.length ?? 0}); kept, marked unavailable.`);
+    warnings.push(
+      `currentStep.recommendedTools: ${[...new Set(unknown)].map((name) => `"${name}"`).join(', ')} not in ${where} (${tools?.tools.length ?? 0}); kept, marked unavailable.`,
+    );
   }
   const named = new Set(sent.map((tool) => tool.toolName));
   for (const tool of ours) {
@@ -163,8 +175,19 @@ function workflowStepsAfter(workflow: QaWorkflow, stage: string): string[] {
 }
 
 const GENERIC_RULES: readonly QaRule[] = [
-  { when: FAILURE, suggest: 'revise', target: '', text: 'A failure: revise the implementation, thought {thoughtNumber} (isRevision, revisesThought).' },
-  { when: SEVERAL_OPTIONS, suggest: 'branch', target: '', text: 'Several valid approaches: branch from thought {thoughtNumber} to explore one.', branchPrefix: 'alternative' },
+  {
+    when: FAILURE,
+    suggest: 'revise',
+    target: '',
+    text: 'A failure: revise the implementation, thought {thoughtNumber} (isRevision, revisesThought).',
+  },
+  {
+    when: SEVERAL_OPTIONS,
+    suggest: 'branch',
+    target: '',
+    text: 'Several valid approaches: branch from thought {thoughtNumber} to explore one.',
+    branchPrefix: 'alternative',
+  },
 ];
 /** A step that changes things: what a failure sends the agent back to when the session has no workflow stages. */
 const IMPLEMENTING = /\b(design|implement|write|create|fix|update|configure|modify|edit|change|choose)\b/i;
@@ -180,7 +203,8 @@ function suggest(context: AnnotationContext, workflow: QaWorkflow | undefined, i
       return { revise: target, text: rule.text.replace('{thoughtNumber}', String(target)) };
     }
     if (input.branchId !== undefined || input.branchFromThought !== undefined) continue;
-    const from = (inWorkflow && context.stage !== rule.target ? latestInStage(context.thoughts, rule.target) : undefined) ?? input.thoughtNumber;
+    const from =
+      (inWorkflow && context.stage !== rule.target ? latestInStage(context.thoughts, rule.target) : undefined) ?? input.thoughtNumber;
     return {
       branchFromThought: from,
       branchId: unusedBranchId(context.meta.branchIds, rule.branchPrefix ?? 'alternative'),

@@ -37,7 +37,32 @@ interface Need {
 }
 
 const WORKFLOW_WEIGHTS = [3, 2.5, 2, 1.5];
-const STOP_WORDS = new Set(['with', 'from', 'that', 'this', 'then', 'than', 'into', 'what', 'when', 'which', 'need', 'needs', 'step', 'check', 'based', 'correct', 'current', 'using', 'should', 'will', 'have', 'them', 'their', 'there']);
+const STOP_WORDS = new Set([
+  'with',
+  'from',
+  'that',
+  'this',
+  'then',
+  'than',
+  'into',
+  'what',
+  'when',
+  'which',
+  'need',
+  'needs',
+  'step',
+  'check',
+  'based',
+  'correct',
+  'current',
+  'using',
+  'should',
+  'will',
+  'have',
+  'them',
+  'their',
+  'there',
+]);
 
 /** What the step needs, strongest signal first. */
 export function stepNeeds(request: RecommendationRequest): Map<ToolCapability, Need> {
@@ -218,7 +243,8 @@ function selectTop(scores: Float64Array, byName: Int32Array, count: number): num
   return top;
 }
 
-const COMMAND = /`([^`\n]{2,120})`|\b((?:npm|pnpm|yarn|npx|node|git|pytest|cargo|go|make|tsc|python3?)\s+[\w:@./=-]+(?:\s+[\w:@./=-]+){0,3})/;
+const COMMAND =
+  /`([^`\n]{2,120})`|\b((?:npm|pnpm|yarn|npx|node|git|pytest|cargo|go|make|tsc|python3?)\s+[\w:@./=-]+(?:\s+[\w:@./=-]+){0,3})/;
 const FILE_PATH = /(?:^|[\s"'`(])((?:[\w-]+\/)*[\w.-]+\.(?:json|js|cjs|mjs|ts|tsx|jsx|css|scss|toml|ya?ml|lock|md|py|go|rs|html))\b/;
 /** What FILE_PATH needs somewhere: a cheap scan from a literal dot, so texts without a file name skip its backtracking. */
 const FILE_EXTENSION = /\.(?:json|js|cjs|mjs|ts|tsx|jsx|css|scss|toml|ya?ml|lock|md|py|go|rs|html)\b/;

@@ -83,7 +83,9 @@ function buildIndex(tools: readonly ToolInfo[]): ToolIndex {
     for (const word of words) push(byWord, word, position);
     indexed.push({ name: tool.name, capabilities, words });
   });
-  const byName = Int32Array.from(indexed.keys()).sort((a, b) => (indexed[a].name < indexed[b].name ? -1 : indexed[a].name > indexed[b].name ? 1 : a - b));
+  const byName = Int32Array.from(indexed.keys()).sort((a, b) =>
+    indexed[a].name < indexed[b].name ? -1 : indexed[a].name > indexed[b].name ? 1 : a - b,
+  );
   return { tools: indexed, names: new Set(indexed.map((tool) => tool.name)), byCapability, byWord, byName };
 }
 

@@ -55,8 +55,10 @@ export interface DeliberationSummary {
 
 type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-const text = (value: unknown, max = 200): string | undefined => (typeof value === 'string' && value !== '' ? value.slice(0, max) : undefined);
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+const text = (value: unknown, max = 200): string | undefined =>
+  typeof value === 'string' && value !== '' ? value.slice(0, max) : undefined;
 
 /** The deliberation facts of a thought, or undefined for a thought the deliberate tool did not write. */
 export function deliberationFacts(thought: ThoughtRecord): DeliberationThoughtFacts | undefined {
@@ -68,7 +70,8 @@ export function deliberationFacts(thought: ThoughtRecord): DeliberationThoughtFa
   if ((HAT_COLOURS as readonly unknown[]).includes(extra.hat)) facts.hat = extra.hat as HatColour;
   const phase = text(extra.phase, 32);
   if (phase !== undefined) facts.phase = phase;
-  if ((DELIBERATION_CALL_STATUSES as readonly unknown[]).includes(extra.status) || extra.status === 'running') facts.status = extra.status as DeliberationCallStatus;
+  if ((DELIBERATION_CALL_STATUSES as readonly unknown[]).includes(extra.status) || extra.status === 'running')
+    facts.status = extra.status as DeliberationCallStatus;
   if (isObject(extra.tokens)) {
     const input = count(extra.tokens.input);
     const output = count(extra.tokens.output);

@@ -128,11 +128,15 @@ export function isThemeKind(value: unknown): value is ThemeKind {
 
 function isRenderedSvgs(value: unknown): value is RenderedSvgs {
   if (!isObject(value)) return false;
-  return Object.entries(value).every(([key, svg]) => isDiagramKind(key) && (svg === undefined || (isString(svg) && svg.length <= MAX_SVG_LENGTH)));
+  return Object.entries(value).every(
+    ([key, svg]) => isDiagramKind(key) && (svg === undefined || (isString(svg) && svg.length <= MAX_SVG_LENGTH)),
+  );
 }
 
 function isMeta(value: unknown): value is SessionMeta {
-  return isObject(value) && isString(value.id) && isString(value.strategy) && isString(value.status) && typeof value.thoughtCount === 'number';
+  return (
+    isObject(value) && isString(value.id) && isString(value.strategy) && isString(value.status) && typeof value.thoughtCount === 'number'
+  );
 }
 
 function isThought(value: unknown): value is ThoughtRecord {
@@ -169,7 +173,12 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'openInPanel':
       return value.sessionId === undefined || isString(value.sessionId);
     case 'exportSvg':
-      return isDiagramKind(value.diagram) && isString(value.svg) && value.svg.length <= MAX_SVG_LENGTH && (value.sessionId === undefined || isString(value.sessionId));
+      return (
+        isDiagramKind(value.diagram) &&
+        isString(value.svg) &&
+        value.svg.length <= MAX_SVG_LENGTH &&
+        (value.sessionId === undefined || isString(value.sessionId))
+      );
     case 'renderFailed':
       return isDiagramKind(value.diagram) && isString(value.message);
     case 'svgRendered':
@@ -188,7 +197,10 @@ export function isHostMessage(value: unknown): value is HostMessage {
   const type = value.type as HostMessage['type'];
   switch (type) {
     case 'snapshot':
-      return (value.mode === 'live' || value.mode === 'pinned' || value.mode === 'replay') && (value.session === null || isSessionView(value.session));
+      return (
+        (value.mode === 'live' || value.mode === 'pinned' || value.mode === 'replay') &&
+        (value.session === null || isSessionView(value.session))
+      );
     case 'thoughtAdded':
       return isString(value.sessionId) && isMeta(value.meta) && isThought(value.thought);
     case 'sessionUpdated':
@@ -199,7 +211,8 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return (
         (value.playing === undefined || typeof value.playing === 'boolean') &&
         (value.position === undefined || isSeq(value.position)) &&
-        (value.speed === undefined || (typeof value.speed === 'number' && value.speed >= MIN_REPLAY_SPEED && value.speed <= MAX_REPLAY_SPEED))
+        (value.speed === undefined ||
+          (typeof value.speed === 'number' && value.speed >= MIN_REPLAY_SPEED && value.speed <= MAX_REPLAY_SPEED))
       );
     case 'requestSvg':
       return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));

@@ -36,7 +36,12 @@ export function qaViewOf(thought: ThoughtRecord): QaView | undefined {
       if (item === null || typeof item !== 'object') continue;
       const tool = item as Record<string, unknown>;
       if (!isText(tool.toolName) || typeof tool.confidence !== 'number' || !Number.isFinite(tool.confidence)) continue;
-      tools.push({ name: tool.toolName, confidence: Math.min(1, Math.max(0, tool.confidence)), generic: tool.generic === true, unavailable: tool.unavailable === true });
+      tools.push({
+        name: tool.toolName,
+        confidence: Math.min(1, Math.max(0, tool.confidence)),
+        generic: tool.generic === true,
+        unavailable: tool.unavailable === true,
+      });
     }
   }
   const view: QaView = {
@@ -44,7 +49,9 @@ export function qaViewOf(thought: ThoughtRecord): QaView | undefined {
     remainingSteps: Array.isArray(record.remainingSteps) ? record.remainingSteps.filter(isText).slice(0, 50) : [],
     previousSteps: Array.isArray(record.previousSteps)
       ? record.previousSteps
-          .map((step: unknown) => (step !== null && typeof step === 'object' ? (step as Record<string, unknown>).stepDescription : undefined))
+          .map((step: unknown) =>
+            step !== null && typeof step === 'object' ? (step as Record<string, unknown>).stepDescription : undefined,
+          )
           .filter(isText)
           .slice(0, 50)
       : [],

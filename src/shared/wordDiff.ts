@@ -98,7 +98,11 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): Di
   const n = a.length;
   const m = b.length;
   // One side empty: the answer is obvious and needs no search (and no budget).
-  if (n === 0 || m === 0) return [{ kind: 'removed', text: a.join('') }, { kind: 'added', text: b.join('') }];
+  if (n === 0 || m === 0)
+    return [
+      { kind: 'removed', text: a.join('') },
+      { kind: 'added', text: b.join('') },
+    ];
   // Compare small integers instead of strings in the inner loop.
   const ids = new Map<string, number>();
   const idOf = (token: string): number => {

@@ -3,11 +3,29 @@
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { ExternalChange, ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type {
+  ExternalChange,
+  ListSessionsQuery,
+  ListSessionsResult,
+  SessionMeta,
+  SessionSnapshot,
+  SessionStore,
+  StrategySwitch,
+  ThoughtRecord,
+} from '../engine/model';
 import { resetDerived } from './metaDerivation';
 import { MAX_LINE_BYTES } from './journalLines';
 import { requireStorableSnapshot } from './recordValidation';
-import { JOURNAL_VERSION, JournalFullError, JournalWriter, journalLines, readJournal, serializeRecord, thoughtLine, type Durability } from './sessionJournal';
+import {
+  JOURNAL_VERSION,
+  JournalFullError,
+  JournalWriter,
+  journalLines,
+  readJournal,
+  serializeRecord,
+  thoughtLine,
+  type Durability,
+} from './sessionJournal';
 import { SessionFullError, StoreLocationError, formatBytes } from './storeErrors';
 import { SessionIndex, describeError, idMismatch } from './sessionIndex';
 import { journalFileName } from './sessionIds';
@@ -65,7 +83,8 @@ export class FileSessionStore implements SessionStore {
     this.directory = resolve(directory);
     this.log = options.log ?? ((message) => process.stderr.write(`[thought-explorer store] ${message}\n`));
     this.durability = options.durability ?? 'write';
-    if (this.durability !== 'write' && this.durability !== 'fsync') throw new RangeError(`Invalid durability: got ${JSON.stringify(this.durability)}; expected "write" or "fsync".`);
+    if (this.durability !== 'write' && this.durability !== 'fsync')
+      throw new RangeError(`Invalid durability: got ${JSON.stringify(this.durability)}; expected "write" or "fsync".`);
     this.maxOpenJournals = options.maxOpenJournals ?? 32;
     if (!Number.isSafeInteger(this.maxOpenJournals) || this.maxOpenJournals < 1) {
       throw new RangeError(`Invalid maxOpenJournals: got ${this.maxOpenJournals}; expected a whole number of at least 1.`);
@@ -234,7 +253,9 @@ export class FileSessionStore implements SessionStore {
       for (const line of lines) {
         const bytes = Buffer.byteLength(line, 'utf8');
         if (bytes > MAX_LINE_BYTES) {
-          throw new Error(`one of its records takes ${formatBytes(bytes)}, more than a journal line may hold (${formatBytes(MAX_LINE_BYTES)})`);
+          throw new Error(
+            `one of its records takes ${formatBytes(bytes)}, more than a journal line may hold (${formatBytes(MAX_LINE_BYTES)})`,
+          );
         }
         total += bytes;
         if (total > this.maxSessionBytes) throw new SessionFullError(id, this.maxSessionBytes);
@@ -315,7 +336,8 @@ export class FileSessionStore implements SessionStore {
     try {
       writer = JournalWriter.openExisting(path, this.durability);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`Session "${id}" has no journal at ${path} (was it deleted?)`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error(`Session "${id}" has no journal at ${path} (was it deleted?)`);
       throw new Error(`Cannot open the journal of session "${id}" at ${path}: ${describeError(error)}`);
     }
     this.keepWriter(id, writer);
@@ -350,7 +372,9 @@ export class FileSessionStore implements SessionStore {
       return;
     }
     if (idMismatch(id, recorded) === 'caseCollision') {
-      throw new Error(`Cannot save session "${id}": ${path} already holds session "${recorded}" (ids that differ only in case share a file here).`);
+      throw new Error(
+        `Cannot save session "${id}": ${path} already holds session "${recorded}" (ids that differ only in case share a file here).`,
+      );
     }
   }
 
@@ -377,7 +401,10 @@ function prepareDirectory(directory: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new StoreLocationError(directory, `${code === 'EEXIST' ? 'it is a file' : 'part of that path is a file'}, not a folder. Choose a folder for the sessions (an empty or missing one is fine).`);
+      throw new StoreLocationError(
+        directory,
+        `${code === 'EEXIST' ? 'it is a file' : 'part of that path is a file'}, not a folder. Choose a folder for the sessions (an empty or missing one is fine).`,
+      );
     }
     throw new StoreLocationError(directory, describeError(error));
   }

@@ -31,7 +31,8 @@ export function applyThought(meta: SessionMeta, thought: ThoughtRecord): Session
     updatedAt: thought.timestamp,
     thoughtCount: meta.thoughtCount + 1,
     revisionCount: meta.revisionCount + (thought.isRevision === true ? 1 : 0),
-    branchIds: thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId) ? [...meta.branchIds, thought.branchId] : meta.branchIds,
+    branchIds:
+      thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId) ? [...meta.branchIds, thought.branchId] : meta.branchIds,
     lastThoughtNumber: thought.thoughtNumber,
     totalThoughts: thought.totalThoughts,
   };

@@ -48,14 +48,20 @@ export function requireName(value: unknown, where: string): string {
 
 export function requireInteger(value: unknown, where: string, minimum: number): number {
   if (!isWholeNumberInRange(value, minimum)) {
-    throw new SessionFormatError(where, `expected a whole number from ${minimum} to ${Number.MAX_SAFE_INTEGER}, got ${describeValue(value)}`);
+    throw new SessionFormatError(
+      where,
+      `expected a whole number from ${minimum} to ${Number.MAX_SAFE_INTEGER}, got ${describeValue(value)}`,
+    );
   }
   return value;
 }
 
 export function requireTime(value: unknown, where: string): number {
   if (!isTimestamp(value)) {
-    throw new SessionFormatError(where, `expected a time in milliseconds since 1970, from 0 to ${MAX_TIMESTAMP} (the year 2999), got ${describeValue(value)}`);
+    throw new SessionFormatError(
+      where,
+      `expected a time in milliseconds since 1970, from 0 to ${MAX_TIMESTAMP} (the year 2999), got ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -73,7 +79,8 @@ export function requireSessionId(value: unknown, where: string): string {
 
 /** The optional reference fields of a thought, shared by our records and by foreign (sequentialthinking-plus) thoughts. */
 export function readOptionalThoughtFields(source: JsonObject, where: string, target: ThoughtRecord): void {
-  if (source.isRevision !== undefined && source.isRevision !== null) target.isRevision = requireBoolean(source.isRevision, `${where}.isRevision`);
+  if (source.isRevision !== undefined && source.isRevision !== null)
+    target.isRevision = requireBoolean(source.isRevision, `${where}.isRevision`);
   if (source.revisesThought !== undefined && source.revisesThought !== null) {
     target.revisesThought = requireInteger(source.revisesThought, `${where}.revisesThought`, 1);
   }
@@ -150,7 +157,10 @@ export function setOwn(target: JsonObject, key: string, value: unknown): void {
  * or a thought longer than maxThoughtLength (the same limits as tool input, so an import cannot hold what no agent
  * could have sent). Names the field and the limit.
  */
-export function requireWithinLimits(snapshot: SessionSnapshot, limits: Pick<EngineLimits, 'maxThoughtLength' | 'maxThoughtsPerSession'>): void {
+export function requireWithinLimits(
+  snapshot: SessionSnapshot,
+  limits: Pick<EngineLimits, 'maxThoughtLength' | 'maxThoughtsPerSession'>,
+): void {
   if (snapshot.thoughts.length > limits.maxThoughtsPerSession) {
     throw new SessionFormatError(
       'thoughts',
@@ -171,5 +181,7 @@ export function requireWithinLimits(snapshot: SessionSnapshot, limits: Pick<Engi
 export function requireStorableSnapshot(snapshot: SessionSnapshot): void {
   readSessionMeta(snapshot.meta, 'meta');
   requireArray(snapshot.thoughts, 'thoughts').forEach((thought, index) => readThoughtRecord(thought, `thoughts[${index}]`));
-  requireArray(snapshot.strategySwitches, 'strategySwitches').forEach((strategySwitch, index) => readStrategySwitch(strategySwitch, `strategySwitches[${index}]`));
+  requireArray(snapshot.strategySwitches, 'strategySwitches').forEach((strategySwitch, index) =>
+    readStrategySwitch(strategySwitch, `strategySwitches[${index}]`),
+  );
 }

@@ -86,7 +86,15 @@ export class SessionIndex {
 
   /** Records what a whole read (or our own creation) of a journal found. */
   remember(id: string, read: Pick<JournalReadResult, 'meta' | 'ino' | 'size' | 'consumed'> & { mtimeMs?: number; ctimeMs?: number }): void {
-    this.entries.set(id, { id, ino: read.ino, size: read.size, consumed: read.consumed, mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, meta: read.meta });
+    this.entries.set(id, {
+      id,
+      ino: read.ino,
+      size: read.size,
+      consumed: read.consumed,
+      mtimeMs: read.mtimeMs,
+      ctimeMs: read.ctimeMs,
+      meta: read.meta,
+    });
     this.markDirty();
   }
 
@@ -110,7 +118,15 @@ export class SessionIndex {
       totalThoughts: 0,
       unreadable: reason,
     };
-    this.entries.set(id, { id, ino: stat?.ino ?? -1, size: stat?.size ?? -1, consumed: 0, mtimeMs: stat?.mtimeMs, ctimeMs: stat?.ctimeMs, meta });
+    this.entries.set(id, {
+      id,
+      ino: stat?.ino ?? -1,
+      size: stat?.size ?? -1,
+      consumed: 0,
+      mtimeMs: stat?.mtimeMs,
+      ctimeMs: stat?.ctimeMs,
+      meta,
+    });
     // index.json must lose the entry it may hold for this session: its counts are no longer backed.
     this.markDirty();
   }
@@ -138,7 +154,8 @@ export class SessionIndex {
   list(query: ListSessionsQuery = {}): ListSessionsResult {
     const offset = query.offset ?? 0;
     const limit = query.limit;
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`Invalid offset: got ${offset}; expected a whole number of at least 0.`);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new RangeError(`Invalid offset: got ${offset}; expected a whole number of at least 0.`);
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
       throw new RangeError(`Invalid limit: got ${limit}; expected a whole number of at least 0.`);
     }
@@ -220,7 +237,8 @@ export class SessionIndex {
     const signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
     let result: JournalReadResult | undefined;
     try {
-      if (entry && entry.size >= 0 && entry.meta.unreadable === undefined) result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
+      if (entry && entry.size >= 0 && entry.meta.unreadable === undefined)
+        result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
       result ??= readJournal(path, false);
     } catch (error) {
       this.report(path, signature, `unreadable session journal: ${describeError(error)}`);
@@ -250,7 +268,8 @@ export class SessionIndex {
     try {
       text = readIndexText(this.indexPath);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`session index ${this.indexPath} unreadable (${describeError(error)}); rebuilding it from the journals`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.log(`session index ${this.indexPath} unreadable (${describeError(error)}); rebuilding it from the journals`);
       return true;
     }
     const entries = parseIndex(text);
@@ -313,7 +332,6 @@ export class SessionIndex {
     this.reported.set(key, signature);
     this.log(message);
   }
-
 }
 
 /** The entries of an index file, or a description of what is wrong with it. */
@@ -326,7 +344,8 @@ function parseIndex(text: string): IndexEntry[] | string {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'not an object';
   const file = parsed as Record<string, unknown>;
-  if (file.format !== INDEX_FORMAT || file.version !== INDEX_VERSION) return `format ${JSON.stringify(file.format)} version ${JSON.stringify(file.version)}`;
+  if (file.format !== INDEX_FORMAT || file.version !== INDEX_VERSION)
+    return `format ${JSON.stringify(file.format)} version ${JSON.stringify(file.version)}`;
   if (!Array.isArray(file.entries)) return 'no entries';
   const entries: IndexEntry[] = [];
   // Checked field by field without copying: at 10,000 entries this runs on every cold start. Ids need no check here:
@@ -337,7 +356,8 @@ function parseIndex(text: string): IndexEntry[] | string {
     const raw = value as Record<string, unknown>;
     const { id, ino, size, consumed, mtimeMs, ctimeMs, meta } = raw;
     if (typeof id !== 'string') return `entries[${index}].id is not a string`;
-    if (typeof ino !== 'number' || !Number.isSafeInteger(size) || !Number.isSafeInteger(consumed)) return `entries[${index}] has no valid file position`;
+    if (typeof ino !== 'number' || !Number.isSafeInteger(size) || !Number.isSafeInteger(consumed))
+      return `entries[${index}] has no valid file position`;
     if (mtimeMs !== undefined && typeof mtimeMs !== 'number') return `entries[${index}].mtimeMs is not a number`;
     if (ctimeMs !== undefined && typeof ctimeMs !== 'number') return `entries[${index}].ctimeMs is not a number`;
     const problem = indexMetaProblem(meta, id);

@@ -20,7 +20,15 @@ import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSy
 import { MAX_LINE_BYTES, scanLines, type LineScan } from './journalLines';
 import { openRegularFile } from './regularFiles';
 import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
-import { applyPatch, applyThought, applyThoughtInPlace, resetDerived, thoughtMetaPatch, withDerivedFrom, type MetaPatch } from './metaDerivation';
+import {
+  applyPatch,
+  applyThought,
+  applyThoughtInPlace,
+  resetDerived,
+  thoughtMetaPatch,
+  withDerivedFrom,
+  type MetaPatch,
+} from './metaDerivation';
 import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
 
 export const JOURNAL_VERSION = 1;
@@ -178,7 +186,9 @@ class JournalReplay {
   /** Returns false when the rest of the journal is meaningless: its first record is not a valid session record. */
   line(text: string | undefined, lineNumber: number, isLast: boolean): boolean {
     if (text === undefined) {
-      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: line longer than ${MAX_LINE_BYTES} bytes skipped (no record is that long)`);
+      this.problems.push(
+        `${this.path}:${this.lineLabel(lineNumber)}: line longer than ${MAX_LINE_BYTES} bytes skipped (no record is that long)`,
+      );
       return this.meta !== undefined;
     }
     if (text.trim() === '') return true;
@@ -186,14 +196,18 @@ class JournalReplay {
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'torn last line (incomplete write) ignored' : 'corrupt line skipped (not JSON)'}`);
+      this.problems.push(
+        `${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'torn last line (incomplete write) ignored' : 'corrupt line skipped (not JSON)'}`,
+      );
       return this.meta !== undefined;
     }
     try {
       this.apply(parsed, lineNumber);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.problems.push(`${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`);
+      this.problems.push(
+        `${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`,
+      );
     }
     return this.meta !== undefined;
   }
@@ -229,7 +243,8 @@ class JournalReplay {
       case 'meta': {
         const meta = this.requireMeta(where);
         const replacement = readSessionMeta(value.meta, `${where}.meta`);
-        const strategySwitch = value.strategySwitch === undefined ? undefined : readStrategySwitch(value.strategySwitch, `${where}.strategySwitch`);
+        const strategySwitch =
+          value.strategySwitch === undefined ? undefined : readStrategySwitch(value.strategySwitch, `${where}.strategySwitch`);
         this.meta = withDerivedFrom({ ...replacement, id: meta.id }, { ...meta, branchIds: [...meta.branchIds] });
         if (strategySwitch && this.strategySwitches) this.strategySwitches.push(strategySwitch);
         return;
@@ -319,7 +334,15 @@ export function readJournalTail(path: string, meta: SessionMeta, consumed: numbe
     const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
     const scan = replayFile(replay, fd, consumed, stat.size);
     if (replay.meta === undefined) return undefined;
-    return { meta: replay.meta, ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: scan.end, consumed: scan.consumed, problems: replay.problems };
+    return {
+      meta: replay.meta,
+      ino: stat.ino,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+      size: scan.end,
+      consumed: scan.consumed,
+      problems: replay.problems,
+    };
   } finally {
     closeSync(fd);
   }

@@ -128,7 +128,8 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   const file = requireObject(parsed, 'file');
   let result: ParsedSessionFile | undefined;
   if (file.format !== undefined) {
-    if (file.format !== LOSSLESS_FORMAT) throw new SessionFormatError('format', `expected "${LOSSLESS_FORMAT}", got ${describeValue(file.format)}`);
+    if (file.format !== LOSSLESS_FORMAT)
+      throw new SessionFormatError('format', `expected "${LOSSLESS_FORMAT}", got ${describeValue(file.format)}`);
     result = parseLossless(file, options);
   } else if (file.thoughtHistory !== undefined) {
     result = parseSequentialThinkingPlus(file, options);
@@ -144,18 +145,23 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
 }
 
 function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSessionFile {
-  if (file.version !== LOSSLESS_VERSION) throw new SessionFormatError('version', `expected ${LOSSLESS_VERSION}, got ${describeValue(file.version)}`);
+  if (file.version !== LOSSLESS_VERSION)
+    throw new SessionFormatError('version', `expected ${LOSSLESS_VERSION}, got ${describeValue(file.version)}`);
   const meta = readSessionMeta(file.meta, 'meta');
   if (options.id !== undefined) meta.id = requireSessionId(options.id, 'id');
   const thoughts = requireArray(file.thoughts, 'thoughts').map((value, index) => {
     const thought = readThoughtRecord(value, `thoughts[${index}]`);
-    if (thought.seq !== index) throw new SessionFormatError(`thoughts[${index}].seq`, `expected ${index} (thoughts in arrival order), got ${thought.seq}`);
+    if (thought.seq !== index)
+      throw new SessionFormatError(`thoughts[${index}].seq`, `expected ${index} (thoughts in arrival order), got ${thought.seq}`);
     return thought;
   });
   const strategySwitches = requireArray(file.strategySwitches ?? [], 'strategySwitches').map((value, index) => {
     const strategySwitch = readStrategySwitch(value, `strategySwitches[${index}]`);
     if (strategySwitch.atSeq > thoughts.length) {
-      throw new SessionFormatError(`strategySwitches[${index}].atSeq`, `expected at most ${thoughts.length} (the number of thoughts), got ${strategySwitch.atSeq}`);
+      throw new SessionFormatError(
+        `strategySwitches[${index}].atSeq`,
+        `expected at most ${thoughts.length} (the number of thoughts), got ${strategySwitch.atSeq}`,
+      );
     }
     return strategySwitch;
   });
@@ -163,10 +169,14 @@ function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSe
   let derived: SessionMeta = { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
   for (const thought of thoughts) derived = applyThought(derived, thought);
   for (const field of ['thoughtCount', 'revisionCount', 'lastThoughtNumber'] as const) {
-    if (meta[field] !== derived[field]) throw new SessionFormatError(`meta.${field}`, `the thoughts give ${derived[field]}, the meta says ${meta[field]}`);
+    if (meta[field] !== derived[field])
+      throw new SessionFormatError(`meta.${field}`, `the thoughts give ${derived[field]}, the meta says ${meta[field]}`);
   }
   if (JSON.stringify(meta.branchIds) !== JSON.stringify(derived.branchIds)) {
-    throw new SessionFormatError('meta.branchIds', `the thoughts give ${describeValue(derived.branchIds)}, the meta says ${describeValue(meta.branchIds)}`);
+    throw new SessionFormatError(
+      'meta.branchIds',
+      `the thoughts give ${describeValue(derived.branchIds)}, the meta says ${describeValue(meta.branchIds)}`,
+    );
   }
   const warnings = referenceWarnings(thoughts);
   return { snapshot: { meta, thoughts, strategySwitches }, format: 'thought-explorer', warnings };
@@ -214,7 +224,10 @@ function parseSequentialThinkingPlus(file: JsonObject, options: ParseSessionOpti
         const where = `branches.${branchId}[${index}]`;
         const thought = readPlusThought(value, where, thoughts.length, createdAt);
         if (thought.branchId !== undefined && thought.branchId !== branchId) {
-          throw new SessionFormatError(`${where}.branchId`, `expected "${branchId}" (the branch it is listed under), got ${describeValue(thought.branchId)}`);
+          throw new SessionFormatError(
+            `${where}.branchId`,
+            `expected "${branchId}" (the branch it is listed under), got ${describeValue(thought.branchId)}`,
+          );
         }
         thought.branchId = branchId;
         if (!known.has(plusThoughtKey(thought))) {
@@ -270,9 +283,11 @@ function readPlusThought(value: unknown, where: string, seq: number, createdAt: 
   }
   // Fields other tools added are kept as they are; ours come back from their namespace (and win over a same-named one).
   const extra: Record<string, unknown> = {};
-  for (const [key, fieldValue] of Object.entries(source)) if (!PLUS_KNOWN_FIELDS.has(key) && key !== PLUS_EXTRA_KEY) setOwn(extra, key, fieldValue);
+  for (const [key, fieldValue] of Object.entries(source))
+    if (!PLUS_KNOWN_FIELDS.has(key) && key !== PLUS_EXTRA_KEY) setOwn(extra, key, fieldValue);
   if (source[PLUS_EXTRA_KEY] !== undefined && source[PLUS_EXTRA_KEY] !== null) {
-    for (const [key, fieldValue] of Object.entries(requireObject(source[PLUS_EXTRA_KEY], `${where}.${PLUS_EXTRA_KEY}`))) setOwn(extra, key, fieldValue);
+    for (const [key, fieldValue] of Object.entries(requireObject(source[PLUS_EXTRA_KEY], `${where}.${PLUS_EXTRA_KEY}`)))
+      setOwn(extra, key, fieldValue);
   }
   if (Object.keys(extra).length > 0) record.extra = extra;
   return record;
@@ -285,7 +300,10 @@ function plusThoughtKey(thought: ThoughtRecord): string {
 function parseTime(value: unknown, where: string): number {
   const time = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (!isTimestamp(time)) {
-    throw new SessionFormatError(where, `expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got ${describeValue(value)}`);
+    throw new SessionFormatError(
+      where,
+      `expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got ${describeValue(value)}`,
+    );
   }
   return time;
 }

@@ -12,7 +12,9 @@ const THOUGHTS = Number(process.env.HTTP_THOUGHTS ?? 60);
 const textOf = (client: number, number: number) => `client ${client} thought ${number}: ${'·'.repeat((client * 7 + number) % 50)}`;
 
 async function sessionThoughts(client: Client, sessionId: string): Promise<string[]> {
-  const full = resultJson<{ thoughts: { thought: string; thoughtNumber: number }[] }>(await callTool(client, 'thinking_sessions', { action: 'get', sessionId, detail: 'full' }));
+  const full = resultJson<{ thoughts: { thought: string; thoughtNumber: number }[] }>(
+    await callTool(client, 'thinking_sessions', { action: 'get', sessionId, detail: 'full' }),
+  );
   return full.thoughts.map((thought) => thought.thought);
 }
 
@@ -64,7 +66,9 @@ describe(`${CLIENTS} concurrent HTTP clients`, () => {
         crossed += stored.filter((text) => !text.startsWith(`client ${index} `)).length;
         reordered += stored.filter((text, position) => expected.indexOf(text) !== position && text.startsWith(`client ${index} `)).length;
       }
-      console.log(`# ${CLIENTS} HTTP clients × ${THOUGHTS} thoughts (${when}): acknowledged ${acknowledged}, lost ${lost}, crossed ${crossed}, reordered ${reordered}`);
+      console.log(
+        `# ${CLIENTS} HTTP clients × ${THOUGHTS} thoughts (${when}): acknowledged ${acknowledged}, lost ${lost}, crossed ${crossed}, reordered ${reordered}`,
+      );
       assert.deepEqual({ lost, crossed, reordered }, { lost: 0, crossed: 0, reordered: 0 });
     };
 

@@ -11,7 +11,12 @@ import { RawStdioServer, requireBuiltCli, tempStore, toolText } from './support'
 const IS_ROOT = process.getuid?.() === 0;
 let calls = 0;
 
-async function tool(server: RawStdioServer, name: string, args: Record<string, unknown>, timeoutMs = 5000): Promise<{ ok: boolean; text: string }> {
+async function tool(
+  server: RawStdioServer,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs = 5000,
+): Promise<{ ok: boolean; text: string }> {
   return toolText(await server.request(`call-${++calls}`, 'tools/call', { name, arguments: args }, timeoutMs));
 }
 
@@ -22,7 +27,13 @@ async function writeSession(dir: string, thoughts: number): Promise<{ id: string
     await server.initialize();
     let id = '';
     for (let number = 1; number <= thoughts; number++) {
-      const reply = await tool(server, 'sequentialthinking', { thought: `healthy ${number}`, thoughtNumber: number, totalThoughts: thoughts, nextThoughtNeeded: number < thoughts, ...(id ? { sessionId: id } : {}) });
+      const reply = await tool(server, 'sequentialthinking', {
+        thought: `healthy ${number}`,
+        thoughtNumber: number,
+        totalThoughts: thoughts,
+        nextThoughtNeeded: number < thoughts,
+        ...(id ? { sessionId: id } : {}),
+      });
       assert.ok(reply.ok, reply.text);
       id = (JSON.parse(reply.text) as { sessionId: string }).sessionId;
     }
@@ -85,7 +96,9 @@ describe('corrupted stores', () => {
   it('starts over a 48 MB garbage index and lists the healthy session', { timeout: 30_000 }, async () => {
     const list = await tool(server, 'thinking_sessions', { action: 'list', limit: 100 }, 20_000);
     assert.ok(list.ok, list.text);
-    const ids = (JSON.parse(list.text) as { sessions: { id?: string; sessionId?: string }[] }).sessions.map((meta) => meta.sessionId ?? meta.id);
+    const ids = (JSON.parse(list.text) as { sessions: { id?: string; sessionId?: string }[] }).sessions.map(
+      (meta) => meta.sessionId ?? meta.id,
+    );
     assert.ok(ids.includes(good.id), `healthy session listed: ${list.text.slice(0, 400)}`);
     assert.ok(statSync(join(store.dir, 'index.json')).size < 1 << 20, 'the garbage index was replaced');
   });
@@ -93,8 +106,17 @@ describe('corrupted stores', () => {
   it('reads a journal with a torn last line up to the tear, and appends after it', async () => {
     const got = await tool(server, 'thinking_sessions', { action: 'get', sessionId: bad.torn, detail: 'full' });
     assert.ok(got.ok, got.text);
-    assert.deepEqual((JSON.parse(got.text) as { thoughts: { thought: string }[] }).thoughts.map((thought) => thought.thought), ['healthy 1', 'healthy 2', 'healthy 3']);
-    const more = await tool(server, 'sequentialthinking', { sessionId: bad.torn, thought: 'after the tear', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false });
+    assert.deepEqual(
+      (JSON.parse(got.text) as { thoughts: { thought: string }[] }).thoughts.map((thought) => thought.thought),
+      ['healthy 1', 'healthy 2', 'healthy 3'],
+    );
+    const more = await tool(server, 'sequentialthinking', {
+      sessionId: bad.torn,
+      thought: 'after the tear',
+      thoughtNumber: 4,
+      totalThoughts: 4,
+      nextThoughtNeeded: false,
+    });
     assert.ok(more.ok, more.text);
   });
 
@@ -103,13 +125,22 @@ describe('corrupted stores', () => {
     if (got.ok) {
       // Recovering the readable thoughts is acceptable too, as long as nothing is invented.
       const thoughts = (JSON.parse(got.text) as { thoughts: { thought: string }[] }).thoughts.map((thought) => thought.thought);
-      assert.ok(thoughts.every((thought) => thought.startsWith('healthy ')), thoughts.join(', '));
+      assert.ok(
+        thoughts.every((thought) => thought.startsWith('healthy ')),
+        thoughts.join(', '),
+      );
     } else assert.match(got.text, /garbage-20260101|journal|line/i);
   });
 
   it('does not follow a journal symlink out of the store', async () => {
     const before = readFileSync(outsideFile, 'utf8');
-    const more = await tool(server, 'sequentialthinking', { sessionId: bad.symlinkOut, thought: 'must not land outside', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false });
+    const more = await tool(server, 'sequentialthinking', {
+      sessionId: bad.symlinkOut,
+      thought: 'must not land outside',
+      thoughtNumber: 4,
+      totalThoughts: 4,
+      nextThoughtNeeded: false,
+    });
     assert.equal(readFileSync(outsideFile, 'utf8'), before, 'the file outside the store was written');
     assert.equal(more.ok, false, 'a thought to a session the store cannot hold is refused');
   });
@@ -120,7 +151,8 @@ describe('corrupted stores', () => {
       assert.equal(got.ok, false, `${id}: ${got.text}`);
       assert.ok(got.text.length > 0);
     }
-    if (IS_ROOT) console.log('# corrupted stores: running as root, so a chmod 000 journal is readable; the directory case stands in for it');
+    if (IS_ROOT)
+      console.log('# corrupted stores: running as root, so a chmod 000 journal is readable; the directory case stands in for it');
   });
 
   // List and get must agree: a session get refuses is listed as unreadable with the reason, and a session get recovers
@@ -142,7 +174,11 @@ describe('corrupted stores', () => {
         assert.equal(meta.thoughtCount, thoughts, `${id}: list counts what get returns`);
         seen.push(`${id}: ${thoughts} thoughts`);
       } else if (meta) {
-        assert.match(String(meta.unreadable ?? ''), /\S/, `${id}: get refuses it (${got.text}), so list must mark it unreadable: ${JSON.stringify(meta)}`);
+        assert.match(
+          String(meta.unreadable ?? ''),
+          /\S/,
+          `${id}: get refuses it (${got.text}), so list must mark it unreadable: ${JSON.stringify(meta)}`,
+        );
         assert.equal(meta.thoughtCount ?? 0, 0, `${id}: no counts the journal does not back`);
         seen.push(`${id}: unreadable (${String(meta.unreadable)})`);
       } else seen.push(`${id}: not listed, get refuses it`);
@@ -153,7 +189,12 @@ describe('corrupted stores', () => {
   it('keeps serving: lists, reads the healthy session and takes new thoughts after all of the above', async () => {
     const got = await tool(server, 'thinking_sessions', { action: 'get', sessionId: good.id, detail: 'full' });
     assert.ok(got.ok, got.text);
-    const fresh = await tool(server, 'sequentialthinking', { thought: 'a new session in a damaged store', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false });
+    const fresh = await tool(server, 'sequentialthinking', {
+      thought: 'a new session in a damaged store',
+      thoughtNumber: 1,
+      totalThoughts: 1,
+      nextThoughtNeeded: false,
+    });
     assert.ok(fresh.ok, fresh.text);
     const list = await tool(server, 'thinking_sessions', { action: 'list' });
     assert.ok(list.ok, list.text);

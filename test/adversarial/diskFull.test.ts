@@ -50,7 +50,13 @@ describe('disk full', () => {
         texts.set(number, text);
         const reply = await server.request(`t${number}`, 'tools/call', {
           name: 'sequentialthinking',
-          arguments: { thought: text, thoughtNumber: number, totalThoughts: 400, nextThoughtNeeded: true, ...(sessionId ? { sessionId } : {}) },
+          arguments: {
+            thought: text,
+            thoughtNumber: number,
+            totalThoughts: 400,
+            nextThoughtNeeded: true,
+            ...(sessionId ? { sessionId } : {}),
+          },
         });
         const { ok, text: answer } = toolText(reply);
         if (ok) {
@@ -70,16 +76,28 @@ describe('disk full', () => {
       await server.stop();
     }
     assert.ok(refusals.length > 0, `the ${SIZE} disk never filled (acknowledged ${acknowledged.length})`);
-    assert.ok(refusals.every((text) => text.trim().length > 0), 'every refusal says why');
+    assert.ok(
+      refusals.every((text) => text.trim().length > 0),
+      'every refusal says why',
+    );
 
     const reader = RawStdioServer.start(store);
     try {
       await reader.initialize();
-      const got = toolText(await reader.request('get', 'tools/call', { name: 'thinking_sessions', arguments: { action: 'get', sessionId, detail: 'full' } }));
+      const got = toolText(
+        await reader.request('get', 'tools/call', { name: 'thinking_sessions', arguments: { action: 'get', sessionId, detail: 'full' } }),
+      );
       assert.ok(got.ok, got.text);
-      const stored = new Map((JSON.parse(got.text) as { thoughts: { thoughtNumber: number; thought: string }[] }).thoughts.map((thought) => [thought.thoughtNumber, thought.thought]));
+      const stored = new Map(
+        (JSON.parse(got.text) as { thoughts: { thoughtNumber: number; thought: string }[] }).thoughts.map((thought) => [
+          thought.thoughtNumber,
+          thought.thought,
+        ]),
+      );
       const lost = acknowledged.filter((number) => stored.get(number) !== texts.get(number));
-      console.log(`# disk full (${SIZE} tmpfs): acknowledged ${acknowledged.length}, refused ${refusals.length}, lost ${lost.length}; first refusal: ${refusals[0]?.slice(0, 160)}`);
+      console.log(
+        `# disk full (${SIZE} tmpfs): acknowledged ${acknowledged.length}, refused ${refusals.length}, lost ${lost.length}; first refusal: ${refusals[0]?.slice(0, 160)}`,
+      );
       assert.deepEqual(lost, []);
     } finally {
       await reader.stop();

@@ -15,12 +15,36 @@ import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { createServer } from '../../src/mcp/server';
 import { CLI, RawStdioServer, callTool, fuzzSeed, requireBuiltCli, resultText, tempStore, toolText } from './support';
 
-const FIELDS = ['thought', 'thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'isRevision', 'revisesThought', 'branchFromThought', 'branchId', 'needsMoreThoughts', 'sessionId', 'strategy', 'stage'];
+const FIELDS = [
+  'thought',
+  'thoughtNumber',
+  'totalThoughts',
+  'nextThoughtNeeded',
+  'isRevision',
+  'revisesThought',
+  'branchFromThought',
+  'branchId',
+  'needsMoreThoughts',
+  'sessionId',
+  'strategy',
+  'stage',
+];
 
 /** Values that break parsers: extremes, wrong types, prototype names, control and bidi characters. */
 const hostileValue = fc.oneof(
   fc.constantFrom(0, -1, 1, Number.MAX_SAFE_INTEGER, 1.5, '1', 'true', 'false', '', ' ', null, true, false),
-  fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', '\u202e\u2066evil', '\u0000\u0007\u001b[31m', ']]>', '%%{init}%%', '<script>alert(1)</script>', 'a'.repeat(300)),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    '\u202e\u2066evil',
+    '\u0000\u0007\u001b[31m',
+    ']]>',
+    '%%{init}%%',
+    '<script>alert(1)</script>',
+    'a'.repeat(300),
+  ),
   fc.string({ maxLength: 40 }),
   fc.integer({ min: -5, max: 50 }),
   fc.double({ min: -1000, max: 1000 }),
@@ -33,20 +57,27 @@ const unsafeNumber = fc.constantFrom(2 ** 53, 2 ** 53 + 2, 1e308, -1e308, '99999
 const NUMBER_FIELDS = ['thoughtNumber', 'totalThoughts', 'revisesThought', 'branchFromThought'];
 
 /** Mostly-valid thoughts with some fields replaced or added: deep enough into the engine to matter. */
-const toolInput = (overrides: fc.Arbitrary<Record<string, unknown>>) => fc.record({
-  base: fc.record({
-    thought: fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom('x', 'thought with \u202e bidi', 'ok')),
-    thoughtNumber: fc.integer({ min: 1, max: 8 }),
-    totalThoughts: fc.integer({ min: 1, max: 8 }),
-    nextThoughtNeeded: fc.boolean(),
-  }),
-  overrides,
+const toolInput = (overrides: fc.Arbitrary<Record<string, unknown>>) =>
+  fc.record({
+    base: fc.record({
+      thought: fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom('x', 'thought with \u202e bidi', 'ok')),
+      thoughtNumber: fc.integer({ min: 1, max: 8 }),
+      totalThoughts: fc.integer({ min: 1, max: 8 }),
+      nextThoughtNeeded: fc.boolean(),
+    }),
+    overrides,
+  });
+const anyOverrides = fc.dictionary(fc.constantFrom(...FIELDS, '__proto__', 'constructor', 'extra_field', 'thought_number'), hostileValue, {
+  maxKeys: 3,
 });
-const anyOverrides = fc.dictionary(fc.constantFrom(...FIELDS, '__proto__', 'constructor', 'extra_field', 'thought_number'), hostileValue, { maxKeys: 3 });
 const unsafeNumberOverrides = fc.dictionary(fc.constantFrom(...NUMBER_FIELDS), unsafeNumber, { minKeys: 1, maxKeys: 2 });
 
-
-async function fuzzTool(storeDir: string, name: string, input: fc.Arbitrary<{ base: Record<string, unknown>; overrides: Record<string, unknown> }>, numRuns: number): Promise<void> {
+async function fuzzTool(
+  storeDir: string,
+  name: string,
+  input: fc.Arbitrary<{ base: Record<string, unknown>; overrides: Record<string, unknown> }>,
+  numRuns: number,
+): Promise<void> {
   const seed = fuzzSeed(name);
   const fileStore = new FileSessionStore(storeDir, { log: () => undefined });
   const engine = new ThinkingEngine({ store: fileStore, log: () => undefined });
@@ -61,7 +92,8 @@ async function fuzzTool(storeDir: string, name: string, input: fc.Arbitrary<{ ba
     await fc.assert(
       fc.asyncProperty(input, async ({ base, overrides }) => {
         const args: Record<string, unknown> = { ...base };
-        for (const [key, value] of Object.entries(overrides)) Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
+        for (const [key, value] of Object.entries(overrides))
+          Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
         const result = await callTool(client, 'sequentialthinking', args);
         const text = resultText(result);
         assert.ok(text.length > 0, 'every answer says something');
@@ -72,7 +104,9 @@ async function fuzzTool(storeDir: string, name: string, input: fc.Arbitrary<{ ba
         }
         accepted++;
         const reply = JSON.parse(text) as { sessionId: string };
-        const full = JSON.parse(resultText(await callTool(client, 'thinking_sessions', { action: 'get', sessionId: reply.sessionId, detail: 'full' }))) as { thoughts: { thought: string }[] };
+        const full = JSON.parse(
+          resultText(await callTool(client, 'thinking_sessions', { action: 'get', sessionId: reply.sessionId, detail: 'full' })),
+        ) as { thoughts: { thought: string }[] };
         const last = full.thoughts[full.thoughts.length - 1];
         if (typeof args.thought === 'string') assert.equal(last?.thought, args.thought, 'the stored thought is the one sent');
       }),
@@ -81,7 +115,12 @@ async function fuzzTool(storeDir: string, name: string, input: fc.Arbitrary<{ ba
     // Everything acknowledged is on disk: a second engine on the same store reads the same sessions.
     const listed = engine.listSessions({ offset: 0, limit: 1000 });
     const reopened = new ThinkingEngine({ store: new FileSessionStore(storeDir, { log: () => undefined }), log: () => undefined });
-    for (const meta of listed.sessions) assert.deepEqual(reopened.getSession(meta.id)?.thoughts, engine.getSession(meta.id)?.thoughts, `session ${meta.id} as re-read from disk`);
+    for (const meta of listed.sessions)
+      assert.deepEqual(
+        reopened.getSession(meta.id)?.thoughts,
+        engine.getSession(meta.id)?.thoughts,
+        `session ${meta.id} as re-read from disk`,
+      );
     console.log(`# ${name}: ${accepted} accepted, ${refused} refused, ${listed.total} sessions re-read from disk`);
   } finally {
     await client.close();
@@ -130,12 +169,19 @@ async function assertStoreReadable(storeDir: string, imported: number): Promise<
   const server = RawStdioServer.start(storeDir);
   try {
     await server.initialize();
-    const list = toolText(await server.request('list', 'tools/call', { name: 'thinking_sessions', arguments: { action: 'list', limit: 100 } }));
+    const list = toolText(
+      await server.request('list', 'tools/call', { name: 'thinking_sessions', arguments: { action: 'list', limit: 100 } }),
+    );
     assert.ok(list.ok, `list after imports: ${list.text}`);
     const sessions = (JSON.parse(list.text) as { sessions: { sessionId?: string; id?: string }[] }).sessions;
     assert.equal(sessions.length, imported, 'every accepted import is listed');
     for (const meta of sessions) {
-      const got = toolText(await server.request(`get-${meta.sessionId ?? meta.id}`, 'tools/call', { name: 'thinking_sessions', arguments: { action: 'get', sessionId: meta.sessionId ?? meta.id } }));
+      const got = toolText(
+        await server.request(`get-${meta.sessionId ?? meta.id}`, 'tools/call', {
+          name: 'thinking_sessions',
+          arguments: { action: 'get', sessionId: meta.sessionId ?? meta.id },
+        }),
+      );
       assert.ok(got.ok, `get ${meta.sessionId ?? meta.id}: ${got.text}`);
     }
   } finally {
@@ -160,9 +206,16 @@ describe('fuzzing import', () => {
     await fc.assert(
       fc.asyncProperty(importFile, async ({ thoughts, fileOverrides, thoughtOverrides }) => {
         const history: Record<string, unknown>[] = thoughts.map((thought) => ({ ...thought }));
-        for (const [key, value] of Object.entries(thoughtOverrides)) Object.defineProperty(history[0], key, { value, enumerable: true, writable: true, configurable: true });
-        const file: Record<string, unknown> = { id: `fuzz-${seed}-${index}`, timestamp: '2026-11-22T02:00:00.000Z', thoughtHistory: history, branches: {} };
-        for (const [key, value] of Object.entries(fileOverrides)) Object.defineProperty(file, key, { value, enumerable: true, writable: true, configurable: true });
+        for (const [key, value] of Object.entries(thoughtOverrides))
+          Object.defineProperty(history[0], key, { value, enumerable: true, writable: true, configurable: true });
+        const file: Record<string, unknown> = {
+          id: `fuzz-${seed}-${index}`,
+          timestamp: '2026-11-22T02:00:00.000Z',
+          thoughtHistory: history,
+          branches: {},
+        };
+        for (const [key, value] of Object.entries(fileOverrides))
+          Object.defineProperty(file, key, { value, enumerable: true, writable: true, configurable: true });
         const path = join(files.dir, `f${index++}.json`);
         writeFileSync(path, JSON.stringify(file));
         const { status, stderr } = runImport(store.dir, path);
@@ -180,12 +233,23 @@ describe('fuzzing import', () => {
     await assertStoreReadable(store.dir, imported);
   });
 
-  for (const [name, timestamp] of [['9e15', 9e15], ['1e308', 1e308]] as const) {
+  for (const [name, timestamp] of [
+    ['9e15', 9e15],
+    ['1e308', 1e308],
+  ] as const) {
     it(`refuses a thought timestamp of ${name}, or keeps the store listable`, { timeout: 30_000 }, async () => {
       const own = tempStore('te-import-time-');
       try {
         const path = join(own.dir, 'file.json');
-        writeFileSync(path, JSON.stringify({ id: 'time-test', timestamp: '2026-11-22T02:00:00.000Z', thoughtHistory: [{ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, timestamp }], branches: {} }));
+        writeFileSync(
+          path,
+          JSON.stringify({
+            id: 'time-test',
+            timestamp: '2026-11-22T02:00:00.000Z',
+            thoughtHistory: [{ thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, timestamp }],
+            branches: {},
+          }),
+        );
         const storeDir = join(own.dir, 'store');
         const { status } = runImport(storeDir, path);
         await assertStoreReadable(storeDir, status === 0 ? 1 : 0);

@@ -31,7 +31,7 @@ const CORPUS: readonly string[] = [
   'bidi \u202e\u2066gnp.exe\u2069\u202c \u200f\u200e \u061c ‮override‬',
   'see https://evil.example/x?a=1 and www.evil.example and mail@evil.example',
   '[x](javascript:alert(1)) ![y](https://evil.example/p.png) <https://evil.example> [r]: https://evil.example',
-  '"><svg/onload=window.__pwned=1> \' onfocus=\'window.__pwned=1\' autofocus=\'',
+  "\"><svg/onload=window.__pwned=1> ' onfocus='window.__pwned=1' autofocus='",
 ];
 
 function hostileSession(): SessionSnapshot {
@@ -40,7 +40,13 @@ function hostileSession(): SessionSnapshot {
   let n = 0;
   const send = (args: Record<string, unknown>): void => {
     n++;
-    const outcome = engine.process('hostile', { sessionId, thoughtNumber: n, totalThoughts: CORPUS.length * 2 + 1, nextThoughtNeeded: true, ...args });
+    const outcome = engine.process('hostile', {
+      sessionId,
+      thoughtNumber: n,
+      totalThoughts: CORPUS.length * 2 + 1,
+      nextThoughtNeeded: true,
+      ...args,
+    });
     if (!outcome.ok) throw new Error(outcome.error);
   };
   for (const text of CORPUS) send({ thought: text, stage: undefined });
@@ -52,7 +58,14 @@ function hostileSession(): SessionSnapshot {
   if (!snapshot) throw new Error('hostile session missing');
   // The engine refuses such names; an imported or hand-edited file may carry anything.
   for (const thought of snapshot.thoughts) if (thought.branchId !== undefined) thought.branchId = CORPUS[Number(thought.branchId.slice(1))];
-  return { ...snapshot, meta: { ...snapshot.meta, title: CORPUS[4], branchIds: [...new Set(snapshot.thoughts.flatMap((thought) => (thought.branchId ? [thought.branchId] : [])))] } };
+  return {
+    ...snapshot,
+    meta: {
+      ...snapshot.meta,
+      title: CORPUS[4],
+      branchIds: [...new Set(snapshot.thoughts.flatMap((thought) => (thought.branchId ? [thought.branchId] : [])))],
+    },
+  };
 }
 
 /** Live markup in a DOM: elements that run, load or link, handler attributes and script URLs. */
@@ -61,7 +74,10 @@ function liveMarkup(root: ParentNode, allowed: (element: Element) => boolean = (
   for (const element of root.querySelectorAll('*')) {
     if (allowed(element)) continue;
     const tag = element.tagName.toLowerCase();
-    if (['script', 'img', 'iframe', 'object', 'embed', 'a', 'form', 'link', 'meta', 'base', 'foreignobject', 'animate', 'set'].includes(tag)) found.push(`<${tag}>`);
+    if (
+      ['script', 'img', 'iframe', 'object', 'embed', 'a', 'form', 'link', 'meta', 'base', 'foreignobject', 'animate', 'set'].includes(tag)
+    )
+      found.push(`<${tag}>`);
     for (const attribute of element.getAttributeNames()) {
       const value = element.getAttribute(attribute) ?? '';
       if (attribute.toLowerCase().startsWith('on')) found.push(`${tag}[${attribute}]`);
@@ -77,16 +93,23 @@ describe('injection corpus through Markdown and JSON', () => {
   it('Markdown renders as text in marked (GFM) and markdown-it (linkify): no script, link, image or handler', async () => {
     const markdown = await exportSession(snapshot, 'md');
     const { marked } = await import('marked');
-    const { default: MarkdownIt } = (await import('markdown-it')) as unknown as { default: new (options: object) => { render(text: string): string } };
+    const { default: MarkdownIt } = (await import('markdown-it')) as unknown as {
+      default: new (options: object) => { render(text: string): string };
+    };
     for (const [name, html] of [
       ['marked', marked.parse(markdown, { async: false, gfm: true })],
       ['markdown-it', new MarkdownIt({ html: true, linkify: true }).render(markdown)],
     ] as const) {
       const document = new JSDOM(html).window.document;
       // The only markup allowed is what the export itself writes: headings, paragraphs, lists, emphasis, code blocks.
-      const structural = (element: Element) => ['h1', 'h2', 'h3', 'p', 'ul', 'li', 'strong', 'em', 'br', 'pre', 'code'].includes(element.tagName.toLowerCase());
+      const structural = (element: Element) =>
+        ['h1', 'h2', 'h3', 'p', 'ul', 'li', 'strong', 'em', 'br', 'pre', 'code'].includes(element.tagName.toLowerCase());
       assert.deepEqual(liveMarkup(document.body), [], `${name}: live markup`);
-      assert.deepEqual([...document.body.querySelectorAll('*')].filter((element) => !structural(element)).map((element) => element.tagName), [], `${name}: unexpected elements`);
+      assert.deepEqual(
+        [...document.body.querySelectorAll('*')].filter((element) => !structural(element)).map((element) => element.tagName),
+        [],
+        `${name}: unexpected elements`,
+      );
       assert.equal(document.querySelectorAll('pre').length, 3, `${name}: only the three diagrams are code blocks`);
     }
   });
@@ -96,7 +119,11 @@ describe('injection corpus through Markdown and JSON', () => {
       const text = await exportSession(snapshot, format);
       const parsed = JSON.parse(text) as { thoughts?: { thought: string }[]; thoughtHistory?: { thought: string }[] };
       const thoughts = (parsed.thoughts ?? parsed.thoughtHistory ?? []).map((thought) => thought.thought);
-      assert.deepEqual(thoughts, snapshot.thoughts.map((thought) => thought.thought), format);
+      assert.deepEqual(
+        thoughts,
+        snapshot.thoughts.map((thought) => thought.thought),
+        format,
+      );
       // Raw U+2028/2029 are valid JSON but end a line in a JavaScript string; the file must stay valid either way.
       assert.doesNotThrow(() => JSON.parse(text));
     }
@@ -115,7 +142,6 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
   });
 
   it('runs nothing from thought text in the SVGs the explorer draws, nor in the HTML export', { timeout: 150_000 }, async () => {
-
     const explorer = await ExplorerPage.open(browser, { surface: 'panel', width: 1200, height: 900 });
     let svgs: Record<string, string>;
     try {
@@ -137,7 +163,11 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       assert.deepEqual(rendered.errors, []);
       svgs = rendered.svgs;
       assert.deepEqual(Object.keys(svgs).sort(), ['branchTree', 'revisionChain', 'stageGraph']);
-      assert.equal(await explorer.page.evaluate(() => (window as unknown as { __pwned: unknown }).__pwned), undefined, 'no payload ran in the explorer');
+      assert.equal(
+        await explorer.page.evaluate(() => (window as unknown as { __pwned: unknown }).__pwned),
+        undefined,
+        'no payload ran in the explorer',
+      );
       assert.deepEqual(explorer.record.dialogs, []);
       assert.deepEqual(explorer.record.cspViolations, []);
     } finally {
@@ -149,11 +179,22 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       // Parsed leniently (HTML): the raw SVG may hold control characters XML forbids (see svgForImage).
       const document = new JSDOM(`<body>${svg}</body>`).window.document;
       const fromText = liveMarkup(document.body, (element) => element.tagName.toLowerCase() === 'foreignobject');
-      assert.deepEqual(fromText.filter((entry) => !entry.startsWith('<foreignobject')), [], `${key}: live markup in the drawn SVG`);
+      assert.deepEqual(
+        fromText.filter((entry) => !entry.startsWith('<foreignobject')),
+        [],
+        `${key}: live markup in the drawn SVG`,
+      );
       // What the HTML export embeds must be well-formed XML, or the image does not load at all.
       let sanitized: Document | undefined;
-      assert.doesNotThrow(() => (sanitized = new JSDOM(svgForImage(svg), { contentType: 'image/svg+xml' }).window.document), `${key}: sanitised SVG is well-formed XML`);
-      assert.deepEqual(liveMarkup(sanitized as Document, (element) => element.tagName.toLowerCase() === 'foreignobject'), [], `${key}: live markup in the sanitised SVG`);
+      assert.doesNotThrow(
+        () => (sanitized = new JSDOM(svgForImage(svg), { contentType: 'image/svg+xml' }).window.document),
+        `${key}: sanitised SVG is well-formed XML`,
+      );
+      assert.deepEqual(
+        liveMarkup(sanitized as Document, (element) => element.tagName.toLowerCase() === 'foreignobject'),
+        [],
+        `${key}: live markup in the sanitised SVG`,
+      );
       const file = join(dir, `${key}.svg`);
       writeFileSync(file, svg);
       const context = await browser.newContext();
@@ -199,7 +240,8 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
         for (const element of document.querySelectorAll('main *, header *')) {
           const tag = element.tagName.toLowerCase();
           if (['script', 'iframe', 'object', 'embed', 'a', 'form'].includes(tag)) found.push(`<${tag}>`);
-          if (tag === 'img' && !(element as HTMLImageElement).src.startsWith('data:image/svg+xml;base64,')) found.push('<img> not a diagram');
+          if (tag === 'img' && !(element as HTMLImageElement).src.startsWith('data:image/svg+xml;base64,'))
+            found.push('<img> not a diagram');
           for (const attribute of element.getAttributeNames()) {
             if (attribute.startsWith('on')) found.push(`${tag}[${attribute}]`);
             if (/javascript:/i.test(element.getAttribute(attribute) ?? '')) found.push(`${tag}[${attribute}] javascript:`);
@@ -210,8 +252,14 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       assert.deepEqual(live, [], `${name}: live markup from thought text`);
       // As any HTML parser does, the browser drops NUL characters from text; everything else reads back verbatim.
       const texts = await page.locator('article.thought > .text').allTextContents();
-      assert.deepEqual(texts, snapshot.thoughts.map((thought) => thought.thought.replace(/\r\n?/g, '\n').replaceAll(String.fromCharCode(0), '')), `${name}: thoughts shown verbatim`);
-      console.log(`# injection corpus (${CORPUS.length} entries), HTML export ${name}: 0 scripts run, 0 dialogs, ${violations.length} CSP reports`);
+      assert.deepEqual(
+        texts,
+        snapshot.thoughts.map((thought) => thought.thought.replace(/\r\n?/g, '\n').replaceAll(String.fromCharCode(0), '')),
+        `${name}: thoughts shown verbatim`,
+      );
+      console.log(
+        `# injection corpus (${CORPUS.length} entries), HTML export ${name}: 0 scripts run, 0 dialogs, ${violations.length} CSP reports`,
+      );
       await context.close();
     }
   });

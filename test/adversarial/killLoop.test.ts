@@ -29,7 +29,12 @@ describe('kill -9 loop on the stdio CLI', () => {
     /** Checks every session written so far against what the server now reads from disk. */
     const verify = async (server: RawStdioServer, cycle: number): Promise<void> => {
       for (const sent of sessions) {
-        const reply = await server.request(`get-${cycle}-${sent.sessionId}`, 'tools/call', { name: 'thinking_sessions', arguments: { action: 'get', sessionId: sent.sessionId, detail: 'full' } }, 15_000);
+        const reply = await server.request(
+          `get-${cycle}-${sent.sessionId}`,
+          'tools/call',
+          { name: 'thinking_sessions', arguments: { action: 'get', sessionId: sent.sessionId, detail: 'full' } },
+          15_000,
+        );
         const { ok, text } = toolText(reply);
         assert.ok(ok, `cycle ${cycle}: session ${sent.sessionId} unreadable after kill -9: ${text}`);
         const stored = (JSON.parse(text) as { thoughts: { thought: string; thoughtNumber: number }[] }).thoughts;
@@ -38,7 +43,9 @@ describe('kill -9 loop on the stdio CLI', () => {
           if (byNumber.get(number) !== sent.texts[number]) lost++;
         }
         // What is on disk is a prefix of what was sent, in order: nothing reordered, nothing invented.
-        stored.forEach((thought, index) => assert.equal(thought.thought, sent.texts[index + 1], `cycle ${cycle}: thought ${index + 1} of ${sent.sessionId}`));
+        stored.forEach((thought, index) =>
+          assert.equal(thought.thought, sent.texts[index + 1], `cycle ${cycle}: thought ${index + 1} of ${sent.sessionId}`),
+        );
       }
     };
 
@@ -53,7 +60,7 @@ describe('kill -9 loop on the stdio CLI', () => {
         const previous = sessions[sessions.length - 1];
         const continuing = cycle % 2 === 1 && previous !== undefined;
         const sent: Sent = continuing ? previous : { sessionId: '', texts: [''], acknowledged: [] };
-        const base = continuing ? (await storedCount(server, previous.sessionId, cycle)) : 0;
+        const base = continuing ? await storedCount(server, previous.sessionId, cycle) : 0;
         // A continued session drops what was sent but never reached the disk: those numbers are free again.
         sent.texts.length = base + 1;
         const firstNumber = base + 1;
@@ -61,7 +68,13 @@ describe('kill -9 loop on the stdio CLI', () => {
         sent.texts[firstNumber] = firstText;
         const first = await server.request(`c${cycle}-t${firstNumber}`, 'tools/call', {
           name: 'sequentialthinking',
-          arguments: { thought: firstText, thoughtNumber: firstNumber, totalThoughts: firstNumber + THOUGHTS_PER_CYCLE, nextThoughtNeeded: true, ...(continuing ? { sessionId: sent.sessionId } : {}) },
+          arguments: {
+            thought: firstText,
+            thoughtNumber: firstNumber,
+            totalThoughts: firstNumber + THOUGHTS_PER_CYCLE,
+            nextThoughtNeeded: true,
+            ...(continuing ? { sessionId: sent.sessionId } : {}),
+          },
         });
         const firstResult = toolText(first);
         assert.ok(firstResult.ok, firstResult.text);
@@ -86,7 +99,21 @@ describe('kill -9 loop on the stdio CLI', () => {
           sent.texts[number] = text;
           const id = `c${cycle}-t${number}`;
           pending.set(id, number);
-          server.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sequentialthinking', arguments: { sessionId: sent.sessionId, thought: text, thoughtNumber: number, totalThoughts: firstNumber + THOUGHTS_PER_CYCLE, nextThoughtNeeded: true } } });
+          server.send({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: {
+              name: 'sequentialthinking',
+              arguments: {
+                sessionId: sent.sessionId,
+                thought: text,
+                thoughtNumber: number,
+                totalThoughts: firstNumber + THOUGHTS_PER_CYCLE,
+                nextThoughtNeeded: true,
+              },
+            },
+          });
         }
         await sleep(5 + Math.floor(Math.random() * 60));
         server.kill('SIGKILL');
@@ -109,7 +136,9 @@ describe('kill -9 loop on the stdio CLI', () => {
     } finally {
       await last.stop();
     }
-    console.log(`# kill -9 loop: ${CYCLES} cycles, ${sessions.length} sessions, acknowledged ${acknowledgedTotal}, lost ${lost}, refused ${refused}`);
+    console.log(
+      `# kill -9 loop: ${CYCLES} cycles, ${sessions.length} sessions, acknowledged ${acknowledgedTotal}, lost ${lost}, refused ${refused}`,
+    );
     assert.equal(refused, 0, 'no thought of this run should be refused');
     assert.equal(lost, 0);
     assert.ok(acknowledgedTotal > CYCLES, 'the loop acknowledged more than the first thought of each cycle');
@@ -117,7 +146,10 @@ describe('kill -9 loop on the stdio CLI', () => {
 });
 
 async function storedCount(server: RawStdioServer, sessionId: string, cycle: number): Promise<number> {
-  const reply = await server.request(`count-${cycle}`, 'tools/call', { name: 'thinking_sessions', arguments: { action: 'get', sessionId, detail: 'full' } });
+  const reply = await server.request(`count-${cycle}`, 'tools/call', {
+    name: 'thinking_sessions',
+    arguments: { action: 'get', sessionId, detail: 'full' },
+  });
   const { ok, text } = toolText(reply);
   assert.ok(ok, text);
   return (JSON.parse(text) as { thoughts: unknown[] }).thoughts.length;

@@ -4,7 +4,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { PROTOCOL_VERSION, RawStdioServer, requireBuiltCli, sleep, startHttpCli, tempStore, type HttpCli, type JsonRpcReply } from './support';
+import {
+  PROTOCOL_VERSION,
+  RawStdioServer,
+  requireBuiltCli,
+  sleep,
+  startHttpCli,
+  tempStore,
+  type HttpCli,
+  type JsonRpcReply,
+} from './support';
 
 interface MalformedCase {
   name: string;
@@ -17,7 +26,8 @@ interface MalformedCase {
   httpBatch?: boolean;
 }
 
-const call = (id: unknown, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: unknown, name: string, args: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 const CASES: MalformedCase[] = [
   { name: 'a garbage line', line: 'garbage', code: -32700 },
@@ -40,7 +50,11 @@ const CASES: MalformedCase[] = [
   // The SDK's McpServer answers an unknown tool with an isError result naming it ("Tool no_such_tool not found").
   { name: 'tools/call of an unknown tool', line: call(12, 'no_such_tool', {}), toolError: true },
   { name: 'tool arguments that are an array', line: call(13, 'sequentialthinking', [1]), toolError: true },
-  { name: 'tool arguments of wrong types', line: call(14, 'sequentialthinking', { thought: 42, thoughtNumber: 'one', totalThoughts: null, nextThoughtNeeded: 'maybe' }), toolError: true },
+  {
+    name: 'tool arguments of wrong types',
+    line: call(14, 'sequentialthinking', { thought: 42, thoughtNumber: 'one', totalThoughts: null, nextThoughtNeeded: 'maybe' }),
+    toolError: true,
+  },
   { name: 'a huge negative id', line: '{"jsonrpc":"2.0","id":-1e308,"method":"ping"}', code: -32600 },
   { name: 'an id above 2^53-1', line: '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', code: -32600 },
   { name: 'an id of 1e400 (Infinity)', line: '{"jsonrpc":"2.0","id":1e400,"method":"ping"}', code: -32600 },
@@ -105,7 +119,11 @@ describe('malformed JSON-RPC on stdio', () => {
       const from = server.replies.length;
       const id = expectedId(testCase.line);
       server.writeLine(testCase.line);
-      const reply = await server.waitFor((candidate) => candidate.id === id && (candidate.error !== undefined || candidate.result !== undefined), 2000, from);
+      const reply = await server.waitFor(
+        (candidate) => candidate.id === id && (candidate.error !== undefined || candidate.result !== undefined),
+        2000,
+        from,
+      );
       assertErrorReply(reply, testCase);
       await assertServing();
       assert.deepEqual(server.badStdoutLines, [], 'stdout carries only JSON-RPC');
@@ -114,8 +132,19 @@ describe('malformed JSON-RPC on stdio', () => {
 
   it('answers a line over 10 MB with an error and keeps serving', async () => {
     const from = server.replies.length;
-    server.writeLine(call(99, 'sequentialthinking', { thought: 'x'.repeat(11 * 1024 * 1024), thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
-    const reply = await server.waitFor((candidate) => candidate.error !== undefined && (candidate.id === 99 || candidate.id === null), 10_000, from);
+    server.writeLine(
+      call(99, 'sequentialthinking', {
+        thought: 'x'.repeat(11 * 1024 * 1024),
+        thoughtNumber: 1,
+        totalThoughts: 1,
+        nextThoughtNeeded: false,
+      }),
+    );
+    const reply = await server.waitFor(
+      (candidate) => candidate.error !== undefined && (candidate.id === 99 || candidate.id === null),
+      10_000,
+      from,
+    );
     assert.ok(reply.error && [-32600, -32700].includes(reply.error.code), JSON.stringify(reply));
     await assertServing();
   });
@@ -144,7 +173,12 @@ function post(server: HttpCli, body: string, headers: Record<string, string> = {
         port: url.port,
         method: 'POST',
         path: url.pathname,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.token}`, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${server.token}`,
+          ...headers,
+        },
       },
       (response) => {
         let text = '';
@@ -181,7 +215,17 @@ describe('malformed JSON-RPC over HTTP', () => {
     // Initialize by hand to learn the MCP session id the later requests carry.
     const response = await new Promise<{ session: string; body: string }>((resolvePromise, reject) => {
       const request = httpRequest(
-        { host: '127.0.0.1', port: url.port, method: 'POST', path: url.pathname, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.token}` } },
+        {
+          host: '127.0.0.1',
+          port: url.port,
+          method: 'POST',
+          path: url.pathname,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${server.token}`,
+          },
+        },
         (reply) => {
           let text = '';
           reply.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -189,11 +233,21 @@ describe('malformed JSON-RPC over HTTP', () => {
         },
       );
       request.on('error', reject);
-      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+      request.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
     });
     sessionId = response.session;
     assert.ok(sessionId, `no mcp-session-id: ${response.body}`);
-    await post(server, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION });
+    await post(server, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    });
   });
   after(async () => {
     await server.stop();
@@ -222,8 +276,12 @@ describe('malformed JSON-RPC over HTTP', () => {
       assert.ok(response.status < 500, `status ${response.status}: ${response.body.slice(0, 300)}`);
       const replies = response.body.trim() === '' ? [] : messagesIn(response.body);
       const errors = replies.filter((reply) => reply.error !== undefined || reply.result?.isError === true);
-      assert.ok(errors.length > 0 || (response.status >= 400 && replies.length > 0), `no JSON-RPC error in ${response.status} ${response.body.slice(0, 300)}`);
-      if (response.status === 200 || response.status === 202) assert.ok(errors.length > 0, `a ${response.status} without an error reply: ${response.body.slice(0, 300)}`);
+      assert.ok(
+        errors.length > 0 || (response.status >= 400 && replies.length > 0),
+        `no JSON-RPC error in ${response.status} ${response.body.slice(0, 300)}`,
+      );
+      if (response.status === 200 || response.status === 202)
+        assert.ok(errors.length > 0, `a ${response.status} without an error reply: ${response.body.slice(0, 300)}`);
       await assertServing();
     });
   }
@@ -240,12 +298,21 @@ describe('HTTP clients that never say goodbye', () => {
   it('still admits a new client after 70 initializes without DELETE', { timeout: 60_000 }, async () => {
     requireBuiltCli();
     server = await startHttpCli(store.dir);
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'leaky', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'leaky', version: '1' } },
+    });
     const statuses: number[] = [];
     for (let index = 0; index < 70; index++) statuses.push((await post(server, initialize)).status);
     const refused = statuses.filter((status) => status !== 200).length;
     console.log(`# HTTP: 70 initializes without DELETE, ${refused} refused`);
-    assert.deepEqual(statuses.filter((status) => status !== 200), [], 'every new client is admitted (idle sessions are reclaimed)');
+    assert.deepEqual(
+      statuses.filter((status) => status !== 200),
+      [],
+      'every new client is admitted (idle sessions are reclaimed)',
+    );
   });
 });
 
@@ -265,8 +332,14 @@ describe('HTTP browser origins on the CLI', () => {
     const announced = /browser origins allowed: http:\/\/localhost:6274/;
     for (let waited = 0; !announced.test(server.stderr()) && waited < 5000; waited += 50) await sleep(50);
     assert.match(server.stderr(), announced);
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'browser', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
+    });
     assert.equal((await post(server, initialize, { origin: allowed })).status, 200);
-    for (const origin of ['http://localhost:6275', 'http://attacker.example', 'null']) assert.equal((await post(server, initialize, { origin })).status, 403, origin);
+    for (const origin of ['http://localhost:6275', 'http://attacker.example', 'null'])
+      assert.equal((await post(server, initialize, { origin })).status, 403, origin);
   });
 });

@@ -121,7 +121,11 @@ export class RawStdioServer {
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((other) => other !== waiter);
-        reject(new Error(`no matching reply within ${timeoutMs} ms (server ${this.alive ? 'alive' : 'exited'}; stderr tail: ${this.stderr.slice(-400)})`));
+        reject(
+          new Error(
+            `no matching reply within ${timeoutMs} ms (server ${this.alive ? 'alive' : 'exited'}; stderr tail: ${this.stderr.slice(-400)})`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push(waiter);
     });
@@ -134,7 +138,11 @@ export class RawStdioServer {
   }
 
   async initialize(): Promise<void> {
-    const reply = await this.request('init', 'initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'adversarial', version: '1' } });
+    const reply = await this.request('init', 'initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'adversarial', version: '1' },
+    });
     if (!reply.result) throw new Error(`initialize failed: ${JSON.stringify(reply)}`);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -172,7 +180,9 @@ export interface HttpCli {
 
 /** `node dist/cli.js --http 0`: waits for the URL and bearer token it prints to stderr. */
 export async function startHttpCli(storageDir: string, extraArgs: string[] = []): Promise<HttpCli> {
-  const child = spawn(process.execPath, [CLI, '--http', '0', '--storage-path', storageDir, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--http', '0', '--storage-path', storageDir, ...extraArgs], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   const ready = new Promise<{ url: string; token: string }>((resolvePromise, reject) => {
@@ -206,7 +216,9 @@ export async function startHttpCli(storageDir: string, extraArgs: string[] = [])
 }
 
 export async function connectHttp(server: { url: string; token: string }, name = 'adversarial'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${server.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+  });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;

@@ -20,7 +20,13 @@ describe('CLI import limits', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     let sessionId = '';
     for (let number = 1; number <= 3; number++) {
-      const outcome = engine.process('c', { thought: `thought number ${number} of three`, thoughtNumber: number, totalThoughts: 3, nextThoughtNeeded: number < 3, ...(sessionId ? { sessionId } : {}) });
+      const outcome = engine.process('c', {
+        thought: `thought number ${number} of three`,
+        thoughtNumber: number,
+        totalThoughts: 3,
+        nextThoughtNeeded: number < 3,
+        ...(sessionId ? { sessionId } : {}),
+      });
       assert.ok(outcome.ok);
       sessionId = outcome.reply.sessionId;
     }
@@ -35,7 +41,11 @@ describe('CLI import limits', () => {
     const tooLong = run(['import', file, '-s', store, '--max-thought-length', '10']);
     assert.equal(tooLong.status, 1, tooLong.stderr);
     assert.match(tooLong.stderr, /10/);
-    assert.deepEqual(readdirSync(store).filter((name) => name.endsWith('.jsonl')), [], 'nothing stored');
+    assert.deepEqual(
+      readdirSync(store).filter((name) => name.endsWith('.jsonl')),
+      [],
+      'nothing stored',
+    );
 
     const within = run(['import', file, '-s', store, '--max-thoughts', '3']);
     assert.equal(within.status, 0, within.stderr);

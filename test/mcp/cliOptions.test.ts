@@ -8,15 +8,23 @@ describe('parseCliArguments', () => {
     assert.deepEqual(parseCliArguments([]), { kind: 'serve', limits: {} });
     assert.deepEqual(parseCliArguments(['--http']), { kind: 'serve', http: { port: 0, allowedOrigins: [] }, limits: {} });
     assert.deepEqual(parseCliArguments(['--http', '8123']), { kind: 'serve', http: { port: 8123, allowedOrigins: [] }, limits: {} });
-    assert.deepEqual(parseCliArguments(['--http=0', '-s', '/tmp/x']), { kind: 'serve', http: { port: 0, allowedOrigins: [] }, storagePath: '/tmp/x', limits: {} });
+    assert.deepEqual(parseCliArguments(['--http=0', '-s', '/tmp/x']), {
+      kind: 'serve',
+      http: { port: 0, allowedOrigins: [] },
+      storagePath: '/tmp/x',
+      limits: {},
+    });
   });
 
   it('reads --allow-origin (repeatable) and --idle-timeout for --http', () => {
-    assert.deepEqual(parseCliArguments(['--http', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:6274', '--idle-timeout', '90']), {
-      kind: 'serve',
-      http: { port: 0, allowedOrigins: ['https://a.example', 'http://localhost:6274'], sessionIdleSeconds: 90 },
-      limits: {},
-    });
+    assert.deepEqual(
+      parseCliArguments(['--http', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:6274', '--idle-timeout', '90']),
+      {
+        kind: 'serve',
+        http: { port: 0, allowedOrigins: ['https://a.example', 'http://localhost:6274'], sessionIdleSeconds: 90 },
+        limits: {},
+      },
+    );
     const cases: [string[], RegExp][] = [
       [['--allow-origin', 'https://a.example'], /belong to --http/],
       [['--idle-timeout', '5'], /belong to --http/],
@@ -26,15 +34,23 @@ describe('parseCliArguments', () => {
       [['--http', '--idle-timeout', '0'], /at least 1/],
       [['--http', '--idle-timeout', '9999999'], /at most 2147483 seconds/],
     ];
-    for (const [argv, message] of cases) assert.throws(() => parseCliArguments(argv), (error: unknown) => error instanceof UsageError && message.test(error.message), argv.join(' '));
+    for (const [argv, message] of cases)
+      assert.throws(
+        () => parseCliArguments(argv),
+        (error: unknown) => error instanceof UsageError && message.test(error.message),
+        argv.join(' '),
+      );
   });
 
   it('reads the storage path and the limits', () => {
-    assert.deepEqual(parseCliArguments(['--storage-path', 'dir', '--max-thought-length', '500', '--max-thoughts=20', '--max-sessions-in-memory', '3']), {
-      kind: 'serve',
-      storagePath: 'dir',
-      limits: { maxThoughtLength: 500, maxThoughtsPerSession: 20, maxSessionsInMemory: 3 },
-    });
+    assert.deepEqual(
+      parseCliArguments(['--storage-path', 'dir', '--max-thought-length', '500', '--max-thoughts=20', '--max-sessions-in-memory', '3']),
+      {
+        kind: 'serve',
+        storagePath: 'dir',
+        limits: { maxThoughtLength: 500, maxThoughtsPerSession: 20, maxSessionsInMemory: 3 },
+      },
+    );
   });
 
   it('parses export and import', () => {
@@ -72,6 +88,11 @@ describe('parseCliArguments', () => {
       [['export', 'abc', '--format', 'md', '--http'], /--http is for serving/],
       [['--format', 'md'], /belong to the export command/],
     ];
-    for (const [argv, expected] of cases) assert.throws(() => parseCliArguments(argv), (error: unknown) => error instanceof UsageError && expected.test(error.message), argv.join(' '));
+    for (const [argv, expected] of cases)
+      assert.throws(
+        () => parseCliArguments(argv),
+        (error: unknown) => error instanceof UsageError && expected.test(error.message),
+        argv.join(' '),
+      );
   });
 });

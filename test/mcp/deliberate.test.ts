@@ -38,7 +38,8 @@ describe('deliberate: tools/list', () => {
     const h = await connect(echo);
     const tool = (await h.client.listTools()).tools.find((candidate) => candidate.name === 'deliberate') as Tool;
     const properties = tool.inputSchema.properties as Record<string, { description?: string }>;
-    for (const field of ['problem', 'plan', 'roles', 'resultStrategy', 'budgets', 'sessionId', 'fromThought']) assert.ok((properties[field]?.description ?? '').length > 10, field);
+    for (const field of ['problem', 'plan', 'roles', 'resultStrategy', 'budgets', 'sessionId', 'fromThought'])
+      assert.ok((properties[field]?.description ?? '').length > 10, field);
     assert.deepEqual(tool.inputSchema.required, ['problem']);
     assert.ok(tool.outputSchema?.properties?.sessionId);
   });
@@ -51,7 +52,13 @@ describe('deliberate: plan kinds', () => {
     assert.equal(h.log.calls.length, 1);
     assert.equal(h.log.calls[0].maxTokens, 77);
     const thoughts = thoughtsOf(h, reply.sessionId);
-    assert.deepEqual(thoughts.map((t) => [t.stage, t.nextThoughtNeeded]), [['framing', true], ['critical', false]]);
+    assert.deepEqual(
+      thoughts.map((t) => [t.stage, t.nextThoughtNeeded]),
+      [
+        ['framing', true],
+        ['critical', false],
+      ],
+    );
     assert.equal(reply.result, 'critical view #0');
     assert.equal(h.engine.getSession(reply.sessionId)?.meta.status, 'complete');
     assert.equal(h.engine.getSession(reply.sessionId)?.meta.strategy, 'deliberation');
@@ -61,9 +68,15 @@ describe('deliberate: plan kinds', () => {
     const h = await connect(echo);
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'hats' }));
     const thoughts = thoughtsOf(h, reply.sessionId);
-    assert.deepEqual(thoughts.map((t) => t.stage), ['framing', 'factual', 'emotional', 'critical', 'optimistic', 'creative', 'synthesis']);
+    assert.deepEqual(
+      thoughts.map((t) => t.stage),
+      ['framing', 'factual', 'emotional', 'critical', 'optimistic', 'creative', 'synthesis'],
+    );
     assert.ok(thoughts.every((t) => t.branchId === undefined));
-    assert.deepEqual(thoughts.map((t) => t.thoughtNumber), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      thoughts.map((t) => t.thoughtNumber),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
     assert.match(h.log.calls[5].user, /\[factual\]\nfactual view #0[\s\S]*\[creative\]\ncreative view #0/);
     assert.doesNotMatch(h.log.calls[0].user, /Perspectives so far/);
     assert.equal(thoughts[6].nextThoughtNeeded, false);
@@ -72,7 +85,17 @@ describe('deliberate: plan kinds', () => {
 
   it('sequential without buildThread: roles see only the problem', async () => {
     const h = await connect(echo);
-    await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct' }, { role: 'critical', strategy: 'direct' }], buildThread: false } });
+    await h.deliberate({
+      problem: PROBLEM,
+      plan: {
+        strategy: 'sequential',
+        sequence: [
+          { role: 'factual', strategy: 'direct' },
+          { role: 'critical', strategy: 'direct' },
+        ],
+        buildThread: false,
+      },
+    });
     assert.doesNotMatch(h.log.calls[1].user, /factual view/);
   });
 
@@ -87,14 +110,30 @@ describe('deliberate: plan kinds', () => {
     const last = thoughts[thoughts.length - 1];
     assert.deepEqual([last.stage, last.branchId, last.nextThoughtNeeded], ['synthesis', undefined, false]);
     assert.match(h.log.calls[5].user, /\[factual\]\nfactual view/);
-    assert.deepEqual(h.engine.getSession(reply.sessionId)?.meta.branchIds.sort(), ['creative', 'critical', 'emotional', 'factual', 'optimistic']);
+    assert.deepEqual(h.engine.getSession(reply.sessionId)?.meta.branchIds.sort(), [
+      'creative',
+      'critical',
+      'emotional',
+      'factual',
+      'optimistic',
+    ]);
   });
 
   it('task: repeated stages while the model asks for more, then done without a convergence call', async () => {
     const h = await connect((call) => ({ text: call.roleIndex < 2 ? `step ${call.roleIndex}\nSTATUS: CONTINUE` : 'answer\nSTATUS: DONE' }));
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 5 } } }));
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 5 } } }),
+    );
     const thoughts = thoughtsOf(h, reply.sessionId);
-    assert.deepEqual(thoughts.map((t) => [t.stage, t.extra?.cycle]), [['framing', undefined], ['factual', 1], ['factual', 2], ['factual', 3]]);
+    assert.deepEqual(
+      thoughts.map((t) => [t.stage, t.extra?.cycle]),
+      [
+        ['framing', undefined],
+        ['factual', 1],
+        ['factual', 2],
+        ['factual', 3],
+      ],
+    );
     assert.equal(thoughts[3].thought, 'answer');
     assert.equal(reply.result, 'answer');
     assert.deepEqual(reply.budgets.cut, []);
@@ -102,7 +141,14 @@ describe('deliberate: plan kinds', () => {
 });
 
 describe('deliberate: result strategies', () => {
-  const plan = (resultStrategy: string) => ({ strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct' }, { role: 'critical', strategy: 'direct' }], resultStrategy });
+  const plan = (resultStrategy: string) => ({
+    strategy: 'sequential',
+    sequence: [
+      { role: 'factual', strategy: 'direct' },
+      { role: 'critical', strategy: 'direct' },
+    ],
+    resultStrategy,
+  });
   const expected: Record<string, string> = {
     last: 'critical view #0',
     concat: 'factual view #0\n\ncritical view #0',
@@ -125,7 +171,9 @@ describe('deliberate: result strategies', () => {
   }
   it('the top-level resultStrategy overrides a named plan', async () => {
     const h = await connect(echo);
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'parallel', roles: ['factual', 'critical'], resultStrategy: 'concat' }));
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: 'parallel', roles: ['factual', 'critical'], resultStrategy: 'concat' }),
+    );
     assert.equal(reply.result, 'factual view #0\n\ncritical view #0');
   });
 });
@@ -147,7 +195,10 @@ describe('deliberate: auto routing', () => {
     it(`runs ${sequence.length} hat(s) for "${problem.slice(0, 30)}…" and reports score, band, reason and saving`, async () => {
       const h = await connect(echo);
       const reply = replyOf(await h.deliberate({ problem }));
-      assert.deepEqual(h.log.calls.map((call) => call.role), sequence);
+      assert.deepEqual(
+        h.log.calls.map((call) => call.role),
+        sequence,
+      );
       assert.deepEqual(reply.routing?.sequence, sequence);
       assert.equal(reply.routing?.estimatedSavingPercent, Math.round(((6 - sequence.length) / 6) * 100));
       assert.match(reply.routing?.reason ?? '', /complexity \d+\/100/);
@@ -158,20 +209,41 @@ describe('deliberate: auto routing', () => {
 
 describe('deliberate: budgets', () => {
   it('maxCycles holds exactly, then one convergence call with what was gathered', async () => {
-    const h = await connect((call) => ({ text: call.user.includes('Your budget ran out') ? 'converged' : `step ${call.roleIndex}\nSTATUS: CONTINUE` }));
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'critical', resolution: { maxCycles: 3 } } }));
+    const h = await connect((call) => ({
+      text: call.user.includes('Your budget ran out') ? 'converged' : `step ${call.roleIndex}\nSTATUS: CONTINUE`,
+    }));
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'critical', resolution: { maxCycles: 3 } } }),
+    );
     assert.equal(h.log.calls.length, 4);
     assert.match(h.log.calls[3].user, /maxCycles \(3 of 3 cycles\)[\s\S]*Your cycle 3 said:\nstep 2/);
     const thoughts = thoughtsOf(h, reply.sessionId);
-    assert.deepEqual(thoughts.map((t) => [t.stage, t.extra?.phase]), [['framing', undefined], ['critical', 'cycle'], ['critical', 'cycle'], ['critical', 'cycle'], ['synthesis', 'convergence']]);
+    assert.deepEqual(
+      thoughts.map((t) => [t.stage, t.extra?.phase]),
+      [
+        ['framing', undefined],
+        ['critical', 'cycle'],
+        ['critical', 'cycle'],
+        ['critical', 'cycle'],
+        ['synthesis', 'convergence'],
+      ],
+    );
     assert.equal(reply.result, 'converged');
     assert.deepEqual(reply.budgets.cut, ['critical: maxCycles (3 of 3 cycles)']);
   });
 
-  it('a task\'s maxTokens holds exactly: each cycle may use only what is left', async () => {
-    const h = await connect((call) => ({ text: `step\nSTATUS: CONTINUE`, usage: { inputTokens: 10, outputTokens: Math.min(40, call.maxTokens) } }));
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 10, maxTokens: 100 } } }));
-    assert.deepEqual(h.log.calls.map((call) => call.maxTokens), [100, 60, 20, 1024]);
+  it("a task's maxTokens holds exactly: each cycle may use only what is left", async () => {
+    const h = await connect((call) => ({
+      text: `step\nSTATUS: CONTINUE`,
+      usage: { inputTokens: 10, outputTokens: Math.min(40, call.maxTokens) },
+    }));
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 10, maxTokens: 100 } } }),
+    );
+    assert.deepEqual(
+      h.log.calls.map((call) => call.maxTokens),
+      [100, 60, 20, 1024],
+    );
     assert.match(reply.budgets.cut[0], /maxTokens \(100 of 100 task tokens\)/);
     assert.equal(reply.usage.outputTokens, 140);
     assert.equal(reply.usage.estimated, false);
@@ -180,8 +252,14 @@ describe('deliberate: budgets', () => {
   it('maxTotalTokens: roles past the budget are recorded as budget-exhausted, not run', async () => {
     const h = await connect((call) => ({ text: 'x', usage: { inputTokens: 5, outputTokens: call.maxTokens } }));
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'hats', budgets: { maxTokens: 100, maxTotalTokens: 250 } }));
-    assert.deepEqual(h.log.calls.map((call) => call.maxTokens), [100, 100, 50]);
-    assert.deepEqual(reply.roles.map((role) => role.status), ['ok', 'ok', 'ok', 'budget-exhausted', 'budget-exhausted', 'budget-exhausted']);
+    assert.deepEqual(
+      h.log.calls.map((call) => call.maxTokens),
+      [100, 100, 50],
+    );
+    assert.deepEqual(
+      reply.roles.map((role) => role.status),
+      ['ok', 'ok', 'ok', 'budget-exhausted', 'budget-exhausted', 'budget-exhausted'],
+    );
     assert.equal(reply.status, 'partial');
     const thoughts = thoughtsOf(h, reply.sessionId);
     assert.equal(thoughts[4].extra?.status, 'budget-exhausted');
@@ -190,9 +268,17 @@ describe('deliberate: budgets', () => {
 
   it('absurd budgets run at their caps and the reply says so', async () => {
     const h = await connect(echo);
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'task', budgets: { maxCycles: 1_000_000_000, maxTokens: 10_000_000 } }));
-    assert.deepEqual(reply.budgets.capped.sort(), ['maxTokens: asked 10000000, capped at 8192 tokens per call', 'plan.resolution.maxCycles: asked 1000000000, capped at 12 cycles per task']);
-    assert.match(textOf((await h.deliberate({ problem: PROBLEM, plan: 'task', budgets: { maxCycles: 1e9 } })) as never), /Capped: plan\.resolution\.maxCycles: asked 1000000000, capped at 12/);
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: 'task', budgets: { maxCycles: 1_000_000_000, maxTokens: 10_000_000 } }),
+    );
+    assert.deepEqual(reply.budgets.capped.sort(), [
+      'maxTokens: asked 10000000, capped at 8192 tokens per call',
+      'plan.resolution.maxCycles: asked 1000000000, capped at 12 cycles per task',
+    ]);
+    assert.match(
+      textOf((await h.deliberate({ problem: PROBLEM, plan: 'task', budgets: { maxCycles: 1e9 } })) as never),
+      /Capped: plan\.resolution\.maxCycles: asked 1000000000, capped at 12/,
+    );
     // The call may use the capped 8192, but no more than the task's own 8000 tokens (its default).
     assert.equal(h.log.calls[0].maxTokens, 8000);
   });
@@ -205,10 +291,19 @@ describe('deliberate: time-outs, failures and cancellation', () => {
     const h = await connect((call) => (call.role === 'factual' ? { hang: true } : { text: 'fine' }));
     const started = Date.now();
     const sequence = ['critical', 'factual', 'synthesis'].map((role) => ({ role, strategy: 'direct' }));
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence }, budgets: { timeoutMs: 300 } }));
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence }, budgets: { timeoutMs: 300 } }),
+    );
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 300 && elapsed < 1000, `took ${elapsed} ms`);
-    assert.deepEqual(reply.roles.map((role) => [role.role, role.status]), [['critical', 'ok'], ['factual', 'failed'], ['synthesis', 'ok']]);
+    assert.deepEqual(
+      reply.roles.map((role) => [role.role, role.status]),
+      [
+        ['critical', 'ok'],
+        ['factual', 'failed'],
+        ['synthesis', 'ok'],
+      ],
+    );
     assert.ok(reply.roles[1].durationMs >= 299 && reply.roles[1].durationMs < 600, `${reply.roles[1].durationMs}`);
     assert.equal(reply.roles[1].error, 'timed out after 300 ms');
     assert.deepEqual(reply.failed, ['factual']);
@@ -217,8 +312,12 @@ describe('deliberate: time-outs, failures and cancellation', () => {
   });
 
   it("a task's timeoutMs cuts its cycles, then it converges", async () => {
-    const h = await connect((call) => (call.user.includes('Your budget ran out') ? { text: 'best effort' } : { text: 'more\nSTATUS: CONTINUE', delayMs: 120 }));
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 12, timeoutMs: 300 } } }));
+    const h = await connect((call) =>
+      call.user.includes('Your budget ran out') ? { text: 'best effort' } : { text: 'more\nSTATUS: CONTINUE', delayMs: 120 },
+    );
+    const reply = replyOf(
+      await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 12, timeoutMs: 300 } } }),
+    );
     const cycles = reply.roles.filter((role) => role.phase === 'cycle');
     assert.ok(cycles.length >= 2 && cycles.length <= 3, `${cycles.length} cycles`);
     assert.ok(cycles.reduce((sum, role) => sum + role.durationMs, 0) <= 330);
@@ -235,7 +334,7 @@ describe('deliberate: time-outs, failures and cancellation', () => {
     assert.equal(failed?.extra?.status, 'failed');
     assert.match(failed?.thought ?? '', /^\[failed\] critical failed: .*model overloaded/);
     assert.equal(reply.result, '[factual]\nfactual ok\n\n[creative]\ncreative ok');
-    assert.match(textOf(await h.deliberate({ problem: PROBLEM, plan: 'direct', roles: ['critical'] }) as never), /Failed: critical/);
+    assert.match(textOf((await h.deliberate({ problem: PROBLEM, plan: 'direct', roles: ['critical'] })) as never), /Failed: critical/);
   });
 
   it('cancellation mid-plan aborts the model call in flight, records what finished and marks the rest cancelled', async () => {
@@ -247,7 +346,10 @@ describe('deliberate: time-outs, failures and cancellation', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const [meta] = h.engine.listSessions().sessions;
     const thoughts = thoughtsOf(h, meta.id);
-    assert.deepEqual(thoughts.map((t) => t.extra?.status), [undefined, 'ok', 'ok', 'cancelled', 'cancelled', 'cancelled', 'cancelled', 'cancelled']);
+    assert.deepEqual(
+      thoughts.map((t) => t.extra?.status),
+      [undefined, 'ok', 'ok', 'cancelled', 'cancelled', 'cancelled', 'cancelled', 'cancelled'],
+    );
     assert.equal(thoughts[7].stage, 'final_response');
     assert.equal(h.log.calls.length, 3, 'no call started after the cancellation');
     assert.equal(h.log.cancelled.length, 1);
@@ -267,16 +369,53 @@ describe('deliberate: no model, bad input', () => {
 
   const bad: [string, Record<string, unknown>, RegExp][] = [
     ['an unknown plan', { problem: PROBLEM, plan: 'brainstorm' }, /Invalid plan: unknown plan "brainstorm"; expected one of auto, hats/],
-    ['an unknown role', { problem: PROBLEM, plan: 'sequential', roles: ['factual', 'wizard'] }, /Invalid roles\[1\]: unknown role "wizard"; expected one of the hats factual, emotional/],
-    ['an unknown role in a plan', { problem: PROBLEM, plan: { strategy: 'direct', role: 'wizard' } }, /Invalid plan\.role: unknown role "wizard"/],
-    ['a negative budget', { problem: PROBLEM, budgets: { maxCycles: -1 } }, /got -1; expected a whole number of cycles, at least 1 at budgets\.maxCycles/],
-    ['a zero time-out', { problem: PROBLEM, budgets: { timeoutMs: 0 } }, /got 0; expected a whole number of milliseconds, at least 1 at budgets\.timeoutMs/],
+    [
+      'an unknown role',
+      { problem: PROBLEM, plan: 'sequential', roles: ['factual', 'wizard'] },
+      /Invalid roles\[1\]: unknown role "wizard"; expected one of the hats factual, emotional/,
+    ],
+    [
+      'an unknown role in a plan',
+      { problem: PROBLEM, plan: { strategy: 'direct', role: 'wizard' } },
+      /Invalid plan\.role: unknown role "wizard"/,
+    ],
+    [
+      'a negative budget',
+      { problem: PROBLEM, budgets: { maxCycles: -1 } },
+      /got -1; expected a whole number of cycles, at least 1 at budgets\.maxCycles/,
+    ],
+    [
+      'a zero time-out',
+      { problem: PROBLEM, budgets: { timeoutMs: 0 } },
+      /got 0; expected a whole number of milliseconds, at least 1 at budgets\.timeoutMs/,
+    ],
     ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /got 1048576 characters; expected at most 16000.* at problem/],
     ['an empty problem', { problem: '  ' }, /expected a non-empty problem at problem/],
-    ['extra nesting', { problem: PROBLEM, plan: { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct' }, { strategy: 'parallel', roles: ['critical'] }] } }, /Invalid plan\.sequence\[1\]: unknown fields? .*plans do not nest/],
+    [
+      'extra nesting',
+      {
+        problem: PROBLEM,
+        plan: {
+          strategy: 'sequential',
+          sequence: [
+            { role: 'factual', strategy: 'direct' },
+            { strategy: 'parallel', roles: ['critical'] },
+          ],
+        },
+      },
+      /Invalid plan\.sequence\[1\]: unknown fields? .*plans do not nest/,
+    ],
     ['an unknown session', { problem: PROBLEM, sessionId: 'nope' }, /Invalid sessionId: no session "nope" exists/],
-    ['fromThought with no session', { problem: PROBLEM, fromThought: 2 }, /Invalid fromThought: got 2, but this connection has no current session/],
-    ['a custom role named like a hat', { problem: PROBLEM, plan: 'sequential', roles: [{ name: 'critical', instructions: 'x' }] }, /Invalid roles\[0\]\.name: got "critical", the name of a hat/],
+    [
+      'fromThought with no session',
+      { problem: PROBLEM, fromThought: 2 },
+      /Invalid fromThought: got 2, but this connection has no current session/,
+    ],
+    [
+      'a custom role named like a hat',
+      { problem: PROBLEM, plan: 'sequential', roles: [{ name: 'critical', instructions: 'x' }] },
+      /Invalid roles\[0\]\.name: got "critical", the name of a hat/,
+    ],
   ];
   for (const [name, args, expected] of bad) {
     it(`refuses ${name}, naming the field; nothing is recorded`, async () => {
@@ -295,33 +434,57 @@ describe('deliberate: sessions, progress and records', () => {
     const h = await connect(echo);
     const progress: { progress: number; total?: number; message?: string }[] = [];
     replyOf(await h.deliberate({ problem: PROBLEM, plan: 'hats' }, { onprogress: (event) => progress.push(event) }));
-    assert.deepEqual(progress.map((event) => event.progress), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      progress.map((event) => event.progress),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.ok(progress.every((event) => event.total === 6));
     assert.match(progress[2].message ?? '', /^critical: ok \(thought 4, \d+ ms\)$/);
   });
 
   it('attaches to an existing session: a strategy switch, then the roles; fromThought makes it a branch', async () => {
     const engine = new ThinkingEngine({ log: quiet });
-    for (let n = 1; n <= 3; n++) engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
+    for (let n = 1; n <= 3; n++)
+      engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
     const sessionId = engine.currentSessionId('test-connection')!;
     const h = await connect(echo, { engine });
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, sessionId, plan: 'direct', roles: ['critical'] }));
     assert.equal(reply.sessionId, sessionId);
     let snapshot = engine.getSession(sessionId)!;
-    assert.deepEqual(snapshot.thoughts.slice(3).map((t) => [t.thoughtNumber, t.stage]), [[4, 'framing'], [5, 'critical']]);
-    assert.deepEqual(snapshot.strategySwitches.map((s) => [s.from, s.to]), [['linear', 'deliberation']]);
+    assert.deepEqual(
+      snapshot.thoughts.slice(3).map((t) => [t.thoughtNumber, t.stage]),
+      [
+        [4, 'framing'],
+        [5, 'critical'],
+      ],
+    );
+    assert.deepEqual(
+      snapshot.strategySwitches.map((s) => [s.from, s.to]),
+      [['linear', 'deliberation']],
+    );
     assert.match(h.log.calls[0].user, /The thinking session so far:\n#1 .*step 1[\s\S]*#3/);
 
-    const branched = replyOf(await h.deliberate({ problem: 'Again from thought 2', sessionId, fromThought: 2, plan: 'direct', roles: ['creative'] }));
+    const branched = replyOf(
+      await h.deliberate({ problem: 'Again from thought 2', sessionId, fromThought: 2, plan: 'direct', roles: ['creative'] }),
+    );
     snapshot = engine.getSession(sessionId)!;
     const added = snapshot.thoughts.slice(5);
-    assert.deepEqual(added.map((t) => [t.thoughtNumber, t.stage, t.branchFromThought, t.branchId]), [[6, 'framing', 2, 'deliberation-6'], [7, 'creative', 2, 'deliberation-6']]);
+    assert.deepEqual(
+      added.map((t) => [t.thoughtNumber, t.stage, t.branchFromThought, t.branchId]),
+      [
+        [6, 'framing', 2, 'deliberation-6'],
+        [7, 'creative', 2, 'deliberation-6'],
+      ],
+    );
     assert.doesNotMatch(h.log.calls[1].user, /#3/);
     assert.deepEqual(branched.thoughts, { first: 6, last: 7 });
   });
 
   it('records role, model, tokens, duration and status on every role thought', async () => {
-    const h = await connect((call) => ({ text: 'x', ...(call.role === 'optimistic' ? { usage: { inputTokens: 11, outputTokens: 7 } } : {}) }));
+    const h = await connect((call) => ({
+      text: 'x',
+      ...(call.role === 'optimistic' ? { usage: { inputTokens: 11, outputTokens: 7 } } : {}),
+    }));
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'direct', roles: ['optimistic'] }));
     const thought = thoughtsOf(h, reply.sessionId)[1];
     assert.equal(thought.extra?.role, 'optimistic');
@@ -331,7 +494,11 @@ describe('deliberate: sessions, progress and records', () => {
     assert.equal(thought.extra?.status, 'ok');
     assert.equal(typeof thought.extra?.durationMs, 'number');
     const estimated = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'direct' }));
-    assert.equal(thoughtsOf(h, estimated.sessionId)[1].extra?.tokens && (thoughtsOf(h, estimated.sessionId)[1].extra?.tokens as { estimated: boolean }).estimated, true);
+    assert.equal(
+      thoughtsOf(h, estimated.sessionId)[1].extra?.tokens &&
+        (thoughtsOf(h, estimated.sessionId)[1].extra?.tokens as { estimated: boolean }).estimated,
+      true,
+    );
   });
 });
 
@@ -359,11 +526,23 @@ describe('deliberate: prompt and documentation resource', () => {
     try {
       const page = await client.readResource({ uri: 'thinking://deliberation' });
       const text = (page.contents[0] as { text: string }).text;
-      for (const expected of ['## Named plans', '`parallel-hats`', '## Roles', '`critical` | black', '## Budgets', '| `maxCycles` | 4 | 12 |', '`auto` routing', '## Examples']) {
+      for (const expected of [
+        '## Named plans',
+        '`parallel-hats`',
+        '## Roles',
+        '`critical` | black',
+        '## Budgets',
+        '| `maxCycles` | 4 | 12 |',
+        '`auto` routing',
+        '## Examples',
+      ]) {
         assert.ok(text.includes(expected), expected);
       }
       const prompt = await client.getPrompt({ name: 'deliberate', arguments: { problem: 'Cache or not?', plan: 'hats' } });
-      assert.match((prompt.messages[0].content as { text: string }).text, /Call the deliberate tool with plan "hats"[\s\S]*Problem: Cache or not\?/);
+      assert.match(
+        (prompt.messages[0].content as { text: string }).text,
+        /Call the deliberate tool with plan "hats"[\s\S]*Problem: Cache or not\?/,
+      );
       await assert.rejects(client.getPrompt({ name: 'deliberate', arguments: { problem: 'x', plan: 'nope' } }), /Unknown plan "nope"/);
     } finally {
       await client.close();
@@ -373,7 +552,11 @@ describe('deliberate: prompt and documentation resource', () => {
   it("createServer's modelGateway is used instead of sampling, even for a client that can sample", async () => {
     const gateway = {
       description: 'host model',
-      complete: async () => ({ text: 'from the host model', usage: { inputTokens: 1, outputTokens: 2, estimated: false }, model: 'host-1' }),
+      complete: async () => ({
+        text: 'from the host model',
+        usage: { inputTokens: 1, outputTokens: 2, estimated: false },
+        model: 'host-1',
+      }),
     };
     const h = await connect(echo, { gateway });
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'direct', role: 'factual' } }));

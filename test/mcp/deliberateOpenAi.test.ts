@@ -44,7 +44,8 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
         return;
       }
       if (role === 'creative') return; // never answers: the deliberation's time-out must cut it
-      const askTools = body.tools !== undefined && !body.messages.some((message) => message.content.startsWith('Results of the tools you called'));
+      const askTools =
+        body.tools !== undefined && !body.messages.some((message) => message.content.startsWith('Results of the tools you called'));
       if (role === 'optimistic' && askTools) {
         // A native tool call: no text, one function call with JSON arguments.
         const toolCall = { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"cache hit rate"}' } };
@@ -63,7 +64,13 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
         object: 'chat.completion',
         created: 0,
         model: `${body.model}-served`,
-        choices: [{ index: 0, message: { role: 'assistant', content: `${role} over http` }, finish_reason: role === 'critical' ? 'length' : 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: `${role} over http` },
+            finish_reason: role === 'critical' ? 'length' : 'stop',
+          },
+        ],
         ...(role === 'synthesis' ? {} : { usage: { prompt_tokens: 50, completion_tokens: 9, total_tokens: 59 } }),
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
@@ -77,15 +84,31 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
   });
 
   it('runs every role over HTTP with the key from the named variable; usage as reported, else estimated; failures recorded', async () => {
-    const gateway = createOpenAiGateway({ endpoint, model: 'local-model', apiKeyEnv: 'TEST_MODEL_KEY', env: { TEST_MODEL_KEY: 'secret-123' } });
+    const gateway = createOpenAiGateway({
+      endpoint,
+      model: 'local-model',
+      apiKeyEnv: 'TEST_MODEL_KEY',
+      env: { TEST_MODEL_KEY: 'secret-123' },
+    });
     const harness = await connectDeliberation(() => ({}), { sampling: false, gateway });
     try {
-      const result = await harness.deliberate({ problem: 'Is a cache worth it?', plan: 'hats', budgets: { timeoutMs: 400, maxTokens: 64 } });
+      const result = await harness.deliberate({
+        problem: 'Is a cache worth it?',
+        plan: 'hats',
+        budgets: { timeoutMs: 400, maxTokens: 64 },
+      });
       assert.notEqual(result.isError, true, textOf(result));
       const reply = result.structuredContent as unknown as DeliberationReply;
       assert.deepEqual(
         reply.roles.map((role) => [role.role, role.status]),
-        [['factual', 'ok'], ['emotional', 'failed'], ['critical', 'ok'], ['optimistic', 'ok'], ['creative', 'failed'], ['synthesis', 'ok']],
+        [
+          ['factual', 'ok'],
+          ['emotional', 'failed'],
+          ['critical', 'ok'],
+          ['optimistic', 'ok'],
+          ['creative', 'failed'],
+          ['synthesis', 'ok'],
+        ],
       );
       assert.match(reply.roles[1].error ?? '', /500/);
       assert.equal(reply.roles[4].error, 'timed out after 400 ms');
@@ -94,7 +117,12 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
       assert.equal(reply.roles[0].model, 'local-model-served');
       assert.equal(reply.gateway, `local-model at ${endpoint}`);
       assert.equal(reply.result, 'synthesis over http');
-      assert.ok(seen.every((request) => request.authorization === 'Bearer secret-123' && request.body.model === 'local-model' && request.body.max_tokens === 64));
+      assert.ok(
+        seen.every(
+          (request) =>
+            request.authorization === 'Bearer secret-123' && request.body.model === 'local-model' && request.body.max_tokens === 64,
+        ),
+      );
       assert.equal(seen[0].body.messages[0].role, 'system');
       const critical = harness.engine.getSession(reply.sessionId)?.thoughts.find((thought) => thought.stage === 'critical');
       assert.equal(critical?.extra?.truncated, true);
@@ -106,21 +134,44 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
   it('native tool calls: tools go out as function tools, tool_calls come back and run through the ToolGateway', async () => {
     const gateway = createOpenAiGateway({ endpoint, model: 'local-model' });
     const tools = new ScriptedToolGateway({
-      search: { tool: { inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }, answer: (input) => ({ text: `hit rate is 93% (${String(input.query)})`, isError: false }) },
+      search: {
+        tool: { inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+        answer: (input) => ({ text: `hit rate is 93% (${String(input.query)})`, isError: false }),
+      },
     });
     const harness = await connectDeliberation(() => ({}), { sampling: false, gateway, toolGateway: tools });
     const before = seen.length;
     try {
-      const result = await harness.deliberate({ problem: 'Keep the cache?', plan: { strategy: 'task', role: 'optimistic', tools: ['search'], resolution: { maxCycles: 3 } } });
+      const result = await harness.deliberate({
+        problem: 'Keep the cache?',
+        plan: { strategy: 'task', role: 'optimistic', tools: ['search'], resolution: { maxCycles: 3 } },
+      });
       const reply = result.structuredContent as unknown as DeliberationReply;
       assert.notEqual(result.isError, true, textOf(result));
       const requests = seen.slice(before);
       assert.deepEqual(requests[0].body.tools, [
-        { type: 'function', function: { name: 'search', description: 'The search tool.', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+        {
+          type: 'function',
+          function: {
+            name: 'search',
+            description: 'The search tool.',
+            parameters: { type: 'object', properties: { query: { type: 'string' } } },
+          },
+        },
       ]);
       assert.deepEqual(tools.calls, [{ id: 'call_1', name: 'search', input: { query: 'cache hit rate' } }]);
-      assert.match(requests[1].body.messages.at(-1)?.content ?? '', /Results of the tools you called:[\s\S]*hit rate is 93% \(cache hit rate\)/);
-      assert.deepEqual(reply.roles.map((role) => [role.phase, role.tool ?? null]), [['cycle', null], ['tool_call', 'search'], ['cycle', null]]);
+      assert.match(
+        requests[1].body.messages.at(-1)?.content ?? '',
+        /Results of the tools you called:[\s\S]*hit rate is 93% \(cache hit rate\)/,
+      );
+      assert.deepEqual(
+        reply.roles.map((role) => [role.phase, role.tool ?? null]),
+        [
+          ['cycle', null],
+          ['tool_call', 'search'],
+          ['cycle', null],
+        ],
+      );
       assert.equal(reply.result, 'optimistic over http');
     } finally {
       await harness.close();
@@ -164,12 +215,20 @@ describe('deliberate through the CLI with --model-endpoint', () => {
 
   it('a stdio client without sampling deliberates on the endpoint; the session is saved in the store', async () => {
     const storage = tempDir();
-    const cli = await connectStdio(process.execPath, [CLI, '--storage-path', storage, '--model-endpoint', endpoint, '--model', 'tiny', '--model-api-key-env', 'TE_TEST_KEY'], {
-      TE_TEST_KEY: 'key-from-env',
-    });
+    const cli = await connectStdio(
+      process.execPath,
+      [CLI, '--storage-path', storage, '--model-endpoint', endpoint, '--model', 'tiny', '--model-api-key-env', 'TE_TEST_KEY'],
+      {
+        TE_TEST_KEY: 'key-from-env',
+      },
+    );
     let reply: DeliberationReply;
     try {
-      const result = (await cli.client.callTool({ name: 'deliberate', arguments: { problem: 'Cache or not?', plan: 'parallel-hats' } }, undefined, { timeout: 60_000 })) as CallToolResult;
+      const result = (await cli.client.callTool(
+        { name: 'deliberate', arguments: { problem: 'Cache or not?', plan: 'parallel-hats' } },
+        undefined,
+        { timeout: 60_000 },
+      )) as CallToolResult;
       assert.notEqual(result.isError, true, textOf(result));
       reply = result.structuredContent as unknown as DeliberationReply;
     } finally {
@@ -177,10 +236,14 @@ describe('deliberate through the CLI with --model-endpoint', () => {
     }
     assert.equal(reply.gateway, `tiny at ${endpoint}`);
     assert.equal(reply.status, 'complete');
-    assert.deepEqual(
-      reply.roles.map((role) => `${role.role}:${role.status}:${role.branch ?? '-'}`).sort(),
-      ['creative:ok:creative', 'critical:ok:critical', 'emotional:ok:emotional', 'factual:ok:factual', 'optimistic:ok:optimistic', 'synthesis:ok:-'],
-    );
+    assert.deepEqual(reply.roles.map((role) => `${role.role}:${role.status}:${role.branch ?? '-'}`).sort(), [
+      'creative:ok:creative',
+      'critical:ok:critical',
+      'emotional:ok:emotional',
+      'factual:ok:factual',
+      'optimistic:ok:optimistic',
+      'synthesis:ok:-',
+    ]);
     assert.equal(reply.roles.at(-1)?.role, 'synthesis');
     assert.equal(reply.result, 'synthesis from the endpoint');
     assert.ok(authorizations.length === 6 && authorizations.every((value) => value === 'Bearer key-from-env'));
@@ -189,19 +252,30 @@ describe('deliberate through the CLI with --model-endpoint', () => {
     try {
       const saved = store.loadSession(reply.sessionId);
       assert.ok(saved, 'saved session');
-      assert.deepEqual(saved.thoughts.map((thought) => thought.stage).sort(), ['creative', 'critical', 'emotional', 'factual', 'framing', 'optimistic', 'synthesis'].sort());
-      assert.deepEqual(saved.thoughts.filter((thought) => thought.branchId).map((thought) => thought.branchFromThought), [1, 1, 1, 1, 1]);
-      assert.ok(saved.thoughts.filter((thought) => thought.extra?.role !== 'framing').every((thought) => thought.extra?.model === 'tiny' && (thought.extra?.tokens as { output: number }).output === 5));
+      assert.deepEqual(
+        saved.thoughts.map((thought) => thought.stage).sort(),
+        ['creative', 'critical', 'emotional', 'factual', 'framing', 'optimistic', 'synthesis'].sort(),
+      );
+      assert.deepEqual(
+        saved.thoughts.filter((thought) => thought.branchId).map((thought) => thought.branchFromThought),
+        [1, 1, 1, 1, 1],
+      );
+      assert.ok(
+        saved.thoughts
+          .filter((thought) => thought.extra?.role !== 'framing')
+          .every((thought) => thought.extra?.model === 'tiny' && (thought.extra?.tokens as { output: number }).output === 5),
+      );
     } finally {
       store.close();
     }
   });
 
   it('refuses a missing key variable, a key given as the variable name, and --model without --model-endpoint', async () => {
-    const run = (args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '' } }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
-    );
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '' } }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
     const missing = await run(['--model-endpoint', endpoint, '--model', 'tiny', '--model-api-key-env', 'TE_NOT_SET']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /TE_NOT_SET .*is not set/);

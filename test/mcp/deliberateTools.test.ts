@@ -25,7 +25,10 @@ function thoughtsOf(h: DeliberationHarness, sessionId: string): ThoughtRecord[] 
 
 function tools(): ScriptedToolGateway {
   return new ScriptedToolGateway({
-    search: { tool: { inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }, answer: (input) => ({ text: `3 hits for ${String(input.query)}`, isError: false }) },
+    search: {
+      tool: { inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+      answer: (input) => ({ text: `3 hits for ${String(input.query)}`, isError: false }),
+    },
     readFile: { answer: (input) => ({ text: `contents of ${String(input.path)}`, isError: false }) },
     broken: { answer: () => ({ text: 'disk on fire', isError: true }) },
     slow: { answer: () => 'hang' },
@@ -40,27 +43,60 @@ describe('deliberate: task steps with tools', () => {
   it('offers the named tools, runs the calls, records each as a tool_call thought, feeds results back, and holds maxToolCalls exactly', async () => {
     const gateway = tools();
     const script: Script = (call) => {
-      if (call.roleIndex === 0) return { text: 'Let me search.', toolCalls: [{ name: 'search', input: { query: 'cache' } }, { name: 'search', input: { query: 'ttl' } }] };
-      if (call.roleIndex === 1) return { text: '', toolCalls: [{ name: 'readFile', input: { path: 'a.ts' } }, { name: 'readFile', input: { path: 'b.ts' } }] };
+      if (call.roleIndex === 0)
+        return {
+          text: 'Let me search.',
+          toolCalls: [
+            { name: 'search', input: { query: 'cache' } },
+            { name: 'search', input: { query: 'ttl' } },
+          ],
+        };
+      if (call.roleIndex === 1)
+        return {
+          text: '',
+          toolCalls: [
+            { name: 'readFile', input: { path: 'a.ts' } },
+            { name: 'readFile', input: { path: 'b.ts' } },
+          ],
+        };
       return { text: 'It is in a.ts.\nSTATUS: DONE' };
     };
     const h = (harness = await connectDeliberation(script, { samplingTools: true, toolGateway: gateway }));
     const reply = replyOf(
       await h.deliberate({
         problem: PROBLEM,
-        plan: { strategy: 'task', role: 'factual', tools: ['search', 'readFile', 'nope', 'deliberate'], resolution: { maxCycles: 5, maxToolCalls: 3 } },
+        plan: {
+          strategy: 'task',
+          role: 'factual',
+          tools: ['search', 'readFile', 'nope', 'deliberate'],
+          resolution: { maxCycles: 5, maxToolCalls: 3 },
+        },
       }),
     );
     // Exactly three calls ran: two searches, one readFile; the fourth was cut by maxToolCalls.
     assert.deepEqual(
       gateway.calls.map((call) => [call.name, call.input]),
-      [['search', { query: 'cache' }], ['search', { query: 'ttl' }], ['readFile', { path: 'a.ts' }]],
+      [
+        ['search', { query: 'cache' }],
+        ['search', { query: 'ttl' }],
+        ['readFile', { path: 'a.ts' }],
+      ],
     );
-    assert.deepEqual(h.log.calls.map((call) => call.tools), [['search', 'readFile'], ['search', 'readFile'], []], 'no tools offered once maxToolCalls is spent');
+    assert.deepEqual(
+      h.log.calls.map((call) => call.tools),
+      [['search', 'readFile'], ['search', 'readFile'], []],
+      'no tools offered once maxToolCalls is spent',
+    );
     // Results come back as a message of their own in the next cycle.
     assert.equal(h.log.calls[1].messages.length, 2);
-    assert.match(h.log.calls[1].messages[1], /Results of the tools you called[\s\S]*search\(\{"query":"cache"\}\)\] returned:\n3 hits for cache[\s\S]*3 hits for ttl/);
-    assert.match(h.log.calls[2].messages[1], /contents of a\.ts[\s\S]*Not run \(maxToolCalls \(3 tool calls for the task\) spent\): readFile/);
+    assert.match(
+      h.log.calls[1].messages[1],
+      /Results of the tools you called[\s\S]*search\(\{"query":"cache"\}\)\] returned:\n3 hits for cache[\s\S]*3 hits for ttl/,
+    );
+    assert.match(
+      h.log.calls[2].messages[1],
+      /contents of a\.ts[\s\S]*Not run \(maxToolCalls \(3 tool calls for the task\) spent\): readFile/,
+    );
 
     const thoughts = thoughtsOf(h, reply.sessionId);
     assert.deepEqual(
@@ -68,8 +104,15 @@ describe('deliberate: task steps with tools', () => {
       ['framing', 'factual', 'tool_call', 'tool_call', 'factual', 'tool_call', 'factual'],
     );
     const toolThoughts = thoughts.filter((thought) => thought.stage === 'tool_call');
-    assert.deepEqual(toolThoughts.map((thought) => (thought.extra?.tool as { name: string }).name), ['search', 'search', 'readFile']);
-    assert.ok(toolThoughts.every((thought) => thought.extra?.role === 'factual' && thought.extra?.phase === 'tool_call' && thought.extra?.status === 'ok'));
+    assert.deepEqual(
+      toolThoughts.map((thought) => (thought.extra?.tool as { name: string }).name),
+      ['search', 'search', 'readFile'],
+    );
+    assert.ok(
+      toolThoughts.every(
+        (thought) => thought.extra?.role === 'factual' && thought.extra?.phase === 'tool_call' && thought.extra?.status === 'ok',
+      ),
+    );
     assert.match(toolThoughts[0].thought, /^search\(\{"query":"cache"\}\) → result:\n3 hits for cache$/);
     assert.deepEqual(thoughts[1].extra?.toolCallsAsked, ['search', 'search']);
     assert.equal(thoughts[4].thought, '(asked for readFile, readFile)');
@@ -82,17 +125,29 @@ describe('deliberate: task steps with tools', () => {
     assert.ok(reply.tools?.notes.some((note) => /unknown tools "nope" \(available: search, readFile, broken, slow\)/.test(note)));
     assert.ok(reply.tools?.notes.some((note) => /refused "deliberate"/.test(note)));
     assert.ok(reply.budgets.cut.some((cut) => /maxToolCalls .* 1 tool call asked for in cycle 2 not run/.test(cut)));
-    assert.deepEqual(reply.roles.filter((role) => role.phase === 'tool_call').map((role) => role.tool), ['search', 'search', 'readFile']);
-    assert.match(textOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['search'] } })), /Tools: offered search/);
+    assert.deepEqual(
+      reply.roles.filter((role) => role.phase === 'tool_call').map((role) => role.tool),
+      ['search', 'search', 'readFile'],
+    );
+    assert.match(
+      textOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['search'] } })),
+      /Tools: offered search/,
+    );
   });
 
   it('a failing tool is a failed tool_call thought whose error reaches the model; a model asking for a tool not offered is not obeyed', async () => {
     const gateway = tools();
     const script: Script = (call) =>
-      call.roleIndex === 0 ? { text: 'Trying.', toolCalls: [{ name: 'broken' }, { name: 'readFile', input: { path: 'secret' } }] } : { text: 'Gave up on the tool.\nSTATUS: DONE' };
+      call.roleIndex === 0
+        ? { text: 'Trying.', toolCalls: [{ name: 'broken' }, { name: 'readFile', input: { path: 'secret' } }] }
+        : { text: 'Gave up on the tool.\nSTATUS: DONE' };
     const h = (harness = await connectDeliberation(script, { samplingTools: true, toolGateway: gateway }));
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'critical', tools: ['broken'] } }));
-    assert.deepEqual(gateway.calls.map((call) => call.name), ['broken'], 'readFile was not offered, so it is not called');
+    assert.deepEqual(
+      gateway.calls.map((call) => call.name),
+      ['broken'],
+      'readFile was not offered, so it is not called',
+    );
     const toolThought = thoughtsOf(h, reply.sessionId).find((thought) => thought.stage === 'tool_call');
     assert.equal(toolThought?.extra?.status, 'failed');
     assert.equal(toolThought?.extra?.error, 'disk on fire');
@@ -102,10 +157,16 @@ describe('deliberate: task steps with tools', () => {
 
   it('a tool that never answers is cut at the task time-out and the task converges', async () => {
     const gateway = tools();
-    const script: Script = (call) => (call.roleIndex === 0 ? { text: 'Waiting on slow.', toolCalls: [{ name: 'slow' }] } : { text: 'Best answer without it.' });
+    const script: Script = (call) =>
+      call.roleIndex === 0 ? { text: 'Waiting on slow.', toolCalls: [{ name: 'slow' }] } : { text: 'Best answer without it.' };
     const h = (harness = await connectDeliberation(script, { samplingTools: true, toolGateway: gateway }));
     const started = Date.now();
-    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['slow'], resolution: { timeoutMs: 400 } } }));
+    const reply = replyOf(
+      await h.deliberate({
+        problem: PROBLEM,
+        plan: { strategy: 'task', role: 'factual', tools: ['slow'], resolution: { timeoutMs: 400 } },
+      }),
+    );
     assert.ok(Date.now() - started < 3000);
     assert.equal(gateway.aborted.length, 1, 'the tool call was aborted');
     const thoughts = thoughtsOf(h, reply.sessionId);
@@ -121,12 +182,16 @@ describe('deliberate: task steps with tools', () => {
     const script: Script = () => ({ text: 'Waiting.', toolCalls: [{ name: 'slow' }] });
     const h = (harness = await connectDeliberation(script, { samplingTools: true, toolGateway: gateway }));
     const controller = new AbortController();
-    const call = h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['slow'] } }, { signal: controller.signal });
+    const call = h.deliberate(
+      { problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['slow'] } },
+      { signal: controller.signal },
+    );
     while (gateway.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     await assert.rejects(call);
     const sessionId = h.engine.listSessions().sessions[0].id;
-    for (let waited = 0; waited < 2000 && h.engine.getSession(sessionId)?.meta.status !== 'complete'; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; waited < 2000 && h.engine.getSession(sessionId)?.meta.status !== 'complete'; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const thoughts = thoughtsOf(h, sessionId);
     assert.equal(gateway.aborted.length, 1);
     assert.equal(thoughts.find((thought) => thought.stage === 'tool_call')?.extra?.status, 'cancelled');
@@ -140,7 +205,9 @@ describe('deliberate: task steps with tools', () => {
     assert.deepEqual(h.log.calls[0].tools, []);
     assert.equal(gateway.calls.length, 0);
     assert.deepEqual(reply.tools?.offered, []);
-    assert.ok(reply.tools?.notes.some((note) => /MCP sampling.*cannot be offered tools natively, so task steps ran without tools/.test(note)));
+    assert.ok(
+      reply.tools?.notes.some((note) => /MCP sampling.*cannot be offered tools natively, so task steps ran without tools/.test(note)),
+    );
     assert.ok(!thoughtsOf(h, reply.sessionId).some((thought) => thought.stage === 'tool_call'));
   });
 
@@ -155,7 +222,16 @@ describe('deliberate: task steps with tools', () => {
   it('tools reach only task steps: direct steps of the same plan are never offered them', async () => {
     const gateway = tools();
     const h = (harness = await connectDeliberation(() => ({ text: 'Fine.' }), { samplingTools: true, toolGateway: gateway }));
-    await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct' }, 'critical'], tools: ['search'] } });
-    assert.deepEqual(h.log.calls.map((call) => [call.role, call.tools]), [['factual', []], ['critical', ['search']]]);
+    await h.deliberate({
+      problem: PROBLEM,
+      plan: { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct' }, 'critical'], tools: ['search'] },
+    });
+    assert.deepEqual(
+      h.log.calls.map((call) => [call.role, call.tools]),
+      [
+        ['factual', []],
+        ['critical', ['search']],
+      ],
+    );
   });
 });

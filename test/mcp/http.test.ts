@@ -12,8 +12,12 @@ import { jsonOf, think } from './support/clients';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 const MAX_BODY = 64 * 1024;
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 async function connect(url: string, token = TOKEN): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
@@ -27,7 +31,15 @@ describe('startHttpServer', () => {
   const methods: string[] = [];
 
   before(async () => {
-    server = await startHttpServer({ engine: new ThinkingEngine({ log: () => {} }), port: 0, token: TOKEN, maxBodyBytes: MAX_BODY, allowedOrigins: ['vscode-file://vscode-app'], log: () => {}, onMessage: (method) => methods.push(method) });
+    server = await startHttpServer({
+      engine: new ThinkingEngine({ log: () => {} }),
+      port: 0,
+      token: TOKEN,
+      maxBodyBytes: MAX_BODY,
+      allowedOrigins: ['vscode-file://vscode-app'],
+      log: () => {},
+      onMessage: (method) => methods.push(method),
+    });
   });
   after(() => server.close());
 
@@ -38,7 +50,9 @@ describe('startHttpServer', () => {
     try {
       const { tools } = await client.listTools();
       assert.ok(tools.some((tool) => tool.name === 'sequentialthinking'));
-      const reply = jsonOf(await think(client, { thought: 'Over HTTP.', thoughtNumber: '1', total_thoughts: 2, nextThoughtNeeded: 'true' }));
+      const reply = jsonOf(
+        await think(client, { thought: 'Over HTTP.', thoughtNumber: '1', total_thoughts: 2, nextThoughtNeeded: 'true' }),
+      );
       assert.equal(reply.thoughtHistoryLength, 1);
       assert.ok(methods.includes('initialize') && methods.includes('tools/call'));
     } finally {
@@ -85,7 +99,10 @@ describe('startHttpServer', () => {
     assert.equal((await raw(server.port, { body: INITIALIZE, headers: { ...auth, host: `evil.example:${server.port}` } })).status, 403);
     assert.equal((await raw(server.port, { body: INITIALIZE, headers: { ...auth, host: `127.0.0.1:${server.port + 1}` } })).status, 403);
     assert.equal((await raw(server.port, { body: INITIALIZE, headers: { ...auth, origin: 'https://evil.example' } })).status, 403);
-    const allowed = await raw(server.port, { body: INITIALIZE, headers: { ...auth, origin: 'vscode-file://vscode-app', host: `localhost:${server.port}` } });
+    const allowed = await raw(server.port, {
+      body: INITIALIZE,
+      headers: { ...auth, origin: 'vscode-file://vscode-app', host: `localhost:${server.port}` },
+    });
     assert.equal(allowed.status, 200);
   });
 
@@ -100,7 +117,11 @@ describe('startHttpServer', () => {
   it('refuses requests outside the MCP endpoint and unknown sessions', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     assert.equal((await raw(server.port, { path: '/other', body: INITIALIZE, headers: auth })).status, 404);
-    assert.equal((await raw(server.port, { body: '{"jsonrpc":"2.0","id":2,"method":"ping"}', headers: { ...auth, 'mcp-session-id': 'no-such' } })).status, 404);
+    assert.equal(
+      (await raw(server.port, { body: '{"jsonrpc":"2.0","id":2,"method":"ping"}', headers: { ...auth, 'mcp-session-id': 'no-such' } }))
+        .status,
+      404,
+    );
     assert.equal((await raw(server.port, { body: '{"jsonrpc":"2.0","id":2,"method":"ping"}', headers: auth })).status, 400);
     assert.equal((await raw(server.port, { body: 'not json', headers: auth })).status, 400);
     assert.equal((await raw(server.port, { method: 'PUT', body: INITIALIZE, headers: auth })).status, 405);

@@ -12,9 +12,13 @@ import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from 
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 const PROTOCOL = '2025-06-18';
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-
 
 /** Initializes a session by hand (no DELETE ever follows) and returns its id. */
 async function initialize(port: number): Promise<string> {
@@ -22,22 +26,37 @@ async function initialize(port: number): Promise<string> {
   assert.equal(response.status, 200, response.body);
   const id = response.headers['mcp-session-id'];
   assert.equal(typeof id, 'string');
-  await raw(port, { headers: { ...AUTH, 'mcp-session-id': id as string, 'mcp-protocol-version': PROTOCOL }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await raw(port, {
+    headers: { ...AUTH, 'mcp-session-id': id as string, 'mcp-protocol-version': PROTOCOL },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return id as string;
 }
 
 function ping(port: number, sessionId: string): Promise<RawResponse> {
-  return raw(port, { headers: { ...AUTH, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL }, body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }) });
+  return raw(port, {
+    headers: { ...AUTH, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }),
+  });
 }
 
 /** Opens the session's standalone SSE stream (GET) and keeps it open: a request in flight until aborted. */
 function openStream(port: number, sessionId: string): Promise<ClientRequest> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: '/mcp', headers: { ...AUTH, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL } }, (response) => {
-      assert.equal(response.statusCode, 200);
-      response.resume();
-      resolve(request);
-    });
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'GET',
+        path: '/mcp',
+        headers: { ...AUTH, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL },
+      },
+      (response) => {
+        assert.equal(response.statusCode, 200);
+        response.resume();
+        resolve(request);
+      },
+    );
     request.on('error', (error) => {
       if (!request.destroyed) reject(error);
     });
@@ -57,7 +76,12 @@ describe('HTTP session lifetime', () => {
   let server: RunningHttpServer | undefined;
   const logs: string[] = [];
   const start = async (options: Partial<HttpServerOptions>) => {
-    server = await startHttpServer({ engine: new ThinkingEngine({ log: () => {} }), token: TOKEN, log: (message) => logs.push(message), ...options });
+    server = await startHttpServer({
+      engine: new ThinkingEngine({ log: () => {} }),
+      token: TOKEN,
+      log: (message) => logs.push(message),
+      ...options,
+    });
     return server;
   };
   afterEach(async () => {
@@ -72,7 +96,10 @@ describe('HTTP session lifetime', () => {
     assert.equal((await ping(running.port, id)).status, 200);
     assert.equal(running.openSessions(), 1);
     await waitFor(() => running.openSessions() === 0, 'the idle session to be reclaimed');
-    assert.ok(logs.some((line) => line.includes(id) && /idle/.test(line)), logs.join('\n'));
+    assert.ok(
+      logs.some((line) => line.includes(id) && /idle/.test(line)),
+      logs.join('\n'),
+    );
     assert.equal((await ping(running.port, id)).status, 404);
   });
 
@@ -120,7 +147,7 @@ describe('HTTP session lifetime', () => {
       assert.equal((await ping(running.port, one)).status, 200);
       // A dropped stream makes its session idle again: the next client takes its place.
       streams[0].destroy();
-      await waitFor(() => running.openSessions() < 2, 'the dropped stream\'s session to be reclaimed', 3000);
+      await waitFor(() => running.openSessions() < 2, "the dropped stream's session to be reclaimed", 3000);
       await initialize(running.port);
       assert.equal((await ping(running.port, two)).status, 200, 'the busy session is untouched');
     } finally {
@@ -142,11 +169,20 @@ describe('HTTP browser origins', () => {
     server = undefined;
   });
 
-  it('answers an allowed Origin\'s preflight and requests with CORS headers, and refuses every other Origin', async () => {
-    server = await startHttpServer({ engine: new ThinkingEngine({ log: () => {} }), token: TOKEN, allowedOrigins: [ALLOWED], log: () => {} });
+  it("answers an allowed Origin's preflight and requests with CORS headers, and refuses every other Origin", async () => {
+    server = await startHttpServer({
+      engine: new ThinkingEngine({ log: () => {} }),
+      token: TOKEN,
+      allowedOrigins: [ALLOWED],
+      log: () => {},
+    });
     const preflight = await raw(server.port, {
       method: 'OPTIONS',
-      headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-session-id' },
+      headers: {
+        origin: ALLOWED,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-session-id',
+      },
     });
     assert.equal(preflight.status, 204, preflight.body);
     assert.equal(preflight.headers['access-control-allow-origin'], ALLOWED);
@@ -171,7 +207,10 @@ describe('HTTP browser origins', () => {
       assert.equal(refused.headers['access-control-allow-origin'], undefined, origin);
     }
     // A preflight from an allowed origin still needs the right Host (DNS rebinding).
-    const rebinding = await raw(server.port, { method: 'OPTIONS', headers: { origin: ALLOWED, host: `attacker.example:${server.port}`, 'access-control-request-method': 'POST' } });
+    const rebinding = await raw(server.port, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, host: `attacker.example:${server.port}`, 'access-control-request-method': 'POST' },
+    });
     assert.equal(rebinding.status, 403);
   });
 });

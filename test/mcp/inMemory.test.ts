@@ -10,7 +10,17 @@ import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
 
 const quiet = () => {};
-const REFERENCE_FIELDS = ['thought', 'thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'isRevision', 'revisesThought', 'branchFromThought', 'branchId', 'needsMoreThoughts'];
+const REFERENCE_FIELDS = [
+  'thought',
+  'thoughtNumber',
+  'totalThoughts',
+  'nextThoughtNeeded',
+  'isRevision',
+  'revisesThought',
+  'branchFromThought',
+  'branchId',
+  'needsMoreThoughts',
+];
 
 describe('tools/list', () => {
   let connected: ConnectedClient;
@@ -50,7 +60,8 @@ describe('tools/list', () => {
     const tool = tools.find((candidate) => candidate.name === 'sequentialthinking') as Tool;
     const required = tool.outputSchema?.required ?? [];
     assert.deepEqual(required.slice(0, 5), ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']);
-    for (const field of ['sessionId', 'strategy', 'stage', 'nextStages', 'guidance', 'warnings']) assert.ok(required.includes(field), field);
+    for (const field of ['sessionId', 'strategy', 'stage', 'nextStages', 'guidance', 'warnings'])
+      assert.ok(required.includes(field), field);
   });
 
   it('advertises an input schema that accepts what the engine accepts (strings for numbers and booleans, snake_case)', () => {
@@ -60,7 +71,17 @@ describe('tools/list', () => {
       { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true },
       { thought: 'a', thoughtNumber: '2', totalThoughts: '3', nextThoughtNeeded: 'true', isRevision: 'true', revisesThought: '1' },
       { thought: 'a', thought_number: 3, total_thoughts: 3, next_thought_needed: false, branch_from_thought: 1, branch_id: 'b' },
-      { thought: 'a', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: ' True ', isRevision: null, revisesThought: null, branchFromThought: 1, branchId: 7, stage: null },
+      {
+        thought: 'a',
+        thoughtNumber: 4,
+        totalThoughts: 4,
+        nextThoughtNeeded: ' True ',
+        isRevision: null,
+        revisesThought: null,
+        branchFromThought: 1,
+        branchId: 7,
+        stage: null,
+      },
     ];
     const engine = new ThinkingEngine({ log: quiet });
     for (const args of accepted) {
@@ -87,7 +108,12 @@ describe('sequentialthinking', () => {
   });
 
   it('answers with text JSON and the same structuredContent', async () => {
-    const result = await think(first.client, { thought: 'Restate the problem.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+    const result = await think(first.client, {
+      thought: 'Restate the problem.',
+      thoughtNumber: 1,
+      totalThoughts: 3,
+      nextThoughtNeeded: true,
+    });
     assert.equal(result.isError, undefined);
     const reply = jsonOf(result);
     assert.deepEqual(result.structuredContent, reply);
@@ -107,7 +133,9 @@ describe('sequentialthinking', () => {
   });
 
   it('keeps two clients apart: each has its own session', async () => {
-    const other = jsonOf(await think(second.client, { thought: 'Another problem.', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }));
+    const other = jsonOf(
+      await think(second.client, { thought: 'Another problem.', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }),
+    );
     assert.equal(other.thoughtHistoryLength, 1);
     const mine = jsonOf(await think(first.client, { thought: 'Continue.', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true }));
     assert.equal(mine.thoughtHistoryLength, 3);
@@ -120,7 +148,10 @@ describe('sequentialthinking', () => {
       [{ thought: 'x', thoughtNumber: 'three', totalThoughts: 3, nextThoughtNeeded: true }, /thoughtNumber.*"three".*whole number/],
       [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: 'maybe' }, /nextThoughtNeeded.*"maybe".*true or false/],
       [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, branchId: 'alt' }, /branchFromThought/],
-      [{ thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, sessionId: 'no-such-session' }, /sessionId.*no-such-session/],
+      [
+        { thought: 'x', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, sessionId: 'no-such-session' },
+        /sessionId.*no-such-session/,
+      ],
       [{ thought: 'x', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true, strategy: 'astrology' }, /strategy.*astrology.*linear/],
     ];
     for (const [args, expected] of cases) {
@@ -140,11 +171,20 @@ describe('sequentialthinking', () => {
       [{}, 'Invalid thought: got nothing; expected a non-empty string with this step of your reasoning.'],
       [{ ...base, thought: null }, 'Invalid thought: got null; expected a non-empty string with this step of your reasoning.'],
       [{ ...base, thoughtNumber: null }, 'Invalid thoughtNumber: got null; expected a whole number of at least 1 (for example 3).'],
-      [{ ...base, thoughtNumber: 1e308 }, 'Invalid thoughtNumber: got 1e+308; expected a whole number from 1 to 9007199254740991 (for example 3).'],
-      [{ ...base, totalThoughts: '99999999999999999999999' }, 'Invalid totalThoughts: got "99999999999999999999999"; expected a whole number from 1 to 9007199254740991 (for example 3).'],
+      [
+        { ...base, thoughtNumber: 1e308 },
+        'Invalid thoughtNumber: got 1e+308; expected a whole number from 1 to 9007199254740991 (for example 3).',
+      ],
+      [
+        { ...base, totalThoughts: '99999999999999999999999' },
+        'Invalid totalThoughts: got "99999999999999999999999"; expected a whole number from 1 to 9007199254740991 (for example 3).',
+      ],
       [{ ...base, nextThoughtNeeded: [true] }, 'Invalid nextThoughtNeeded: got [true]; expected true or false.'],
       [{ ...base, isRevision: {} }, 'Invalid isRevision: got {}; expected true or false.'],
-      [{ ...base, branchFromThought: 1, branchId: { id: 'b' } }, 'Invalid branchId: got {"id":"b"}; expected 1-64 letters, digits, "_", "-", "." or ":".'],
+      [
+        { ...base, branchFromThought: 1, branchId: { id: 'b' } },
+        'Invalid branchId: got {"id":"b"}; expected 1-64 letters, digits, "_", "-", "." or ":".',
+      ],
       [{ ...base, strategy: false }, 'Invalid strategy: got false; expected 1-64 letters, digits, "_", "-", "." or ":".'],
       [{ ...base, stage: 1.5 }, 'Invalid stage: got 1.5; expected 1-64 letters, digits, "_", "-", "." or ":".'],
     ];
@@ -158,7 +198,16 @@ describe('sequentialthinking', () => {
   });
 
   it('ignores unknown fields', async () => {
-    const reply = jsonOf(await think(second.client, { thought: 'With extras.', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, mood: 'curious', extra: { a: 1 } }));
+    const reply = jsonOf(
+      await think(second.client, {
+        thought: 'With extras.',
+        thoughtNumber: 2,
+        totalThoughts: 2,
+        nextThoughtNeeded: false,
+        mood: 'curious',
+        extra: { a: 1 },
+      }),
+    );
     assert.equal(reply.thoughtNumber, 2);
   });
 
@@ -182,13 +231,26 @@ describe('thinking_sessions', () => {
     writer = await connectInMemory(engine);
     reader = await connectInMemory(engine);
     // Three sessions: a complete one about caching, a live one with a branch, a live one about queues.
-    const one = jsonOf(await think(writer.client, { thought: 'Why is the cache slow?', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+    const one = jsonOf(
+      await think(writer.client, { thought: 'Why is the cache slow?', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }),
+    );
     ids.push(String(one.sessionId));
     await think(writer.client, { thought: 'Sketch the pipeline.', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true });
     await think(writer.client, { thought: 'The parser dominates.', thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true });
-    const two = jsonOf(await think(writer.client, { thought: 'Try a zebra-striped layout.', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'alt' }));
+    const two = jsonOf(
+      await think(writer.client, {
+        thought: 'Try a zebra-striped layout.',
+        thoughtNumber: 3,
+        totalThoughts: 4,
+        nextThoughtNeeded: true,
+        branchFromThought: 2,
+        branchId: 'alt',
+      }),
+    );
     ids.push(String(two.sessionId));
-    const three = jsonOf(await think(reader.client, { thought: 'Queues back up at noon.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }));
+    const three = jsonOf(
+      await think(reader.client, { thought: 'Queues back up at noon.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }),
+    );
     ids.push(String(three.sessionId));
   });
   after(async () => {
@@ -198,29 +260,52 @@ describe('thinking_sessions', () => {
   });
 
   it('lists sessions newest first, filters and pages', async () => {
-    const all = jsonOf<{ sessions: { sessionId: string; status: string }[]; total: number }>(await sessions(reader.client, { action: 'list' }));
+    const all = jsonOf<{ sessions: { sessionId: string; status: string }[]; total: number }>(
+      await sessions(reader.client, { action: 'list' }),
+    );
     assert.equal(all.total, 3);
     assert.deepEqual(new Set(all.sessions.map((session) => session.sessionId)), new Set(ids));
-    const complete = jsonOf<{ sessions: { sessionId: string }[]; total: number }>(await sessions(reader.client, { action: 'list', status: 'complete' }));
-    assert.deepEqual(complete.sessions.map((session) => session.sessionId), [ids[0]]);
+    const complete = jsonOf<{ sessions: { sessionId: string }[]; total: number }>(
+      await sessions(reader.client, { action: 'list', status: 'complete' }),
+    );
+    assert.deepEqual(
+      complete.sessions.map((session) => session.sessionId),
+      [ids[0]],
+    );
     const text = jsonOf<{ sessions: { sessionId: string }[] }>(await sessions(reader.client, { action: 'list', text: 'queues' }));
-    assert.deepEqual(text.sessions.map((session) => session.sessionId), [ids[2]]);
+    assert.deepEqual(
+      text.sessions.map((session) => session.sessionId),
+      [ids[2]],
+    );
     const page = jsonOf<{ sessions: unknown[]; nextOffset?: number }>(await sessions(reader.client, { action: 'list', limit: '2' }));
     assert.equal(page.sessions.length, 2);
     assert.equal(page.nextOffset, 2);
-    const rest = jsonOf<{ sessions: unknown[]; nextOffset?: number }>(await sessions(reader.client, { action: 'list', limit: 2, offset: 2 }));
+    const rest = jsonOf<{ sessions: unknown[]; nextOffset?: number }>(
+      await sessions(reader.client, { action: 'list', limit: 2, offset: 2 }),
+    );
     assert.equal(rest.sessions.length, 1);
     assert.equal(rest.nextOffset, undefined);
   });
 
   it('gets a session as a summary or in full', async () => {
-    const summary = jsonOf<{ sessionId: string; thoughtCount: number; branches: { branchId: string; fromThought: number }[]; recentThoughts: unknown[] }>(
-      await sessions(reader.client, { action: 'get', sessionId: ids[1] }),
-    );
+    const summary = jsonOf<{
+      sessionId: string;
+      thoughtCount: number;
+      branches: { branchId: string; fromThought: number }[];
+      recentThoughts: unknown[];
+    }>(await sessions(reader.client, { action: 'get', sessionId: ids[1] }));
     assert.equal(summary.thoughtCount, 3);
-    assert.deepEqual(summary.branches.map((branch) => [branch.branchId, branch.fromThought]), [['alt', 2]]);
-    const full = jsonOf<{ thoughts: { thought: string }[] }>(await sessions(reader.client, { action: 'get', sessionId: ids[1], detail: 'full' }));
-    assert.deepEqual(full.thoughts.map((thought) => thought.thought), ['Sketch the pipeline.', 'The parser dominates.', 'Try a zebra-striped layout.']);
+    assert.deepEqual(
+      summary.branches.map((branch) => [branch.branchId, branch.fromThought]),
+      [['alt', 2]],
+    );
+    const full = jsonOf<{ thoughts: { thought: string }[] }>(
+      await sessions(reader.client, { action: 'get', sessionId: ids[1], detail: 'full' }),
+    );
+    assert.deepEqual(
+      full.thoughts.map((thought) => thought.thought),
+      ['Sketch the pipeline.', 'The parser dominates.', 'Try a zebra-striped layout.'],
+    );
   });
 
   it('searches thought text, not only titles', async () => {
@@ -234,9 +319,15 @@ describe('thinking_sessions', () => {
   });
 
   it('resumes a session: returns what is needed to continue and makes it the current one', async () => {
-    const resumed = jsonOf<{ sessionId: string; stage: string; nextStages: string[]; nextThoughtNumber: number; totalThoughts: number; recentThoughts: unknown[]; branches: unknown[] }>(
-      await sessions(reader.client, { action: 'resume', sessionId: ids[1], recent: 2 }),
-    );
+    const resumed = jsonOf<{
+      sessionId: string;
+      stage: string;
+      nextStages: string[];
+      nextThoughtNumber: number;
+      totalThoughts: number;
+      recentThoughts: unknown[];
+      branches: unknown[];
+    }>(await sessions(reader.client, { action: 'resume', sessionId: ids[1], recent: 2 }));
     assert.equal(resumed.sessionId, ids[1]);
     assert.equal(resumed.nextThoughtNumber, 4);
     assert.equal(resumed.totalThoughts, 4);
@@ -245,13 +336,17 @@ describe('thinking_sessions', () => {
     assert.equal(typeof resumed.stage, 'string');
     assert.ok(Array.isArray(resumed.nextStages));
     // The reader's next thought, without sessionId, lands in the resumed session.
-    const next = jsonOf(await think(reader.client, { thought: 'Back on the pipeline.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }));
+    const next = jsonOf(
+      await think(reader.client, { thought: 'Back on the pipeline.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }),
+    );
     assert.equal(next.sessionId, ids[1]);
     assert.equal(next.thoughtHistoryLength, 4);
   });
 
   it('accepts counts as text, session_id for sessionId, null for absent, and ignores unknown fields', async () => {
-    const page = jsonOf<{ sessions: unknown[]; offset: number }>(await sessions(reader.client, { action: 'list', limit: ' 1 ', offset: '1', status: null, colour: 'blue' }));
+    const page = jsonOf<{ sessions: unknown[]; offset: number }>(
+      await sessions(reader.client, { action: 'list', limit: ' 1 ', offset: '1', status: null, colour: 'blue' }),
+    );
     assert.deepEqual([page.sessions.length, page.offset], [1, 1]);
     const got = await sessions(reader.client, { action: 'get', session_id: ids[1], recent: '1' });
     assert.equal(jsonOf<{ recentThoughts: unknown[] }>(got).recentThoughts.length, 1);
@@ -269,7 +364,10 @@ describe('thinking_sessions', () => {
       [{ action: 'list', status: 'sleeping' }, /status.*live, complete, abandoned/],
       [{ action: 'search' }, /query/],
       [{ action: 'get', sessionId: ids[0], detail: 'everything' }, /detail/],
-      [{ action: 'list', offset: '99999999999999999999' }, /^Invalid offset: got "99999999999999999999"; expected a whole number from 0 to 9007199254740991\.$/],
+      [
+        { action: 'list', offset: '99999999999999999999' },
+        /^Invalid offset: got "99999999999999999999"; expected a whole number from 0 to 9007199254740991\.$/,
+      ],
       [{ action: 'list', limit: -1 }, /^Invalid limit: got -1; expected a whole number of 0 or more\.$/],
       [{ action: 'get', sessionId: 5 }, /^Invalid sessionId: got 5; expected text\.$/],
       [{ action: 'get', sessionId: ids[0], detail: 3 }, /^Invalid detail: got 3; expected text\.$/],
@@ -290,8 +388,24 @@ describe('resources and the prompt', () => {
     connected = await connectInMemory(new ThinkingEngine({ log: quiet }));
     await think(connected.client, { thought: 'First <b>idea</b>.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
     await think(connected.client, { thought: 'Second idea.', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true });
-    await think(connected.client, { thought: 'Revised first idea.', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: true, isRevision: true, revisesThought: 1 });
-    const last = jsonOf(await think(connected.client, { thought: 'An alternative.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false, branchFromThought: 2, branchId: 'alt' }));
+    await think(connected.client, {
+      thought: 'Revised first idea.',
+      thoughtNumber: 3,
+      totalThoughts: 3,
+      nextThoughtNeeded: true,
+      isRevision: true,
+      revisesThought: 1,
+    });
+    const last = jsonOf(
+      await think(connected.client, {
+        thought: 'An alternative.',
+        thoughtNumber: 4,
+        totalThoughts: 4,
+        nextThoughtNeeded: false,
+        branchFromThought: 2,
+        branchId: 'alt',
+      }),
+    );
     sessionId = String(last.sessionId);
   });
   after(() => connected.close());
@@ -317,12 +431,18 @@ describe('resources and the prompt', () => {
   });
 
   it('reads a session as JSON and as Markdown with the three Mermaid diagrams', async () => {
-    const json = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}` })).contents[0] as { mimeType?: string; text?: string };
+    const json = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}` })).contents[0] as {
+      mimeType?: string;
+      text?: string;
+    };
     assert.equal(json.mimeType, 'application/json');
     const snapshot = JSON.parse(json.text ?? '') as { meta: { id: string }; thoughts: unknown[] };
     assert.equal(snapshot.meta.id, sessionId);
     assert.equal(snapshot.thoughts.length, 4);
-    const markdown = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}/markdown` })).contents[0] as { mimeType?: string; text?: string };
+    const markdown = (await connected.client.readResource({ uri: `thinking://sessions/${sessionId}/markdown` })).contents[0] as {
+      mimeType?: string;
+      text?: string;
+    };
     assert.equal(markdown.mimeType, 'text/markdown');
     assert.equal((markdown.text ?? '').match(/```mermaid/g)?.length, 3);
     assert.ok(!(markdown.text ?? '').includes('<b>idea</b>'), 'thought text is escaped');
@@ -330,9 +450,15 @@ describe('resources and the prompt', () => {
   });
 
   it('completes session ids in the template', async () => {
-    const result = await connected.client.complete({ ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' }, argument: { name: 'id', value: sessionId.slice(0, 6) } });
+    const result = await connected.client.complete({
+      ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' },
+      argument: { name: 'id', value: sessionId.slice(0, 6) },
+    });
     assert.ok(result.completion.values.includes(sessionId));
-    const none = await connected.client.complete({ ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' }, argument: { name: 'id', value: 'zzz-no-such' } });
+    const none = await connected.client.complete({
+      ref: { type: 'ref/resource', uri: 'thinking://sessions/{id}' },
+      argument: { name: 'id', value: 'zzz-no-such' },
+    });
     assert.deepEqual(none.completion.values, []);
   });
 
@@ -340,14 +466,26 @@ describe('resources and the prompt', () => {
     const { prompts } = await connected.client.listPrompts();
     const prompt = prompts.find((candidate) => candidate.name === 'sequential-thinking');
     assert.ok(prompt);
-    assert.deepEqual(prompt.arguments?.map((argument) => [argument.name, argument.required ?? false]), [['problem', true], ['strategy', false]]);
+    assert.deepEqual(
+      prompt.arguments?.map((argument) => [argument.name, argument.required ?? false]),
+      [
+        ['problem', true],
+        ['strategy', false],
+      ],
+    );
     const plain = await connected.client.getPrompt({ name: 'sequential-thinking', arguments: { problem: 'Why is the build slow?' } });
     const text = (plain.messages[0].content as { text: string }).text;
     assert.match(text, /Why is the build slow\?/);
     assert.match(text, /"linear"/);
     assert.match(text, /problem_reception/);
-    await assert.rejects(connected.client.getPrompt({ name: 'sequential-thinking', arguments: { problem: 'x', strategy: 'astrology' } }), /Unknown strategy "astrology"/);
-    const completion = await connected.client.complete({ ref: { type: 'ref/prompt', name: 'sequential-thinking' }, argument: { name: 'strategy', value: 'li' } });
+    await assert.rejects(
+      connected.client.getPrompt({ name: 'sequential-thinking', arguments: { problem: 'x', strategy: 'astrology' } }),
+      /Unknown strategy "astrology"/,
+    );
+    const completion = await connected.client.complete({
+      ref: { type: 'ref/prompt', name: 'sequential-thinking' },
+      argument: { name: 'strategy', value: 'li' },
+    });
     assert.deepEqual(completion.completion.values, ['linear']);
   });
 });

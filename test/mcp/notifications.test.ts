@@ -133,7 +133,10 @@ describe('server notifications', () => {
     assert.equal(messages.length, 1, JSON.stringify(messages));
     assert.equal(messages[0].params.level, 'error');
     assert.match(String(messages[0].params.data), /thought not saved: .*ENOSPC/);
-    assert.ok(stderr.some((line) => /ENOSPC/.test(line)), 'the stderr log stays');
+    assert.ok(
+      stderr.some((line) => /ENOSPC/.test(line)),
+      'the stderr log stays',
+    );
     store.close();
   });
 
@@ -149,7 +152,9 @@ describe('server notifications', () => {
     await settle(watcher);
     assert.deepEqual(listChanged, []);
     await watcher.listResources();
-    const first = jsonOf<{ sessionId: string }>(await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }));
+    const first = jsonOf<{ sessionId: string }>(
+      await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }),
+    );
     await waitFor(() => listChanged.length > 0, 'list_changed for the new session');
     const uri = uriOf(first.sessionId);
     await watcher.subscribeResource({ uri });
@@ -185,7 +190,10 @@ describe('server notifications', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const storeHere = new FileSessionStore(dir, { log: () => {} });
     const storeThere = new FileSessionStore(dir, { log: () => {} });
-    cleanups.push(() => storeHere.close(), () => storeThere.close());
+    cleanups.push(
+      () => storeHere.close(),
+      () => storeThere.close(),
+    );
     const here = new ThinkingEngine({ store: storeHere, log: () => {} });
     // "There" is another process (the stdio CLI next to VS Code): its own engine and store on the same directory.
     const there = new ThinkingEngine({ store: storeThere, log: () => {} });
@@ -196,11 +204,17 @@ describe('server notifications', () => {
     const watcher = await connect(here);
     const updated = collect<{ params: { uri: string } }>(watcher, ResourceUpdatedNotificationSchema);
     await watcher.subscribeResource({ uri: uriOf(sessionId) });
-    assert.ok(there.process('cli', { thought: 'more from the CLI', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, sessionId }).ok);
+    assert.ok(
+      there.process('cli', { thought: 'more from the CLI', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, sessionId }).ok,
+    );
     // What the store watcher does when the journal changes on disk.
     assert.equal(here.refreshSession(sessionId), true);
     await waitFor(() => updated.length > 0, 'resources/updated after the refresh');
-    assert.deepEqual(updated.map((notification) => notification.params.uri), [uriOf(sessionId)], 'one notification for the burst');
+    assert.deepEqual(
+      updated.map((notification) => notification.params.uri),
+      [uriOf(sessionId)],
+      'one notification for the burst',
+    );
   });
 
   it('delivers logs and resource updates over Streamable HTTP', async () => {
@@ -209,7 +223,9 @@ describe('server notifications', () => {
     cleanups.push(() => server.close());
     const clientOver = async () => {
       const client = new Client({ name: 'http-notify', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+      );
       cleanups.unshift(() => client.close());
       return client;
     };
@@ -220,13 +236,15 @@ describe('server notifications', () => {
 
     await writer.setLoggingLevel('warning');
     assert.equal((await think(writer, BAD_THOUGHT)).isError, true);
-    await waitFor(() => messages.length === 1, 'the warning on the tool call\'s stream');
+    await waitFor(() => messages.length === 1, "the warning on the tool call's stream");
     await writer.setLoggingLevel('error');
     await think(writer, BAD_THOUGHT);
     await settle(writer);
-    assert.equal(messages.length, 1, 'the HTTP session\'s level holds');
+    assert.equal(messages.length, 1, "the HTTP session's level holds");
 
-    const first = jsonOf<{ sessionId: string }>(await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }));
+    const first = jsonOf<{ sessionId: string }>(
+      await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }),
+    );
     await watcher.subscribeResource({ uri: uriOf(first.sessionId) });
     // The standalone SSE stream carries updates not tied to a request; retry until it is open.
     for (let attempt = 0; updated.length === 0 && attempt < 20; attempt++) {

@@ -71,7 +71,18 @@ function camelStep(step: Json): Json {
   };
 }
 
-const GENERIC_CAPABILITIES = new Set(['read_files', 'search_code', 'run_command', 'run_tests', 'fetch_docs', 'search_web', 'edit_files', 'diagnostics', 'version_control', 'browser_preview']);
+const GENERIC_CAPABILITIES = new Set([
+  'read_files',
+  'search_code',
+  'run_command',
+  'run_tests',
+  'fetch_docs',
+  'search_web',
+  'edit_files',
+  'diagnostics',
+  'version_control',
+  'browser_preview',
+]);
 
 describe("seed 004's Tailwind example, replayed exactly", () => {
   let h: Harness;
@@ -86,8 +97,14 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
   it('records all six calls in one session: four steps, the revision of 3, the branch from 2', () => {
     const sessionId = replies[0].sessionId as string;
     for (const reply of replies) assert.equal(reply.sessionId, sessionId);
-    assert.deepEqual(replies.map((reply) => reply.thoughtNumber), [1, 2, 3, 4, 5, 3]);
-    assert.deepEqual(replies.map((reply) => reply.thoughtHistoryLength), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      replies.map((reply) => reply.thoughtNumber),
+      [1, 2, 3, 4, 5, 3],
+    );
+    assert.deepEqual(
+      replies.map((reply) => reply.thoughtHistoryLength),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.deepEqual(replies[5].branches, ['alternative-config-1']);
     assert.equal(replies[3].nextThoughtNeeded, false);
   });
@@ -104,7 +121,8 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
         sentTools.map((tool) => ({ toolName: tool.tool_name, confidence: tool.confidence, priority: tool.priority })),
         `thought ${index + 1}`,
       );
-      if ((step.next_step_conditions as string[]).length > 0) assert.deepEqual(recommendation.nextStepConditions, step.next_step_conditions);
+      if ((step.next_step_conditions as string[]).length > 0)
+        assert.deepEqual(recommendation.nextStepConditions, step.next_step_conditions);
       else assert.equal(recommendation.nextStepConditions, undefined);
       // No tool list sent and none known: ours are capabilities, marked generic, never tool names.
       assert.equal(recommendation.toolsFrom, 'generic');
@@ -115,7 +133,11 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
         assert.ok(tool.confidence > 0 && tool.confidence <= 1);
       }
       assert.ok((recommendation.recommendedTools as Json[]).length <= 5);
-      assert.deepEqual(replies[index].warnings.filter((w: string) => /recommendedTools/.test(w)), [], 'nothing flagged without a list');
+      assert.deepEqual(
+        replies[index].warnings.filter((w: string) => /recommendedTools/.test(w)),
+        [],
+        'nothing flagged without a list',
+      );
     });
   });
 
@@ -147,10 +169,13 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
       assert.equal(qa.toolsFrom, 'generic');
       assert.equal(qa.toolCount, 0);
       // The workflow each thought's target suggests (the session follows none): version, none, none, none, syntax, none.
-      assert.equal(qa.workflow, [ 'qa_version_verification', undefined, undefined, undefined, 'qa_syntax_validation', undefined][index]);
+      assert.equal(qa.workflow, ['qa_version_verification', undefined, undefined, undefined, 'qa_syntax_validation', undefined][index]);
       assert.equal(qa.recommendation.step, args.current_step.step_description);
       // The journal keeps the agent's tools whole (rationale, alternatives, inputs) ahead of ours.
-      assert.deepEqual(qa.recommendation.recommendedTools.slice(0, args.current_step.recommended_tools.length), camelStep(args.current_step).recommendedTools);
+      assert.deepEqual(
+        qa.recommendation.recommendedTools.slice(0, args.current_step.recommended_tools.length),
+        camelStep(args.current_step).recommendedTools,
+      );
       assert.deepEqual(
         qa.recommendation.recommendedTools.slice(args.current_step.recommended_tools.length).map((tool: Json) => tool.toolName),
         replies[index].recommendation.recommendedTools.slice(args.current_step.recommended_tools.length).map((tool: Json) => tool.toolName),
@@ -161,7 +186,10 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
   it('the same session is read back by the engine with the same extra (nothing half-stored)', () => {
     const snapshot = h.engine.getSession(replies[0].sessionId);
     assert.ok(snapshot);
-    assert.deepEqual(snapshot.thoughts.map((thought) => thought.extra), h.journal(replies[0].sessionId).map((record) => record.extra));
+    assert.deepEqual(
+      snapshot.thoughts.map((thought) => thought.extra),
+      h.journal(replies[0].sessionId).map((record) => record.extra),
+    );
   });
 });
 
@@ -175,14 +203,20 @@ describe('recommendations against a tool list', () => {
     const reply = jsonOf<Json>(await h.call({ ...TAILWIND_STEPS[1], available_client_tools: listed }));
     const tools = reply.recommendation.recommendedTools as Json[];
     assert.equal(reply.recommendation.toolsFrom, 'request');
-    assert.deepEqual(tools.slice(0, 3).map((tool) => [tool.toolName, tool.unavailable]), [
-      ['browser_navigate', true],
-      ['browser_action', undefined],
-      ['use_mcp_tool', true],
-    ]);
+    assert.deepEqual(
+      tools.slice(0, 3).map((tool) => [tool.toolName, tool.unavailable]),
+      [
+        ['browser_navigate', true],
+        ['browser_action', undefined],
+        ['use_mcp_tool', true],
+      ],
+    );
     const names = new Set(listed.map((tool) => tool.name));
     for (const tool of tools.slice(3)) assert.ok(names.has(tool.toolName), tool.toolName);
-    assert.ok(reply.warnings.some((warning: string) => /"browser_navigate", "use_mcp_tool" not in availableTools \(6\)/.test(warning)), reply.warnings.join(' | '));
+    assert.ok(
+      reply.warnings.some((warning: string) => /"browser_navigate", "use_mcp_tool" not in availableTools \(6\)/.test(warning)),
+      reply.warnings.join(' | '),
+    );
     const stored = h.journal(reply.sessionId)[0].extra.qa;
     assert.equal(stored.toolsFrom, 'request');
     assert.equal(stored.toolCount, 6);
@@ -216,14 +250,30 @@ describe('workflow rules: revision after a failure, branch on several approaches
 
   it('in a plain session: "build failed" suggests revising the implementation step (thought 3)', async () => {
     for (const args of TAILWIND_STEPS.slice(0, 3)) jsonOf(await h.call(args));
-    const reply = jsonOf<Json>(await h.call({ thought: 'npm run build failed: unexpected token in tailwind.config.js', thought_number: 4, total_thoughts: 5, next_thought_needed: true, verification_target: 'Tailwind CSS build' }));
-    assert.deepEqual(reply.suggestion, { revise: 3, text: 'A failure: revise the implementation, thought 3 (isRevision, revisesThought).' });
+    const reply = jsonOf<Json>(
+      await h.call({
+        thought: 'npm run build failed: unexpected token in tailwind.config.js',
+        thought_number: 4,
+        total_thoughts: 5,
+        next_thought_needed: true,
+        verification_target: 'Tailwind CSS build',
+      }),
+    );
+    assert.deepEqual(reply.suggestion, {
+      revise: 3,
+      text: 'A failure: revise the implementation, thought 3 (isRevision, revisesThought).',
+    });
   });
 
   it('in a QA workflow: stages follow the workflow, remaining steps shrink, rules point at workflow stages', async () => {
     const w = await harness();
     try {
-      const base = { totalThoughts: 5, nextThoughtNeeded: true, workflow: 'qa_version_verification', verificationTarget: 'tailwind version' };
+      const base = {
+        totalThoughts: 5,
+        nextThoughtNeeded: true,
+        workflow: 'qa_version_verification',
+        verificationTarget: 'tailwind version',
+      };
       const first = jsonOf<Json>(await w.call({ ...base, thought: 'package.json says tailwindcss 4.0.1', thoughtNumber: 1 }));
       assert.equal(first.strategy, 'qa_version_verification');
       assert.equal(first.stage, 'version_check');
@@ -234,13 +284,31 @@ describe('workflow rules: revision after a failure, branch on several approaches
         'Design and write the version-appropriate implementation',
         'Build or run with the installed version',
       ]);
-      const second = jsonOf<Json>(await w.call({ ...base, thought: 'The v4 docs show two valid configuration approaches: CSS-first and JS config', thoughtNumber: 2, stage: 'documentation_check' }));
-      assert.deepEqual(second.suggestion, { branchFromThought: 2, branchId: 'alternative-1', text: 'Several valid approaches: branch from thought 2 to explore one.' });
+      const second = jsonOf<Json>(
+        await w.call({
+          ...base,
+          thought: 'The v4 docs show two valid configuration approaches: CSS-first and JS config',
+          thoughtNumber: 2,
+          stage: 'documentation_check',
+        }),
+      );
+      assert.deepEqual(second.suggestion, {
+        branchFromThought: 2,
+        branchId: 'alternative-1',
+        text: 'Several valid approaches: branch from thought 2 to explore one.',
+      });
       assert.equal(second.remainingSteps.length, 2);
       jsonOf(await w.call({ ...base, thought: 'Write the CSS-first config', thoughtNumber: 3, stage: 'implementation_planning' }));
-      const fourth = jsonOf<Json>(await w.call({ ...base, thought: 'The build failed with a syntax error', thoughtNumber: 4, stage: 'validation' }));
-      assert.deepEqual(fourth.suggestion, { revise: 3, text: 'Validation failed: revise the implementation, thought 3 (isRevision, revisesThought).' });
-      const fifth = jsonOf<Json>(await w.call({ ...base, thought: 'Fix the @import line', thoughtNumber: 5, isRevision: true, revisesThought: 3 }));
+      const fourth = jsonOf<Json>(
+        await w.call({ ...base, thought: 'The build failed with a syntax error', thoughtNumber: 4, stage: 'validation' }),
+      );
+      assert.deepEqual(fourth.suggestion, {
+        revise: 3,
+        text: 'Validation failed: revise the implementation, thought 3 (isRevision, revisesThought).',
+      });
+      const fifth = jsonOf<Json>(
+        await w.call({ ...base, thought: 'Fix the @import line', thoughtNumber: 5, isRevision: true, revisesThought: 3 }),
+      );
       assert.equal(fifth.stage, 'implementation_revision');
       assert.equal(fifth.suggestion, undefined);
     } finally {
@@ -252,8 +320,14 @@ describe('workflow rules: revision after a failure, branch on several approaches
     const resources = await h.client.listResources();
     const prompts = await h.client.listPrompts();
     for (const name of ['qa_version_verification', 'qa_syntax_validation', 'qa_compatibility_check', 'qa_test_workflow']) {
-      assert.ok(resources.resources.some((resource) => resource.uri === `thinking://strategies/${name}`), name);
-      assert.ok(prompts.prompts.some((prompt) => prompt.name.includes(name)), name);
+      assert.ok(
+        resources.resources.some((resource) => resource.uri === `thinking://strategies/${name}`),
+        name,
+      );
+      assert.ok(
+        prompts.prompts.some((prompt) => prompt.name.includes(name)),
+        name,
+      );
     }
   });
 });
@@ -271,16 +345,40 @@ describe("the editor's tool list when a call sends none", () => {
       return editorTools;
     });
     try {
-      const reply = jsonOf<Json>(await h.call({ thought: 'Check for syntax errors', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, currentStep: { stepDescription: 'Check the config for syntax errors' } }));
+      const reply = jsonOf<Json>(
+        await h.call({
+          thought: 'Check for syntax errors',
+          thoughtNumber: 1,
+          totalThoughts: 2,
+          nextThoughtNeeded: true,
+          currentStep: { stepDescription: 'Check the config for syntax errors' },
+        }),
+      );
       assert.equal(reply.recommendation.toolsFrom, 'editor');
       assert.equal(reply.recommendation.recommendedTools[0].toolName, 'copilot_getErrors');
-      for (const tool of reply.recommendation.recommendedTools) assert.ok(editorTools.some((known) => known.name === tool.toolName), tool.toolName);
+      for (const tool of reply.recommendation.recommendedTools)
+        assert.ok(
+          editorTools.some((known) => known.name === tool.toolName),
+          tool.toolName,
+        );
       assert.equal(calls, 1);
       const stored = h.journal(reply.sessionId)[0].extra.qa;
       assert.deepEqual([stored.toolsFrom, stored.toolCount], ['editor', 3]);
-      const sent = jsonOf<Json>(await h.call({ thought: 'Read it', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, availableTools: ['my_reader'], currentStep: { stepDescription: 'Read the config file' } }));
+      const sent = jsonOf<Json>(
+        await h.call({
+          thought: 'Read it',
+          thoughtNumber: 2,
+          totalThoughts: 2,
+          nextThoughtNeeded: false,
+          availableTools: ['my_reader'],
+          currentStep: { stepDescription: 'Read the config file' },
+        }),
+      );
       assert.equal(sent.recommendation.toolsFrom, 'request');
-      assert.deepEqual(sent.recommendation.recommendedTools.map((tool: Json) => tool.toolName), ['my_reader']);
+      assert.deepEqual(
+        sent.recommendation.recommendedTools.map((tool: Json) => tool.toolName),
+        ['my_reader'],
+      );
       // A plain thought (no QA field, no QA workflow) pays nothing: no recommendation, the provider is not asked.
       const before = calls;
       const plain = jsonOf<Json>(await h.call({ thought: 'plain', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
@@ -303,16 +401,52 @@ describe('bad QA input: a clear error naming the field, nothing stored', () => {
 
   const step = (tool: Json) => ({ step_description: 'Check', recommended_tools: [tool] });
   const cases: [string, Json, RegExp][] = [
-    ['confidence 1.5', { current_step: step({ tool_name: 'read_file', confidence: 1.5, rationale: 'r', priority: 1 }) }, /Invalid current_step\.recommended_tools\[0\]\.confidence: got 1\.5; expected a number from 0 to 1/],
-    ['priority 0', { current_step: step({ tool_name: 'read_file', confidence: 0.5, rationale: 'r', priority: 0 }) }, /Invalid current_step\.recommended_tools\[0\]\.priority: got 0; expected a whole number from 1/],
-    ['10,000 tools', { available_client_tools: Array.from({ length: 10_000 }, (_, index) => `tool_${index}`) }, /Invalid available_client_tools: got 10000 tools; expected at most 512/],
-    ['a tool list as a string', { availableTools: 'read_file,write_file' }, /Invalid availableTools: got "read_file,write_file"; expected an array of tool names/],
+    [
+      'confidence 1.5',
+      { current_step: step({ tool_name: 'read_file', confidence: 1.5, rationale: 'r', priority: 1 }) },
+      /Invalid current_step\.recommended_tools\[0\]\.confidence: got 1\.5; expected a number from 0 to 1/,
+    ],
+    [
+      'priority 0',
+      { current_step: step({ tool_name: 'read_file', confidence: 0.5, rationale: 'r', priority: 0 }) },
+      /Invalid current_step\.recommended_tools\[0\]\.priority: got 0; expected a whole number from 1/,
+    ],
+    [
+      '10,000 tools',
+      { available_client_tools: Array.from({ length: 10_000 }, (_, index) => `tool_${index}`) },
+      /Invalid available_client_tools: got 10000 tools; expected at most 512/,
+    ],
+    [
+      'a tool list as a string',
+      { availableTools: 'read_file,write_file' },
+      /Invalid availableTools: got "read_file,write_file"; expected an array of tool names/,
+    ],
     ['a step as an array', { currentStep: ['Check'] }, /Invalid currentStep: got an array of 1; expected an object with stepDescription/],
-    ['a tool without a name', { availableTools: [{ description: 'no name' }] }, /Invalid availableTools\[0\]\.name: got undefined; expected a non-empty string/],
-    ['an unknown workflow', { workflow: 'qa_everything' }, /Invalid workflow: got "qa_everything"; expected one of qa_version_verification/],
-    ['workflow and strategy that disagree', { workflow: 'qa_test_workflow', strategy: 'react' }, /Invalid workflow: got "qa_test_workflow"; expected the same as strategy "react"/],
-    ['a 3,000-character step', { currentStep: { stepDescription: 'x'.repeat(3000) } }, /Invalid currentStep\.stepDescription: got 3000 characters; expected at most 2000/],
-    ['remaining steps as an object', { remaining_steps: { a: 1 } }, /Invalid remaining_steps: got an object; expected an array of step descriptions/],
+    [
+      'a tool without a name',
+      { availableTools: [{ description: 'no name' }] },
+      /Invalid availableTools\[0\]\.name: got undefined; expected a non-empty string/,
+    ],
+    [
+      'an unknown workflow',
+      { workflow: 'qa_everything' },
+      /Invalid workflow: got "qa_everything"; expected one of qa_version_verification/,
+    ],
+    [
+      'workflow and strategy that disagree',
+      { workflow: 'qa_test_workflow', strategy: 'react' },
+      /Invalid workflow: got "qa_test_workflow"; expected the same as strategy "react"/,
+    ],
+    [
+      'a 3,000-character step',
+      { currentStep: { stepDescription: 'x'.repeat(3000) } },
+      /Invalid currentStep\.stepDescription: got 3000 characters; expected at most 2000/,
+    ],
+    [
+      'remaining steps as an object',
+      { remaining_steps: { a: 1 } },
+      /Invalid remaining_steps: got an object; expected an array of step descriptions/,
+    ],
   ];
   for (const [name, extra, message] of cases) {
     it(`refuses ${name}`, async () => {
@@ -326,7 +460,14 @@ describe('bad QA input: a clear error naming the field, nothing stored', () => {
 
   it('bounds a 1 MB tool description: used only in part for matching, never stored, and says so', async () => {
     const reply = jsonOf<Json>(
-      await h.call({ thought: 'step', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, availableTools: [{ name: 'big_reader', description: `Read files. ${'x'.repeat(1_048_576)}` }], currentStep: { stepDescription: 'Read the config file' } }),
+      await h.call({
+        thought: 'step',
+        thoughtNumber: 2,
+        totalThoughts: 3,
+        nextThoughtNeeded: true,
+        availableTools: [{ name: 'big_reader', description: `Read files. ${'x'.repeat(1_048_576)}` }],
+        currentStep: { stepDescription: 'Read the config file' },
+      }),
     );
     assert.equal(reply.recommendation.recommendedTools[0].toolName, 'big_reader');
     assert.ok(reply.warnings.some((warning: string) => /availableTools: 1 description\(s\) longer than 1024 characters/.test(warning)));

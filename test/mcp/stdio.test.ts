@@ -82,7 +82,10 @@ describe('the CLI over stdio', () => {
       const long = (index: number) => `${index}:${'ß∑'.repeat(9_000)}`;
       let sessionId = '';
       for (let number = 1; number <= 12; number++) {
-        sessionId = String(jsonOf(await think(ours.client, { thought: long(number), thoughtNumber: number, totalThoughts: 12, nextThoughtNeeded: true })).sessionId);
+        sessionId = String(
+          jsonOf(await think(ours.client, { thought: long(number), thoughtNumber: number, totalThoughts: 12, nextThoughtNeeded: true }))
+            .sessionId,
+        );
       }
       // About 430 KB of JSON in one reply, then small replies right behind it.
       const [full, list, ping] = await Promise.all([
@@ -91,7 +94,10 @@ describe('the CLI over stdio', () => {
         ours.client.ping(),
       ]);
       const thoughts = jsonOf<{ thoughts: { thought: string }[] }>(full).thoughts;
-      assert.deepEqual(thoughts.map((thought) => thought.thought), Array.from({ length: 12 }, (_, index) => long(index + 1)));
+      assert.deepEqual(
+        thoughts.map((thought) => thought.thought),
+        Array.from({ length: 12 }, (_, index) => long(index + 1)),
+      );
       assert.equal(jsonOf<{ total: number }>(list).total, 1);
       assert.deepEqual(ping, {});
     } finally {
@@ -113,11 +119,15 @@ describe('the CLI over stdio', () => {
     }
     const second = await connectCli(storage);
     try {
-      const resumed = jsonOf<{ sessionId: string; nextThoughtNumber: number; recentThoughts: { thought: string }[] }>(await sessions(second.client, { action: 'resume', sessionId }));
+      const resumed = jsonOf<{ sessionId: string; nextThoughtNumber: number; recentThoughts: { thought: string }[] }>(
+        await sessions(second.client, { action: 'resume', sessionId }),
+      );
       assert.equal(resumed.sessionId, sessionId);
       assert.equal(resumed.nextThoughtNumber, 4);
       assert.equal(resumed.recentThoughts.at(-1)?.thought, 'First step.');
-      const next = jsonOf(await think(second.client, { thought: 'After the restart.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }));
+      const next = jsonOf(
+        await think(second.client, { thought: 'After the restart.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true }),
+      );
       assert.equal(next.sessionId, sessionId);
       assert.equal(next.thoughtHistoryLength, 4);
     } finally {
@@ -126,7 +136,9 @@ describe('the CLI over stdio', () => {
     const third = await connectCli(storage);
     try {
       // An explicit sessionId continues the saved session without resume.
-      const next = jsonOf(await think(third.client, { thought: 'Third process.', thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: false, sessionId }));
+      const next = jsonOf(
+        await think(third.client, { thought: 'Third process.', thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: false, sessionId }),
+      );
       assert.equal(next.thoughtHistoryLength, 5);
     } finally {
       await third.close();
@@ -181,7 +193,15 @@ describe('the stdio wire format', () => {
   });
 
   it('reassembles messages split across chunks, accepts CRLF and several messages in one chunk', async () => {
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'sequentialthinking', arguments: { thought: 'héllo — ünïcode', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true } } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'sequentialthinking',
+        arguments: { thought: 'héllo — ünïcode', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true },
+      },
+    });
     const bytes = Buffer.from(`${call}\r\n`, 'utf8');
     // Split inside a multi-byte character.
     const cut = bytes.indexOf(Buffer.from('é')) + 1;
@@ -190,7 +210,10 @@ describe('the stdio wire format', () => {
     child.stdin?.write(Buffer.concat([bytes.subarray(cut), Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping"}\n')]));
     // Both answered; JSON-RPC leaves their order to the server (the quick ping may overtake the tool call).
     const replies = [await nextLine(), await nextLine()].sort((a, b) => Number(a.id) - Number(b.id));
-    assert.deepEqual(replies.map((reply) => reply.id), [3, 4]);
+    assert.deepEqual(
+      replies.map((reply) => reply.id),
+      [3, 4],
+    );
     const result = replies[0].result as { structuredContent: { thoughtNumber: number } };
     assert.equal(result.structuredContent.thoughtNumber, 1);
   });
@@ -217,14 +240,22 @@ describe('the CLI reading requests from a file or a pipe that then ends', () => 
         jsonrpc: '2.0',
         id: index + 1,
         method: 'tools/call',
-        params: { name: 'sequentialthinking', arguments: { thought: `${index} ${'x'.repeat(300)}`, thoughtNumber: index + 1, totalThoughts: 1000, nextThoughtNeeded: true } },
+        params: {
+          name: 'sequentialthinking',
+          arguments: { thought: `${index} ${'x'.repeat(300)}`, thoughtNumber: index + 1, totalThoughts: 1000, nextThoughtNeeded: true },
+        },
       }),
     );
     const pings = Array.from({ length: 5000 }, (_, index) => JSON.stringify({ jsonrpc: '2.0', id: `ping-${index}`, method: 'ping' }));
     child.stdin?.end(`${[...thoughts, ...pings].join('\n')}\n`);
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0);
-    const ids = new Set(stdout.split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { id: unknown }).id));
+    const ids = new Set(
+      stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => (JSON.parse(line) as { id: unknown }).id),
+    );
     assert.equal(ids.size, 6000, 'one answer per request');
     assert.doesNotMatch(stderr, /MaxListenersExceededWarning/);
   });
@@ -257,7 +288,16 @@ describe('the CLI commands', () => {
     const client = await connectCli(storage);
     let sessionId: string;
     try {
-      sessionId = String(jsonOf(await think(client.client, { thought: 'Exported <script>x</script> thought.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false })).sessionId);
+      sessionId = String(
+        jsonOf(
+          await think(client.client, {
+            thought: 'Exported <script>x</script> thought.',
+            thoughtNumber: 1,
+            totalThoughts: 1,
+            nextThoughtNeeded: false,
+          }),
+        ).sessionId,
+      );
     } finally {
       await client.close();
     }
@@ -297,7 +337,9 @@ describe('the CLI commands', () => {
       const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
       const client = new Client({ name: 'cli-http-test', version: '1.0.0' });
       await client.connect(transport);
-      const reply = jsonOf(await think(client, { thought: 'Over the CLI HTTP server.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+      const reply = jsonOf(
+        await think(client, { thought: 'Over the CLI HTTP server.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }),
+      );
       assert.equal(reply.thoughtHistoryLength, 1);
       await client.close();
       const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

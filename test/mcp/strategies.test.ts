@@ -52,12 +52,20 @@ describe('strategy resources and prompts over MCP', () => {
   it('reads thinking://strategies as JSON with traits, typical length and stage names', async () => {
     const content = await readText('thinking://strategies');
     assert.equal(content.mimeType, 'application/json');
-    const parsed = JSON.parse(content.text ?? '') as { strategies: { name: string; traits: Record<string, boolean>; typicalLength: number; stages: string[] }[] };
-    assert.deepEqual(parsed.strategies.map((strategy) => strategy.name), STRATEGIES.map((strategy) => strategy.name));
+    const parsed = JSON.parse(content.text ?? '') as {
+      strategies: { name: string; traits: Record<string, boolean>; typicalLength: number; stages: string[] }[];
+    };
+    assert.deepEqual(
+      parsed.strategies.map((strategy) => strategy.name),
+      STRATEGIES.map((strategy) => strategy.name),
+    );
     for (const [index, strategy] of STRATEGIES.entries()) {
       assert.deepEqual(parsed.strategies[index].traits, strategy.traits);
       assert.equal(parsed.strategies[index].typicalLength, strategy.typicalLength);
-      assert.deepEqual(parsed.strategies[index].stages, strategy.stages.map((stage) => stage.name));
+      assert.deepEqual(
+        parsed.strategies[index].stages,
+        strategy.stages.map((stage) => stage.name),
+      );
     }
   });
 
@@ -67,7 +75,8 @@ describe('strategy resources and prompts over MCP', () => {
       assert.equal(content.mimeType, 'text/markdown');
       const text = content.text ?? '';
       assert.ok(text.includes(strategy.description), strategy.name);
-      for (const stage of strategy.stages) assert.ok(text.includes(`\`${stage.name}\` — ${stage.purpose}`), `${strategy.name}.${stage.name}`);
+      for (const stage of strategy.stages)
+        assert.ok(text.includes(`\`${stage.name}\` — ${stage.purpose}`), `${strategy.name}.${stage.name}`);
       const diagram = /```mermaid\n([\s\S]*?)```/.exec(text);
       assert.ok(diagram, `${strategy.name} has a mermaid block`);
       assert.match(diagram[1], /^flowchart TD/);
@@ -92,7 +101,10 @@ describe('strategy resources and prompts over MCP', () => {
     for (const strategy of STRATEGIES) {
       const prompt = prompts.find((candidate) => candidate.name === `think-${strategy.name}`);
       assert.ok(prompt, strategy.name);
-      assert.deepEqual(prompt.arguments?.map((argument) => [argument.name, argument.required]), [['problem', true]]);
+      assert.deepEqual(
+        prompt.arguments?.map((argument) => [argument.name, argument.required]),
+        [['problem', true]],
+      );
     }
   });
 
@@ -113,12 +125,27 @@ describe('strategy resources and prompts over MCP', () => {
     const call = async (args: Record<string, unknown>) => {
       const result = await client.callTool({ name: 'sequentialthinking', arguments: args });
       assert.notEqual(result.isError, true, JSON.stringify(result.content));
-      return result.structuredContent as { stage: string; nextStages: string[]; guidance: string; progress: { thoughts: number; typicalLength: number; stagesToFinal: number } };
+      return result.structuredContent as {
+        stage: string;
+        nextStages: string[];
+        guidance: string;
+        progress: { thoughts: number; typicalLength: number; stagesToFinal: number };
+      };
     };
-    const first = await call({ thought: 'Restate', thoughtNumber: 1, totalThoughts: 8, nextThoughtNeeded: true, strategy: 'self_ask', stage: 'problem_reception' });
+    const first = await call({
+      thought: 'Restate',
+      thoughtNumber: 1,
+      totalThoughts: 8,
+      nextThoughtNeeded: true,
+      strategy: 'self_ask',
+      stage: 'problem_reception',
+    });
     assert.equal(first.stage, 'problem_reception');
     assert.deepEqual(first.progress, { thoughts: 1, typicalLength: 8, stagesToFinal: 7 });
-    const refused = await client.callTool({ name: 'sequentialthinking', arguments: { thought: 'Jump', thoughtNumber: 2, totalThoughts: 8, nextThoughtNeeded: true, stage: 'completion_check' } });
+    const refused = await client.callTool({
+      name: 'sequentialthinking',
+      arguments: { thought: 'Jump', thoughtNumber: 2, totalThoughts: 8, nextThoughtNeeded: true, stage: 'completion_check' },
+    });
     assert.equal(refused.isError, true);
     assert.match(JSON.stringify(refused.content), /Current stage: \\"problem_reception\\".*\\"problem_decomposition\\"/);
   });

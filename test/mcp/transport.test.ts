@@ -43,7 +43,10 @@ const think = (id: number, args: Record<string, unknown>) =>
 describe('the stdio transport', () => {
   it('reassembles messages split across chunks (inside a multi-byte character), with LF or CRLF, several per chunk', async () => {
     const { input, running, next } = await harness();
-    const bytes = Buffer.from(`${think(1, { thought: 'ünïcode ✓', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true })}\r\n${ping(2)}`, 'utf8');
+    const bytes = Buffer.from(
+      `${think(1, { thought: 'ünïcode ✓', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true })}\r\n${ping(2)}`,
+      'utf8',
+    );
     const cut = bytes.indexOf(Buffer.from('ü')) + 1;
     input.write(bytes.subarray(0, cut));
     input.write(bytes.subarray(cut));
@@ -59,8 +62,14 @@ describe('the stdio transport', () => {
     const [notJson, noEnvelope, badMethod, pong] = await next(4);
     assert.deepEqual([notJson.id, notJson.error?.code], [null, -32700]);
     assert.match(notJson.error?.message ?? '', /^Parse error: /);
-    assert.deepEqual([noEnvelope.id, noEnvelope.error?.code, noEnvelope.error?.message], [7, -32600, 'Invalid Request: jsonrpc must be "2.0"']);
-    assert.deepEqual([badMethod.id, badMethod.error?.code, badMethod.error?.message], ['s', -32600, 'Invalid Request: method must be a string']);
+    assert.deepEqual(
+      [noEnvelope.id, noEnvelope.error?.code, noEnvelope.error?.message],
+      [7, -32600, 'Invalid Request: jsonrpc must be "2.0"'],
+    );
+    assert.deepEqual(
+      [badMethod.id, badMethod.error?.code, badMethod.error?.message],
+      ['s', -32600, 'Invalid Request: method must be a string'],
+    );
     assert.deepEqual(pong, { jsonrpc: '2.0', id: 8, result: {} });
     await running.close();
   });
@@ -143,8 +152,15 @@ describe('the stdio transport', () => {
     );
     input.end(`${calls.join('\n')}\n`);
     await running.closed;
-    const ids = written.join('').split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as Reply).id);
-    assert.deepEqual([...ids].sort((a, b) => Number(a) - Number(b)), Array.from({ length: 50 }, (_, index) => index + 1));
+    const ids = written
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as Reply).id);
+    assert.deepEqual(
+      [...ids].sort((a, b) => Number(a) - Number(b)),
+      Array.from({ length: 50 }, (_, index) => index + 1),
+    );
   });
 
   it('closes when its input ends, once', async () => {

@@ -11,7 +11,18 @@ interface MermaidApi {
 
 let loading: Promise<MermaidApi> | undefined;
 
-const DOM_GLOBALS = ['window', 'document', 'navigator', 'Element', 'HTMLElement', 'SVGElement', 'Node', 'DOMParser', 'XMLSerializer', 'MutationObserver'] as const;
+const DOM_GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'Element',
+  'HTMLElement',
+  'SVGElement',
+  'Node',
+  'DOMParser',
+  'XMLSerializer',
+  'MutationObserver',
+] as const;
 
 function installDom(): void {
   const dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true });

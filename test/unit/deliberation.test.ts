@@ -20,7 +20,8 @@ describe('auto routing', () => {
     { problem: 'What is the capital of France?', band: 'single' },
     { problem: 'Which database should a small team pick for a new internal tool that must run on a single server?', band: 'double' },
     {
-      problem: 'We must cut API latency below 200 ms without raising the budget. Should we add a cache in front of the database, or move the queue to a distributed service?',
+      problem:
+        'We must cut API latency below 200 ms without raising the budget. Should we add a cache in front of the database, or move the queue to a distributed service?',
       band: 'triple',
     },
     {
@@ -29,7 +30,11 @@ describe('auto routing', () => {
       band: 'full',
     },
     // The session so far counts: the double-band problem with two open branches and two revisions needs more hats.
-    { problem: 'Which database should a small team pick for a new internal tool that must run on a single server?', band: 'triple', session: { branches: 2, revisions: 2 } },
+    {
+      problem: 'Which database should a small team pick for a new internal tool that must run on a single server?',
+      band: 'triple',
+      session: { branches: 2, revisions: 2 },
+    },
   ];
   for (const row of table) {
     it(`routes "${row.problem.slice(0, 40)}…"${row.session ? ' (with session signals)' : ''} to ${row.band}`, () => {
@@ -38,7 +43,10 @@ describe('auto routing', () => {
       assert.deepEqual(decision.sequence, BAND_SEQUENCES[decision.band]);
       assert.equal(decision.estimatedSavingPercent, Math.round(((6 - decision.sequence.length) / 6) * 100));
       assert.match(decision.reason, new RegExp(`complexity ${decision.score}/100 .* ${row.band} band`));
-      assert.equal(decision.score, Object.values(decision.factors).reduce((a, b) => a + b, 0));
+      assert.equal(
+        decision.score,
+        Object.values(decision.factors).reduce((a, b) => a + b, 0),
+      );
     });
   }
 
@@ -85,7 +93,11 @@ describe('plans', () => {
   });
 
   it('caps absurd budgets and says which', () => {
-    const plan = resolvePlanObject({ strategy: 'task', role: 'critical', resolution: { maxCycles: 1e9, maxTokens: 5e8 }, maxTokens: 999_999 }, book, { timeoutMs: 1e9 });
+    const plan = resolvePlanObject(
+      { strategy: 'task', role: 'critical', resolution: { maxCycles: 1e9, maxTokens: 5e8 }, maxTokens: 999_999 },
+      book,
+      { timeoutMs: 1e9 },
+    );
     assert.equal(plan.steps[0].resolution?.maxCycles, BUDGET_RULES.maxCycles.cap);
     assert.equal(plan.steps[0].resolution?.maxTokens, BUDGET_RULES.taskMaxTokens.cap);
     assert.equal(plan.steps[0].maxTokens, BUDGET_RULES.maxTokens.cap);
@@ -94,39 +106,95 @@ describe('plans', () => {
     assert.ok(plan.capped.some((note) => note.startsWith('plan.resolution.maxCycles: asked 1000000000, capped at 12')));
   });
 
-  it('prefers the plan\'s own budgets over request-wide ones', () => {
-    const plan = resolvePlanObject({ strategy: 'task', role: 'factual', resolution: { maxCycles: 2 } }, book, { maxCycles: 5, maxToolCalls: 3 });
+  it("prefers the plan's own budgets over request-wide ones", () => {
+    const plan = resolvePlanObject({ strategy: 'task', role: 'factual', resolution: { maxCycles: 2 } }, book, {
+      maxCycles: 5,
+      maxToolCalls: 3,
+    });
     assert.equal(plan.steps[0].resolution?.maxCycles, 2);
     assert.equal(plan.steps[0].resolution?.maxToolCalls, 3);
   });
 
   const refusals: [string, unknown, RegExp][] = [
-    ['unknown strategy', { strategy: 'tree' }, /^Invalid plan\.strategy: got "tree"; expected strategy to be one of direct, sequential, parallel, task/],
-    ['unknown role', { strategy: 'direct', role: 'wizard' }, /^Invalid plan\.role: unknown role "wizard"; expected one of the hats factual, .* or the custom roles lawyer/],
-    ['nested plan', { strategy: 'sequential', sequence: [{ role: 'factual', sequence: ['critical'] }] }, /^Invalid plan\.sequence\[0\]: unknown field "sequence"; plans do not nest/],
-    ['nested strategy', { strategy: 'parallel', roles: [{ role: 'factual', strategy: 'sequential' }] }, /^Invalid plan\.roles\[0\]\.strategy: got "sequential"; a step runs "direct" .* plans do not nest/],
-    ['negative cycles', { strategy: 'task', role: 'factual', resolution: { maxCycles: -3 } }, /^Invalid plan\.resolution\.maxCycles: got -3; expected a whole number of cycles, at least 1/],
-    ['fractional tokens', { strategy: 'direct', role: 'factual', maxTokens: 10.5 }, /^Invalid plan\.maxTokens: got 10\.5; expected a whole number of output tokens/],
-    ['bad result strategy', { strategy: 'parallel', roles: ['factual'], resultStrategy: 'vote' }, /^Invalid plan\.resultStrategy: got "vote"; expected one of last, concat, label, formatted/],
+    [
+      'unknown strategy',
+      { strategy: 'tree' },
+      /^Invalid plan\.strategy: got "tree"; expected strategy to be one of direct, sequential, parallel, task/,
+    ],
+    [
+      'unknown role',
+      { strategy: 'direct', role: 'wizard' },
+      /^Invalid plan\.role: unknown role "wizard"; expected one of the hats factual, .* or the custom roles lawyer/,
+    ],
+    [
+      'nested plan',
+      { strategy: 'sequential', sequence: [{ role: 'factual', sequence: ['critical'] }] },
+      /^Invalid plan\.sequence\[0\]: unknown field "sequence"; plans do not nest/,
+    ],
+    [
+      'nested strategy',
+      { strategy: 'parallel', roles: [{ role: 'factual', strategy: 'sequential' }] },
+      /^Invalid plan\.roles\[0\]\.strategy: got "sequential"; a step runs "direct" .* plans do not nest/,
+    ],
+    [
+      'negative cycles',
+      { strategy: 'task', role: 'factual', resolution: { maxCycles: -3 } },
+      /^Invalid plan\.resolution\.maxCycles: got -3; expected a whole number of cycles, at least 1/,
+    ],
+    [
+      'fractional tokens',
+      { strategy: 'direct', role: 'factual', maxTokens: 10.5 },
+      /^Invalid plan\.maxTokens: got 10\.5; expected a whole number of output tokens/,
+    ],
+    [
+      'bad result strategy',
+      { strategy: 'parallel', roles: ['factual'], resultStrategy: 'vote' },
+      /^Invalid plan\.resultStrategy: got "vote"; expected one of last, concat, label, formatted/,
+    ],
     ['duplicate parallel role', { strategy: 'parallel', roles: ['factual', 'factual'] }, /^Invalid plan\.roles: each role may appear once/],
-    ['resolution on a direct step', { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct', resolution: { maxCycles: 2 } }] }, /^Invalid plan\.sequence\[0\]\.resolution: only task steps/],
+    [
+      'resolution on a direct step',
+      { strategy: 'sequential', sequence: [{ role: 'factual', strategy: 'direct', resolution: { maxCycles: 2 } }] },
+      /^Invalid plan\.sequence\[0\]\.resolution: only task steps/,
+    ],
     ['empty sequence', { strategy: 'sequential', sequence: [] }, /^Invalid plan\.sequence: got \[\]; expected at least one step/],
   ];
   for (const [name, raw, expected] of refusals) {
     it(`refuses a plan with ${name}, naming the field`, () => {
-      assert.throws(() => resolvePlanObject(raw, book, {}), (error: unknown) => error instanceof PlanError && expected.test(error.message));
+      assert.throws(
+        () => resolvePlanObject(raw, book, {}),
+        (error: unknown) => error instanceof PlanError && expected.test(error.message),
+      );
     });
   }
 
   it('names plans: unknown names list the valid ones; hats plans refuse role choices', () => {
-    assert.throws(() => resolveNamedPlan('brainstorm', { roles: [], customRoles: [], book, budgets: {} }), /Invalid plan: unknown plan "brainstorm"; expected one of auto, hats, parallel-hats/);
-    assert.throws(() => resolveNamedPlan('hats', { roles: ['critical'], customRoles: [], book, budgets: {} }), /Invalid roles: plan "hats" picks its own hats/);
-    assert.throws(() => resolveNamedPlan('direct', { roles: ['critical', 'factual'], customRoles: [], book, budgets: {} }), /Invalid roles: plan "direct" runs one role, got 2/);
+    assert.throws(
+      () => resolveNamedPlan('brainstorm', { roles: [], customRoles: [], book, budgets: {} }),
+      /Invalid plan: unknown plan "brainstorm"; expected one of auto, hats, parallel-hats/,
+    );
+    assert.throws(
+      () => resolveNamedPlan('hats', { roles: ['critical'], customRoles: [], book, budgets: {} }),
+      /Invalid roles: plan "hats" picks its own hats/,
+    );
+    assert.throws(
+      () => resolveNamedPlan('direct', { roles: ['critical', 'factual'], customRoles: [], book, budgets: {} }),
+      /Invalid roles: plan "direct" runs one role, got 2/,
+    );
     const parallel = resolveNamedPlan('parallel-hats', { roles: [], customRoles: [], book, budgets: {} });
-    assert.deepEqual(parallel.steps.map((step) => step.role.name), ['factual', 'emotional', 'critical', 'optimistic', 'creative']);
+    assert.deepEqual(
+      parallel.steps.map((step) => step.role.name),
+      ['factual', 'emotional', 'critical', 'optimistic', 'creative'],
+    );
     assert.equal(parallel.synthesis?.role.name, 'synthesis');
     const sequential = resolveNamedPlan('sequential', { roles: ['lawyer', 'critical'], customRoles: ['lawyer'], book, budgets: {} });
-    assert.deepEqual(sequential.steps.map((step) => [step.role.name, step.strategy]), [['lawyer', 'direct'], ['critical', 'direct']]);
+    assert.deepEqual(
+      sequential.steps.map((step) => [step.role.name, step.strategy]),
+      [
+        ['lawyer', 'direct'],
+        ['critical', 'direct'],
+      ],
+    );
   });
 });
 
@@ -140,7 +208,10 @@ describe('result strategies', () => {
     assert.equal(combineResults('last', outputs), 'S');
     assert.equal(combineResults('concat', outputs), 'F\n\nS');
     assert.equal(combineResults('label', outputs), '[factual]\nF\n\n[synthesis]\nS');
-    assert.equal(combineResults('formatted', outputs), '## Factual (white hat)\n\nF\n\n## Critical (black hat)\n\n_(failed: no contribution)_\n\n## Synthesis (blue hat)\n\nS');
+    assert.equal(
+      combineResults('formatted', outputs),
+      '## Factual (white hat)\n\nF\n\n## Critical (black hat)\n\n_(failed: no contribution)_\n\n## Synthesis (blue hat)\n\nS',
+    );
   });
 });
 

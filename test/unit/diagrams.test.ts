@@ -44,11 +44,25 @@ function session(calls: ThoughtArgs[]): SessionSnapshot {
 function snapshotOf(thoughts: Partial<ThoughtRecord>[]): SessionSnapshot {
   return {
     meta: {
-      id: 's', strategy: 'linear', status: 'live', createdAt: 0, updatedAt: 0, thoughtCount: thoughts.length,
-      revisionCount: 0, branchIds: [], lastThoughtNumber: 0, totalThoughts: 0,
+      id: 's',
+      strategy: 'linear',
+      status: 'live',
+      createdAt: 0,
+      updatedAt: 0,
+      thoughtCount: thoughts.length,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 0,
+      totalThoughts: 0,
     },
     thoughts: thoughts.map((thought, seq) => ({
-      seq, thought: `thought ${seq}`, thoughtNumber: seq + 1, totalThoughts: thoughts.length, nextThoughtNeeded: true, timestamp: 0, ...thought,
+      seq,
+      thought: `thought ${seq}`,
+      thoughtNumber: seq + 1,
+      totalThoughts: thoughts.length,
+      nextThoughtNeeded: true,
+      timestamp: 0,
+      ...thought,
     })),
     strategySwitches: [],
   };
@@ -66,7 +80,12 @@ export function largeSession(count: number, makeText: (index: number) => string)
       branch++;
       const from = Math.max(1, number - 2);
       for (let step = 0; step < 3 && thoughts.length < count; step++) {
-        thoughts.push({ thought: makeText(thoughts.length), thoughtNumber: from + 1 + step, branchId: `b${branch}`, branchFromThought: from });
+        thoughts.push({
+          thought: makeText(thoughts.length),
+          thoughtNumber: from + 1 + step,
+          branchId: `b${branch}`,
+          branchFromThought: from,
+        });
       }
       continue;
     }
@@ -98,13 +117,20 @@ function assertOnlyKnownStatements(text: string): void {
     } else if ((match = /^ {2}class ([\w,]+) (revision|final|branchStart|dangling)$/.exec(line))) {
       for (const id of match[1].split(',')) assert.match(id, NODE_ID, line);
     } else {
-      assert.match(line, /^ {2}classDef (revision|final|branchStart|dangling) stroke-[a-z]+: [0-9 ]+(px)?$/, `unexpected statement: ${line}`);
+      assert.match(
+        line,
+        /^ {2}classDef (revision|final|branchStart|dangling) stroke-[a-z]+: [0-9 ]+(px)?$/,
+        `unexpected statement: ${line}`,
+      );
     }
   }
 }
 
 function edgesOf(text: string): string[] {
-  return text.split('\n').filter((line) => / (-->|-\.->)/.test(line)).map((line) => line.trim());
+  return text
+    .split('\n')
+    .filter((line) => / (-->|-\.->)/.test(line))
+    .map((line) => line.trim());
 }
 
 describe('branchTreeSource', () => {
@@ -161,9 +187,20 @@ describe('branchTreeSource', () => {
     const snapshot = session(calls);
     const withBranches = snapshotOf([
       ...snapshot.thoughts,
-      ...INJECTION_CORPUS.map((text, index) => ({ thought: text, thoughtNumber: 2, branchId: text, branchFromThought: 1, stage: text, seq: snapshot.thoughts.length + index })),
+      ...INJECTION_CORPUS.map((text, index) => ({
+        thought: text,
+        thoughtNumber: 2,
+        branchId: text,
+        branchFromThought: 1,
+        stage: text,
+        seq: snapshot.thoughts.length + index,
+      })),
     ]);
-    for (const source of [branchTreeSource(snapshot), branchTreeSource(withBranches), branchTreeSource(withBranches, { excerptLength: 500 })]) {
+    for (const source of [
+      branchTreeSource(snapshot),
+      branchTreeSource(withBranches),
+      branchTreeSource(withBranches, { excerptLength: 500 }),
+    ]) {
       assertOnlyKnownStatements(source.text);
       for (const payload of ['<', '%%', '{', '}', '`', '$', 'javascript:', 'onerror=alert(1)>']) {
         assert.ok(!source.text.includes(payload), `raw ${payload} in output`);
@@ -183,7 +220,10 @@ describe('branchTreeSource', () => {
     assert.deepEqual({ truncated: source.truncated, shown: source.shown, total: source.total }, { truncated: true, shown: 20, total: 120 });
     assert.match(source.text, new RegExp(`^ {2}${EARLIER_NODE_ID}\\(\\["#8230; 100 earlier thoughts"\\]\\)$`, 'm'));
     const ids = [...source.text.matchAll(/^ {2}(t\d+)\[/gm)].map((match) => match[1]);
-    assert.deepEqual(ids, Array.from({ length: 20 }, (_, index) => `t${100 + index}`));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 20 }, (_, index) => `t${100 + index}`),
+    );
     assert.ok(edgesOf(source.text).some((edge) => edge.startsWith(`${EARLIER_NODE_ID} `)));
     assertOnlyKnownStatements(source.text);
   });
@@ -206,7 +246,7 @@ describe('branchTreeSource', () => {
     assert.match(small.text, /Thought 999#58; considering the options carefully/);
   });
 
-  it('honours a renderer\'s own lower limits', () => {
+  it("honours a renderer's own lower limits", () => {
     const snapshot = largeSession(300, (index) => `text ${index}`);
     const source = branchTreeSource(snapshot, { maxTextSize: 5_000, maxEdges: 60 });
     assert.ok(source.text.length <= 5_000);
@@ -279,10 +319,12 @@ describe('revisionChainSource', () => {
   });
 
   it('escapes every injection', () => {
-    const snapshot = snapshotOf(INJECTION_CORPUS.flatMap((text, index) => [
-      { thought: text, thoughtNumber: index * 2 + 1, stage: text },
-      { thought: text, thoughtNumber: index * 2 + 2, isRevision: true, revisesThought: index * 2 + 1 },
-    ]));
+    const snapshot = snapshotOf(
+      INJECTION_CORPUS.flatMap((text, index) => [
+        { thought: text, thoughtNumber: index * 2 + 1, stage: text },
+        { thought: text, thoughtNumber: index * 2 + 2, isRevision: true, revisesThought: index * 2 + 1 },
+      ]),
+    );
     const { text } = revisionChainSource(snapshot);
     assertOnlyKnownStatements(text);
     for (const payload of ['<', '%%', '{', '`', 'javascript:']) assert.ok(!text.includes(payload), payload);
@@ -299,11 +341,13 @@ describe('revisionChainSource', () => {
 
 describe('Mermaid accepts the generated sources', () => {
   const corpusSession = (): SessionSnapshot =>
-    snapshotOf(INJECTION_CORPUS.flatMap((text, index) => [
-      { thought: text, thoughtNumber: index * 3 + 1, stage: text },
-      { thought: text, thoughtNumber: index * 3 + 2, isRevision: true, revisesThought: index * 3 + 1, nextThoughtNeeded: false },
-      { thought: text, thoughtNumber: index * 3 + 3, branchId: text, branchFromThought: index * 3 + 1 },
-    ]));
+    snapshotOf(
+      INJECTION_CORPUS.flatMap((text, index) => [
+        { thought: text, thoughtNumber: index * 3 + 1, stage: text },
+        { thought: text, thoughtNumber: index * 3 + 2, isRevision: true, revisesThought: index * 3 + 1, nextThoughtNeeded: false },
+        { thought: text, thoughtNumber: index * 3 + 3, branchId: text, branchFromThought: index * 3 + 1 },
+      ]),
+    );
 
   it('parses the branch tree and revision chain of the injection corpus', async () => {
     const snapshot = corpusSession();

@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThinkingEngine, type ThoughtOutcome, type ThoughtReply } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, StrategySwitch, ThoughtRecord } from '../../src/engine/model';
+import type {
+  ListSessionsQuery,
+  ListSessionsResult,
+  SessionMeta,
+  SessionSnapshot,
+  SessionStore,
+  StrategySwitch,
+  ThoughtRecord,
+} from '../../src/engine/model';
 import { branchTreeSource } from '../../src/diagrams/branchTree';
 import { revisionChainSource } from '../../src/diagrams/revisionChain';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
@@ -120,7 +128,7 @@ describe('connections and sessions', () => {
     assert.ok(engine.getSession(b1.sessionId)?.thoughts.every((record) => !record.thought.includes('alice')));
   });
 
-  it('records a revision of a thought that exists only in another connection\'s session, warning how to resume that one', () => {
+  it("records a revision of a thought that exists only in another connection's session, warning how to resume that one", () => {
     const engine = new ThinkingEngine({ log: quietLog });
     ok(engine.process('alice', thought(1)));
     ok(engine.process('alice', thought(2)));
@@ -128,10 +136,17 @@ describe('connections and sessions', () => {
     const reply = ok(engine.process('bob', thought(2, { isRevision: true, revisesThought: 2 })));
     assert.equal(reply.sessionId, bob.sessionId);
     assert.equal(engine.getSession(bob.sessionId)?.thoughts[1].revisesThought, 2);
-    assert.ok(reply.warnings.some((warning) => /^revisesThought 2: session ".+" holds no such thought \(existing thought numbers: 1\)/.test(warning) && /thinking_sessions with action "resume"/.test(warning)), JSON.stringify(reply.warnings));
+    assert.ok(
+      reply.warnings.some(
+        (warning) =>
+          /^revisesThought 2: session ".+" holds no such thought \(existing thought numbers: 1\)/.test(warning) &&
+          /thinking_sessions with action "resume"/.test(warning),
+      ),
+      JSON.stringify(reply.warnings),
+    );
   });
 
-  it('lets a connection continue any session by sessionId, and makes it that connection\'s current session', () => {
+  it("lets a connection continue any session by sessionId, and makes it that connection's current session", () => {
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('alice', thought(1)));
     const joined = ok(engine.process('bob', thought(2, { sessionId: first.sessionId })));
@@ -150,7 +165,7 @@ describe('connections and sessions', () => {
     assert.match(error, /send thoughtNumber 1 to start a new session with this id/);
   });
 
-  it('starts a new session on a connection\'s first thought, whatever its number', () => {
+  it("starts a new session on a connection's first thought, whatever its number", () => {
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('c', thought(3)));
     assert.equal(first.thoughtHistoryLength, 1);
@@ -200,7 +215,7 @@ describe('connections and sessions', () => {
     assert.equal(engine.getSession(first.sessionId)?.meta.status, 'live');
   });
 
-  it('forgets a closed connection\'s pointer but keeps its session', () => {
+  it("forgets a closed connection's pointer but keeps its session", () => {
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('c', thought(1)));
     engine.closeConnection('c');
@@ -222,7 +237,8 @@ describe('validation errors from session rules', () => {
     {
       name: 'a new branchId without branchFromThought',
       args: () => thought(2, { sessionId, branchId: 'fresh' }),
-      pattern: /^Invalid branchFromThought: got nothing; expected the number of the thought branch "fresh" forks from \(session "[^"]+" has no branch "fresh" yet, and a new branch needs both\)\.$/,
+      pattern:
+        /^Invalid branchFromThought: got nothing; expected the number of the thought branch "fresh" forks from \(session "[^"]+" has no branch "fresh" yet, and a new branch needs both\)\.$/,
     },
     {
       name: 'an unknown strategy',
@@ -249,12 +265,18 @@ describe('validation errors from session rules', () => {
   }
 
   it('passes on input errors from the parser unchanged (field, value, expectation)', () => {
-    assert.equal(refused(engine.process('x', { ...thought(1), thoughtNumber: 'one' })), 'Invalid thoughtNumber: got "one"; expected a whole number of at least 1 (for example 3).');
+    assert.equal(
+      refused(engine.process('x', { ...thought(1), thoughtNumber: 'one' })),
+      'Invalid thoughtNumber: got "one"; expected a whole number of at least 1 (for example 3).',
+    );
   });
 
   it('warns (without refusing) when isRevision comes without revisesThought', () => {
     const reply = ok(engine.process('x', thought(2, { sessionId, isRevision: true })));
-    assert.ok(reply.warnings.some((warning) => /revisesThought is missing/.test(warning)), JSON.stringify(reply.warnings));
+    assert.ok(
+      reply.warnings.some((warning) => /revisesThought is missing/.test(warning)),
+      JSON.stringify(reply.warnings),
+    );
   });
 });
 
@@ -263,16 +285,32 @@ describe('compatibility with the reference tool: lenient in what it accepts, pre
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('c', thought(1)));
     const reply = ok(engine.process('c', thought(2, { revisesThought: 1 })));
-    assert.deepEqual(reply.warnings.filter((warning) => warning.includes('isRevision')), [
-      'revisesThought came without isRevision: recorded as a revision of thought 1; send isRevision true with it.',
-    ]);
-    const snake = ok(engine.process('c', { thought: 'again', thought_number: '3', total_thoughts: '5', next_thought_needed: 'true', is_revision: 'false', revises_thought: '1' }));
-    assert.ok(snake.warnings.includes('isRevision is false but revisesThought is 1: recorded as a revision of thought 1.'), JSON.stringify(snake.warnings));
+    assert.deepEqual(
+      reply.warnings.filter((warning) => warning.includes('isRevision')),
+      ['revisesThought came without isRevision: recorded as a revision of thought 1; send isRevision true with it.'],
+    );
+    const snake = ok(
+      engine.process('c', {
+        thought: 'again',
+        thought_number: '3',
+        total_thoughts: '5',
+        next_thought_needed: 'true',
+        is_revision: 'false',
+        revises_thought: '1',
+      }),
+    );
+    assert.ok(
+      snake.warnings.includes('isRevision is false but revisesThought is 1: recorded as a revision of thought 1.'),
+      JSON.stringify(snake.warnings),
+    );
     const session = engine.getSession(first.sessionId);
-    assert.deepEqual(session?.thoughts.slice(1).map((record) => [record.isRevision, record.revisesThought]), [
-      [true, 1],
-      [true, 1],
-    ]);
+    assert.deepEqual(
+      session?.thoughts.slice(1).map((record) => [record.isRevision, record.revisesThought]),
+      [
+        [true, 1],
+        [true, 1],
+      ],
+    );
     assert.equal(session?.meta.revisionCount, 2);
   });
 
@@ -282,18 +320,26 @@ describe('compatibility with the reference tool: lenient in what it accepts, pre
     ok(engine.process('c', thought(2, { branchFromThought: 1, branchId: 'branch-2' })));
     const first = ok(engine.process('c', thought(3, { branchFromThought: 1 })));
     assert.deepEqual(first.branches, ['branch-2', 'branch-3']);
-    assert.ok(first.warnings.includes('branchFromThought came without branchId: this thought opens branch "branch-3". Send branchId "branch-3" with this branch\'s next thoughts.'), JSON.stringify(first.warnings));
+    assert.ok(
+      first.warnings.includes(
+        'branchFromThought came without branchId: this thought opens branch "branch-3". Send branchId "branch-3" with this branch\'s next thoughts.',
+      ),
+      JSON.stringify(first.warnings),
+    );
     const second = ok(engine.process('c', { ...thought(4), branch_from_thought: '2' }));
     assert.deepEqual(second.branches, ['branch-2', 'branch-3', 'branch-4']);
     const continued = ok(engine.process('c', thought(5, { branchId: 'branch-3' })));
     assert.deepEqual(continued.branches, ['branch-2', 'branch-3', 'branch-4'], 'branchId alone continues an existing branch');
     assert.ok(!continued.warnings.some((warning) => /branch/.test(warning)), JSON.stringify(continued.warnings));
     const records = engine.getSession(first.sessionId)?.thoughts ?? [];
-    assert.deepEqual(records.slice(2).map((record) => [record.branchFromThought, record.branchId]), [
-      [1, 'branch-3'],
-      [2, 'branch-4'],
-      [undefined, 'branch-3'],
-    ]);
+    assert.deepEqual(
+      records.slice(2).map((record) => [record.branchFromThought, record.branchId]),
+      [
+        [1, 'branch-3'],
+        [2, 'branch-4'],
+        [undefined, 'branch-3'],
+      ],
+    );
   });
 
   it('does not start over on a branch numbered 1 sent with branchFromThought only after the session ended', () => {
@@ -320,20 +366,29 @@ describe('compatibility with the reference tool: lenient in what it accepts, pre
     assert.match(hint, /session "[^"]+" holds no such thought \(it has no thoughts yet\); recorded with a dangling reference\./);
     assert.match(hint, /call thinking_sessions with action "resume" and its sessionId \(action "list" finds it\)/);
     const branch = ok(engine.process('after-reconnect', thought(5, { branchFromThought: 3, branchId: 'alt' })));
-    assert.ok(branch.warnings.some((warning) => warning.startsWith('branchFromThought 3: ')), JSON.stringify(branch.warnings));
+    assert.ok(
+      branch.warnings.some((warning) => warning.startsWith('branchFromThought 3: ')),
+      JSON.stringify(branch.warnings),
+    );
     const both = ok(engine.process('after-reconnect', thought(6, { revisesThought: 1, branchFromThought: 1 })));
-    assert.ok(both.warnings.some((warning) => warning.startsWith('revisesThought 1 and branchFromThought 1: ')), JSON.stringify(both.warnings));
+    assert.ok(
+      both.warnings.some((warning) => warning.startsWith('revisesThought 1 and branchFromThought 1: ')),
+      JSON.stringify(both.warnings),
+    );
     store.close();
 
     const reopened = new FileSessionStore(dir, { log: quietLog });
     const snapshot = reopened.loadSession(revision.sessionId);
     reopened.close();
     assert.ok(snapshot);
-    assert.deepEqual(snapshot.thoughts.map((record) => [record.revisesThought, record.branchFromThought, record.branchId]), [
-      [2, undefined, undefined],
-      [undefined, 3, 'alt'],
-      [1, 1, 'branch-2'],
-    ]);
+    assert.deepEqual(
+      snapshot.thoughts.map((record) => [record.revisesThought, record.branchFromThought, record.branchId]),
+      [
+        [2, undefined, undefined],
+        [undefined, 3, 'alt'],
+        [1, 1, 'branch-2'],
+      ],
+    );
     const tree = branchTreeSource(snapshot).text;
     assert.match(tree, /^ {2}dangling3\(\["#35;3 #183; not in this session"\]\)$/m);
     assert.match(tree, /^ {2}dangling3 -\.->\|"alt"\| t1$/m);
@@ -350,10 +405,32 @@ describe('string and snake_case input through the engine', () => {
   it('records a session sent entirely in snake_case with string numbers and booleans', () => {
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('c', { thought: 'a', thought_number: '1', total_thoughts: '2', next_thought_needed: 'true' }));
-    const revision = ok(engine.process('c', { thought: 'b', thought_number: '2', total_thoughts: '2', next_thought_needed: 'true', is_revision: 'true', revises_thought: '1' }));
-    const branch = ok(engine.process('c', { thought: 'c', thought_number: '3', total_thoughts: '2', next_thought_needed: 'false', branch_from_thought: '1', branch_id: 'alt', session_id: first.sessionId }));
+    const revision = ok(
+      engine.process('c', {
+        thought: 'b',
+        thought_number: '2',
+        total_thoughts: '2',
+        next_thought_needed: 'true',
+        is_revision: 'true',
+        revises_thought: '1',
+      }),
+    );
+    const branch = ok(
+      engine.process('c', {
+        thought: 'c',
+        thought_number: '3',
+        total_thoughts: '2',
+        next_thought_needed: 'false',
+        branch_from_thought: '1',
+        branch_id: 'alt',
+        session_id: first.sessionId,
+      }),
+    );
     assert.equal(revision.sessionId, first.sessionId);
-    assert.deepEqual([branch.thoughtNumber, branch.totalThoughts, branch.nextThoughtNeeded, branch.branches, branch.thoughtHistoryLength], [3, 3, false, ['alt'], 3]);
+    assert.deepEqual(
+      [branch.thoughtNumber, branch.totalThoughts, branch.nextThoughtNeeded, branch.branches, branch.thoughtHistoryLength],
+      [3, 3, false, ['alt'], 3],
+    );
     const records = engine.getSession(first.sessionId)?.thoughts ?? [];
     assert.deepEqual(
       records.map((record) => [record.thoughtNumber, record.isRevision, record.revisesThought, record.branchFromThought, record.branchId]),
@@ -385,7 +462,11 @@ class MemoryStore implements SessionStore {
   }
   updateMeta(meta: SessionMeta, strategySwitch?: StrategySwitch): void {
     const session = this.require(meta.id);
-    this.sessions.set(meta.id, { ...session, meta, strategySwitches: strategySwitch ? [...session.strategySwitches, strategySwitch] : session.strategySwitches });
+    this.sessions.set(meta.id, {
+      ...session,
+      meta,
+      strategySwitches: strategySwitch ? [...session.strategySwitches, strategySwitch] : session.strategySwitches,
+    });
   }
   loadSession(id: string): SessionSnapshot | undefined {
     this.loads++;
@@ -393,7 +474,9 @@ class MemoryStore implements SessionStore {
     return session && { meta: session.meta, thoughts: [...session.thoughts], strategySwitches: [...session.strategySwitches] };
   }
   listSessions(query: ListSessionsQuery = {}): ListSessionsResult {
-    const all = [...this.sessions.values()].map((session) => session.meta).filter((meta) => query.status === undefined || meta.status === query.status);
+    const all = [...this.sessions.values()]
+      .map((session) => session.meta)
+      .filter((meta) => query.status === undefined || meta.status === query.status);
     return { sessions: all, total: all.length };
   }
   deleteSession(id: string): boolean {
@@ -413,7 +496,10 @@ class MemoryStore implements SessionStore {
 describe('limits', () => {
   it('refuses a thought longer than maxThoughtLength', () => {
     const engine = new ThinkingEngine({ log: quietLog, limits: { maxThoughtLength: 50 } });
-    assert.match(refused(engine.process('c', { ...thought(1), thought: 'x'.repeat(51) })), /^Invalid thought: got "51 characters"; expected at most 50 characters/);
+    assert.match(
+      refused(engine.process('c', { ...thought(1), thought: 'x'.repeat(51) })),
+      /^Invalid thought: got "51 characters"; expected at most 50 characters/,
+    );
     ok(engine.process('c', { ...thought(1), thought: 'x'.repeat(50) }));
   });
 
@@ -423,7 +509,10 @@ describe('limits', () => {
     ok(engine.process('c', thought(2)));
     ok(engine.process('c', thought(3)));
     const error = refused(engine.process('c', thought(4)));
-    assert.match(error, new RegExp(`^Session "${first.sessionId}" is full: it holds 3 thoughts, the most allowed \\(maxThoughtsPerSession\\)\\.`));
+    assert.match(
+      error,
+      new RegExp(`^Session "${first.sessionId}" is full: it holds 3 thoughts, the most allowed \\(maxThoughtsPerSession\\)\\.`),
+    );
     assert.match(error, /send sessionId "[A-Za-z0-9_.:-]{1,64}" with thoughtNumber 1/);
     assert.equal(engine.getSession(first.sessionId)?.thoughts.length, 3);
   });
@@ -446,7 +535,10 @@ describe('limits', () => {
     const reply = ok(engine.process('one', thought(3, { isRevision: true, revisesThought: 2 })));
     assert.equal(reply.thoughtHistoryLength, 3);
     assert.equal(store.loads, 4, '"one" is held again, no further load');
-    assert.deepEqual(store.sessions.get(ids[0])?.thoughts.map((record) => record.thoughtNumber), [1, 2, 3]);
+    assert.deepEqual(
+      store.sessions.get(ids[0])?.thoughts.map((record) => record.thoughtNumber),
+      [1, 2, 3],
+    );
   });
 
   it('without a store, an evicted session is gone and the connection is told a new session started', () => {
@@ -455,11 +547,17 @@ describe('limits', () => {
     ok(engine.process('b', thought(1)));
     const reply = ok(engine.process('a', thought(2)));
     assert.notEqual(reply.sessionId, first.sessionId);
-    assert.ok(reply.warnings.some((warning) => warning.includes(first.sessionId)), JSON.stringify(reply.warnings));
+    assert.ok(
+      reply.warnings.some((warning) => warning.includes(first.sessionId)),
+      JSON.stringify(reply.warnings),
+    );
   });
 
   it('rejects limits that are not whole numbers of at least 1', () => {
-    assert.throws(() => new ThinkingEngine({ limits: { maxThoughtLength: 0 } }), /Limit maxThoughtLength must be a whole number of at least 1, got 0/);
+    assert.throws(
+      () => new ThinkingEngine({ limits: { maxThoughtLength: 0 } }),
+      /Limit maxThoughtLength must be a whole number of at least 1, got 0/,
+    );
     assert.throws(() => new ThinkingEngine({ limits: { maxSessionsInMemory: 1.5 } }), /maxSessionsInMemory/);
   });
 });
@@ -472,7 +570,10 @@ describe('a failing store', () => {
     const first = ok(engine.process('c', thought(1)));
     store.failAppend = true;
     const error = refused(engine.process('c', thought(2, { branchFromThought: 1, branchId: 'lost' })));
-    assert.match(error, /^The thought could not be saved \(ENOSPC: no space left on device, write\); nothing was recorded\. Send it again\.$/);
+    assert.match(
+      error,
+      /^The thought could not be saved \(ENOSPC: no space left on device, write\); nothing was recorded\. Send it again\.$/,
+    );
     assert.ok(logs.some((line) => line.includes('ENOSPC')));
     const held = engine.getSession(first.sessionId);
     assert.equal(held?.thoughts.length, 1);
@@ -554,22 +655,41 @@ describe('recordThought: a parsed thought with per-thought data', () => {
     const engine1 = new ThinkingEngine({ store: store1, log: quietLog });
     const extra = { role: 'critic', model: 'scripted-1', tokens: 42, durationMs: 1234, status: 'ok' };
     const viaProcess = ok(new ThinkingEngine({ log: quietLog }).process('c', thought(1, { sessionId: 'same' })));
-    const reply = ok(engine1.recordThought('c', { thought: 'Thought number 1.', thoughtNumber: 1, totalThoughts: 5, nextThoughtNeeded: true, sessionId: 'same' }, { extra }));
+    const reply = ok(
+      engine1.recordThought(
+        'c',
+        { thought: 'Thought number 1.', thoughtNumber: 1, totalThoughts: 5, nextThoughtNeeded: true, sessionId: 'same' },
+        { extra },
+      ),
+    );
     assert.deepEqual(reply, viaProcess, 'the same reply as process() for the same thought');
     const second = ok(engine1.recordThought('c', { thought: 'plain', thoughtNumber: 2, totalThoughts: 5, nextThoughtNeeded: true }));
     assert.equal(second.thoughtHistoryLength, 2);
-    assert.deepEqual(engine1.getSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
-    assert.match(readFileSync(store1.sessionFilePath('same'), 'utf8'), /"extra":\{"role":"critic","model":"scripted-1","tokens":42,"durationMs":1234,"status":"ok"\}/);
+    assert.deepEqual(
+      engine1.getSession('same')?.thoughts.map((record) => record.extra),
+      [extra, undefined],
+    );
+    assert.match(
+      readFileSync(store1.sessionFilePath('same'), 'utf8'),
+      /"extra":\{"role":"critic","model":"scripted-1","tokens":42,"durationMs":1234,"status":"ok"\}/,
+    );
     store1.close();
 
     const store2 = new FileSessionStore(dir, { log: quietLog });
-    assert.deepEqual(store2.loadSession('same')?.thoughts.map((record) => record.extra), [extra, undefined]);
+    assert.deepEqual(
+      store2.loadSession('same')?.thoughts.map((record) => record.extra),
+      [extra, undefined],
+    );
     store2.close();
   });
 
   it('refuses through the outcome, never by throwing, like process()', () => {
     const engine = new ThinkingEngine({ log: quietLog });
-    const outcome = engine.recordThought('c', { thought: 'x', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, sessionId: 'missing' }, { extra: { role: 'r' } });
+    const outcome = engine.recordThought(
+      'c',
+      { thought: 'x', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, sessionId: 'missing' },
+      { extra: { role: 'r' } },
+    );
     assert.match(refused(outcome), /^Invalid sessionId: no session "missing" exists\./);
   });
 });
@@ -588,7 +708,9 @@ describe('durability through the file store', () => {
     const store2 = new FileSessionStore(dir, { log: quietLog });
     const engine2 = new ThinkingEngine({ store: store2, log: quietLog });
     assert.deepEqual(engine2.getSession(first.sessionId), before, 'the reloaded session equals the one written');
-    const resumed = ok(engine2.process('another-connection', thought(4, { sessionId: first.sessionId, isRevision: true, revisesThought: 2 })));
+    const resumed = ok(
+      engine2.process('another-connection', thought(4, { sessionId: first.sessionId, isRevision: true, revisesThought: 2 })),
+    );
     assert.equal(resumed.sessionId, first.sessionId);
     assert.equal(resumed.thoughtHistoryLength, 4);
     assert.deepEqual(resumed.branches, ['left']);
@@ -598,9 +720,15 @@ describe('durability through the file store', () => {
 
     const store3 = new FileSessionStore(dir, { log: quietLog });
     const reloaded = store3.loadSession(first.sessionId);
-    assert.deepEqual(reloaded?.thoughts.map((record) => record.thoughtNumber), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      reloaded?.thoughts.map((record) => record.thoughtNumber),
+      [1, 2, 3, 4, 5],
+    );
     assert.equal(reloaded?.meta.revisionCount, 2);
-    assert.deepEqual(store3.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]), [[first.sessionId, 5]]);
+    assert.deepEqual(
+      store3.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]),
+      [[first.sessionId, 5]],
+    );
     store3.close();
   });
 
@@ -619,7 +747,10 @@ describe('durability through the file store', () => {
     const store2 = new FileSessionStore(dir, { log: (message) => logs.push(message) });
     const engine2 = new ThinkingEngine({ store: store2, log: quietLog });
     assert.equal(engine2.getSession(first.sessionId)?.thoughts.length, 2);
-    assert.ok(logs.some((line) => /torn last line/.test(line)), logs.join('\n'));
+    assert.ok(
+      logs.some((line) => /torn last line/.test(line)),
+      logs.join('\n'),
+    );
     const resumed = ok(engine2.process('c', thought(3, { sessionId: first.sessionId })));
     assert.equal(resumed.thoughtHistoryLength, 3);
     store2.close();
@@ -636,11 +767,14 @@ describe('durability through the file store', () => {
     });
     assert.equal(parsed.length, lines.length - 2, 'only the torn fragment is not JSON; the new record stands alone');
     const store3 = new FileSessionStore(dir, { log: quietLog });
-    assert.deepEqual(store3.loadSession(first.sessionId)?.thoughts.map((record) => [record.seq, record.thoughtNumber]), [
-      [0, 1],
-      [1, 2],
-      [2, 3],
-    ]);
+    assert.deepEqual(
+      store3.loadSession(first.sessionId)?.thoughts.map((record) => [record.seq, record.thoughtNumber]),
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+    );
     store3.close();
   });
 

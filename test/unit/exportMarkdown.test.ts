@@ -31,14 +31,29 @@ export const MARKDOWN_CORPUS = [
 
 function snapshotOf(texts: readonly string[], extra: Partial<ThoughtRecord>[] = []): SessionSnapshot {
   const thoughts: ThoughtRecord[] = texts.map((thought, seq) => ({
-    seq, thought, thoughtNumber: seq + 1, totalThoughts: texts.length, nextThoughtNeeded: seq < texts.length - 1,
-    stage: 'thought_generation', timestamp: Date.UTC(2026, 10, 22, 2, 0, seq), ...extra[seq],
+    seq,
+    thought,
+    thoughtNumber: seq + 1,
+    totalThoughts: texts.length,
+    nextThoughtNeeded: seq < texts.length - 1,
+    stage: 'thought_generation',
+    timestamp: Date.UTC(2026, 10, 22, 2, 0, seq),
+    ...extra[seq],
   }));
   return {
     meta: {
-      id: '20261122T020000Z-abcd1234', purpose: texts[0], strategy: 'linear', stage: 'final_response', status: 'complete',
-      createdAt: Date.UTC(2026, 10, 22, 2, 0, 0), updatedAt: Date.UTC(2026, 10, 22, 2, 5, 0), thoughtCount: texts.length,
-      revisionCount: 1, branchIds: ['alt'], lastThoughtNumber: texts.length, totalThoughts: texts.length,
+      id: '20261122T020000Z-abcd1234',
+      purpose: texts[0],
+      strategy: 'linear',
+      stage: 'final_response',
+      status: 'complete',
+      createdAt: Date.UTC(2026, 10, 22, 2, 0, 0),
+      updatedAt: Date.UTC(2026, 10, 22, 2, 5, 0),
+      thoughtCount: texts.length,
+      revisionCount: 1,
+      branchIds: ['alt'],
+      lastThoughtNumber: texts.length,
+      totalThoughts: texts.length,
     },
     thoughts,
     strategySwitches: [],
@@ -56,7 +71,13 @@ function normalized(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '').join('\n'))
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter((line) => line !== '')
+        .join('\n'),
+    )
     .filter((paragraph) => paragraph !== '')
     .join('\n\n');
 }
@@ -71,29 +92,52 @@ function thoughtTextAfter(heading: Element): { text: string; badges: string } {
     assert.equal(element.querySelectorAll('*:not(br)').length, 0, `markup inside thought text: ${element.innerHTML}`);
     const clone = element.cloneNode(true) as Element;
     for (const br of [...clone.querySelectorAll('br')]) br.replaceWith('\n');
-    paragraphs.push((clone.textContent ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '').join('\n'));
+    paragraphs.push(
+      (clone.textContent ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join('\n'),
+    );
   }
   return { text: paragraphs.join('\n\n'), badges: badgeParagraph.textContent ?? '' };
 }
 
 describe('sessionMarkdown', () => {
   it('writes the summary, the diagrams as mermaid blocks and every thought with its badges', async () => {
-    const snapshot = snapshotOf(['Plan the migration', 'Check the schema', 'Schema is fine after all', 'Try the other order', 'Done'], [
-      {}, {}, { isRevision: true, revisesThought: 2 }, { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 }, {},
-    ]);
+    const snapshot = snapshotOf(
+      ['Plan the migration', 'Check the schema', 'Schema is fine after all', 'Try the other order', 'Done'],
+      [{}, {}, { isRevision: true, revisesThought: 2 }, { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 }, {}],
+    );
     const markdown = sessionMarkdown(snapshot);
     const document = await render(markdown);
     assert.equal(document.querySelector('h1')?.textContent, 'Plan the migration');
     const summary = document.querySelector('ul')?.textContent ?? '';
-    for (const fact of ['Strategy: linear', 'Status: complete', 'Thoughts: 5 (1 revision, 1 branch)', 'Branches: alt', 'Started: 2026-11-22T02:00:00.000Z']) {
+    for (const fact of [
+      'Strategy: linear',
+      'Status: complete',
+      'Thoughts: 5 (1 revision, 1 branch)',
+      'Branches: alt',
+      'Started: 2026-11-22T02:00:00.000Z',
+    ]) {
       assert.ok(summary.includes(fact), `${fact} in ${summary}`);
     }
     const mermaidBlocks = [...document.querySelectorAll('pre > code.language-mermaid')].map((code) => code.textContent?.trimEnd());
-    assert.deepEqual(mermaidBlocks, [stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), branchTreeSource(snapshot, { direction: 'TB' }).text, revisionChainSource(snapshot).text]);
-    assert.deepEqual([...document.querySelectorAll('h2')].map((h2) => h2.textContent), ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts']);
+    assert.deepEqual(mermaidBlocks, [
+      stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(),
+      branchTreeSource(snapshot, { direction: 'TB' }).text,
+      revisionChainSource(snapshot).text,
+    ]);
+    assert.deepEqual(
+      [...document.querySelectorAll('h2')].map((h2) => h2.textContent),
+      ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts'],
+    );
 
     const headings = [...document.querySelectorAll('h3')];
-    assert.deepEqual(headings.map((h3) => h3.textContent), ['#1', '#2', '#3', '#3 (alt)', '#4'].map((text, index) => (index === 4 ? '#5' : text)));
+    assert.deepEqual(
+      headings.map((h3) => h3.textContent),
+      ['#1', '#2', '#3', '#3 (alt)', '#4'].map((text, index) => (index === 4 ? '#5' : text)),
+    );
     const badges = headings.map((heading) => thoughtTextAfter(heading).badges);
     assert.match(badges[2], /^thought_generation · revision of #2 · 2026-11-22T02:00:02\.000Z$/);
     assert.match(badges[3], /^thought_generation · branch alt from #2 · /);
@@ -102,11 +146,19 @@ describe('sessionMarkdown', () => {
   });
 
   it('keeps every hostile thought as plain text that reads back exactly', async () => {
-    const snapshot = snapshotOf(MARKDOWN_CORPUS, MARKDOWN_CORPUS.map((text) => ({ stage: text.slice(0, 30), branchId: undefined })));
+    const snapshot = snapshotOf(
+      MARKDOWN_CORPUS,
+      MARKDOWN_CORPUS.map((text) => ({ stage: text.slice(0, 30), branchId: undefined })),
+    );
     snapshot.meta.title = '<script>alert(1)</script> # [x](javascript:alert(1))';
     const document = await render(sessionMarkdown(snapshot));
-    assert.equal(document.querySelectorAll('script, img, a, table, blockquote, ol, h4, h5, h6, hr, del, strong:not(li strong), em:not(p > em:first-child)').length, 0,
-      document.body.innerHTML.slice(0, 2000));
+    assert.equal(
+      document.querySelectorAll(
+        'script, img, a, table, blockquote, ol, h4, h5, h6, hr, del, strong:not(li strong), em:not(p > em:first-child)',
+      ).length,
+      0,
+      document.body.innerHTML.slice(0, 2000),
+    );
     assert.equal(document.querySelectorAll('h1').length, 1);
     assert.equal(document.querySelector('h1')?.textContent, '<script>alert(1)</script> # [x](javascript:alert(1))');
     assert.equal(document.querySelectorAll('pre').length, 3, 'only the three mermaid blocks are code');
@@ -122,10 +174,13 @@ describe('sessionMarkdown', () => {
   it('notes when a diagram shows only the most recent thoughts, and reports progress', () => {
     const texts = Array.from({ length: 600 }, (_, index) => `Thought number ${index}`);
     const progress: number[] = [];
-    const markdown = sessionMarkdown(snapshotOf(texts), { diagramWindow: { maxThoughts: 50 }, onProgress: (done, total) => {
-      assert.equal(total, 600);
-      progress.push(done);
-    } });
+    const markdown = sessionMarkdown(snapshotOf(texts), {
+      diagramWindow: { maxThoughts: 50 },
+      onProgress: (done, total) => {
+        assert.equal(total, 600);
+        progress.push(done);
+      },
+    });
     assert.match(markdown, /_Showing the most recent 50 of 600 thoughts\._/);
     assert.deepEqual(progress, [250, 500, 600]);
   });
@@ -163,16 +218,24 @@ const AUTOLINK_CORPUS = [
 
 /** markdown-it as VS Code's preview runs it (linkify on, default fuzzy link and e-mail detection). */
 async function renderMarkdownIt(markdown: string): Promise<Document> {
-  const { default: MarkdownIt } = (await import('markdown-it')) as unknown as { default: new (options: object) => { render(text: string): string } };
+  const { default: MarkdownIt } = (await import('markdown-it')) as unknown as {
+    default: new (options: object) => { render(text: string): string };
+  };
   return new JSDOM(new MarkdownIt({ html: true, linkify: true }).render(markdown)).window.document;
 }
 
 describe('no link comes out of thought text', () => {
-  const snapshot = snapshotOf(AUTOLINK_CORPUS, AUTOLINK_CORPUS.map((text) => ({ branchId: text.slice(0, 24), stage: text.slice(0, 20) })));
+  const snapshot = snapshotOf(
+    AUTOLINK_CORPUS,
+    AUTOLINK_CORPUS.map((text) => ({ branchId: text.slice(0, 24), stage: text.slice(0, 20) })),
+  );
   snapshot.meta.title = 'Title https://example.com www.example.com me@example.com';
   const markdown = sessionMarkdown(snapshot);
 
-  for (const [name, renderWith] of [['marked (GFM)', render], ['markdown-it (linkify)', renderMarkdownIt]] as const) {
+  for (const [name, renderWith] of [
+    ['marked (GFM)', render],
+    ['markdown-it (linkify)', renderMarkdownIt],
+  ] as const) {
     it(`${name}: no <a>, and every thought reads back exactly`, async () => {
       const document = await renderWith(markdown);
       const links = [...document.querySelectorAll('a')].map((link) => link.outerHTML);

@@ -25,7 +25,12 @@ const INJECTIONS = [
 
 function sampleSession(texts: readonly string[] = ['Plan it', 'Check it', 'Fix the plan', 'Other idea', 'Answer']): SessionSnapshot {
   const engine = new ThinkingEngine({ log: () => {} });
-  const calls = texts.map((thought, index) => ({ thought, thoughtNumber: index + 1, totalThoughts: texts.length, nextThoughtNeeded: index < texts.length - 1 }));
+  const calls = texts.map((thought, index) => ({
+    thought,
+    thoughtNumber: index + 1,
+    totalThoughts: texts.length,
+    nextThoughtNeeded: index < texts.length - 1,
+  }));
   if (calls.length >= 4) {
     Object.assign(calls[2], { isRevision: true, revisesThought: 2 });
     Object.assign(calls[3], { branchFromThought: 2, branchId: 'alt', thoughtNumber: 3 });
@@ -57,7 +62,11 @@ describe('exportSession', () => {
     const snapshot = sampleSession();
     const lossless = await exportSession(snapshot, 'json');
     assert.deepEqual(parseSessionJson(lossless).snapshot, snapshot);
-    const seed = JSON.parse(await exportSession(snapshot, 'sequentialthinking-plus')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    const seed = JSON.parse(await exportSession(snapshot, 'sequentialthinking-plus')) as {
+      id: string;
+      thoughtHistory: unknown[];
+      branches: Record<string, unknown[]>;
+    };
     assert.equal(seed.id, snapshot.meta.id);
     assert.equal(seed.thoughtHistory.length, 5);
     assert.deepEqual(Object.keys(seed.branches), ['alt']);
@@ -72,7 +81,11 @@ describe('exportSession', () => {
     assert.equal(progress[progress.length - 1].fraction, 1);
     assert.ok(progress.some((step) => step.message === 'Writing thoughts (250/600)'));
     const fractions = progress.map((step) => step.fraction);
-    assert.deepEqual(fractions, [...fractions].sort((a, b) => a - b), 'progress never goes back');
+    assert.deepEqual(
+      fractions,
+      [...fractions].sort((a, b) => a - b),
+      'progress never goes back',
+    );
   });
 
   it('exports every format for branches named like Object.prototype members (__proto__, constructor, toString)', async () => {
@@ -82,7 +95,15 @@ describe('exportSession', () => {
     assert.ok(first.ok);
     const id = first.reply.sessionId;
     for (const [index, branchId] of names.entries()) {
-      const outcome = engine.process('c', { sessionId: id, thought: `On ${branchId}`, thoughtNumber: 2 + index, totalThoughts: 2 + names.length, nextThoughtNeeded: true, branchFromThought: 1, branchId });
+      const outcome = engine.process('c', {
+        sessionId: id,
+        thought: `On ${branchId}`,
+        thoughtNumber: 2 + index,
+        totalThoughts: 2 + names.length,
+        nextThoughtNeeded: true,
+        branchFromThought: 1,
+        branchId,
+      });
       assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
     }
     const snapshot = engine.getSession(id);
@@ -90,9 +111,16 @@ describe('exportSession', () => {
     const text = await exportSession(snapshot, 'sequentialthinking-plus');
     const seed = JSON.parse(text) as { branches: Record<string, { thought: string; branchId: string }[]> };
     assert.deepEqual(Object.keys(seed.branches), names, 'every branch is an own key of "branches"');
-    for (const name of names) assert.deepEqual(Object.getOwnPropertyDescriptor(seed.branches, name)?.value?.map((thought: { thought: string }) => thought.thought), [`On ${name}`]);
+    for (const name of names)
+      assert.deepEqual(
+        Object.getOwnPropertyDescriptor(seed.branches, name)?.value?.map((thought: { thought: string }) => thought.thought),
+        [`On ${name}`],
+      );
     const back = parseSessionJson(text).snapshot;
-    assert.deepEqual(back.thoughts.map((thought) => [thought.thought, thought.branchId]), snapshot.thoughts.map((thought) => [thought.thought, thought.branchId]));
+    assert.deepEqual(
+      back.thoughts.map((thought) => [thought.thought, thought.branchId]),
+      snapshot.thoughts.map((thought) => [thought.thought, thought.branchId]),
+    );
     assert.deepEqual(parseSessionJson(await exportSession(snapshot, 'json')).snapshot, snapshot);
     const markdown = await exportSession(snapshot, 'md');
     for (const name of names) assert.ok(markdown.includes(name.replace(/_/g, '\\_')), `${name} in the Markdown`);
@@ -104,14 +132,20 @@ describe('exportSession', () => {
     const snapshot = sampleSession();
     await assert.rejects(exportSession(snapshot, 'html', { rendererPath: '/nonexistent/export-render.js' }), (error: unknown) => {
       assert.ok(error instanceof HtmlExportError);
-      assert.match(error.message, /renderer for HTML export was not found \(looked in \/nonexistent\/export-render\.js\); run "npm run build"/);
+      assert.match(
+        error.message,
+        /renderer for HTML export was not found \(looked in \/nonexistent\/export-render\.js\); run "npm run build"/,
+      );
       return true;
     });
     const html = await exportSession(snapshot, 'html', { rendererScript: FAKE_RENDERER });
     assert.ok(html.includes(`<script>${FAKE_RENDERER}</script>`));
     // Every diagram pre-rendered: no script at all, and none is needed.
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
-    const drawn = await exportSession(snapshot, 'html', { rendererPath: '/nonexistent', svgs: { stageGraph: svg, branchTree: svg, revisionChain: svg } });
+    const drawn = await exportSession(snapshot, 'html', {
+      rendererPath: '/nonexistent',
+      svgs: { stageGraph: svg, branchTree: svg, revisionChain: svg },
+    });
     assert.ok(!drawn.includes('<script'));
     assert.match(drawn, /script-src 'none'/);
   });
@@ -123,7 +157,10 @@ describe('sessionHtml', () => {
     const document = new JSDOM(html).window.document;
     const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '';
     const hash = createHash('sha256').update(FAKE_RENDERER).digest('base64');
-    assert.equal(csp, `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`);
+    assert.equal(
+      csp,
+      `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`,
+    );
     assert.equal(document.head.firstElementChild?.getAttribute('charset'), 'utf-8');
     assert.equal(document.head.children[1], document.querySelector('meta[http-equiv]'), 'the CSP comes before anything it governs');
     const scripts = document.querySelectorAll('script');
@@ -135,16 +172,24 @@ describe('sessionHtml', () => {
     const snapshot = sampleSession();
     const document = new JSDOM(sessionHtml(snapshot, { rendererScript: FAKE_RENDERER })).window.document;
     assert.equal(document.querySelector('h1')?.textContent, 'Plan it');
-    assert.deepEqual([...document.querySelectorAll('figure')].map((figure) => figure.getAttribute('data-diagram')), ['stageGraph', 'branchTree', 'revisionChain']);
+    assert.deepEqual(
+      [...document.querySelectorAll('figure')].map((figure) => figure.getAttribute('data-diagram')),
+      ['stageGraph', 'branchTree', 'revisionChain'],
+    );
     const branchSource = document.querySelector('#diagram-branchTree pre.mermaid-src')?.textContent ?? '';
     assert.match(branchSource, /^flowchart TB\n/);
     assert.match(branchSource, /t1 -.->\|"alt"\| t3/);
     const articles = [...document.querySelectorAll('article.thought')];
-    assert.deepEqual(articles.map((article) => article.id), ['t0', 't1', 't2', 't3', 't4']);
+    assert.deepEqual(
+      articles.map((article) => article.id),
+      ['t0', 't1', 't2', 't3', 't4'],
+    );
     assert.match(articles[2].querySelector('.badges')?.textContent ?? '', /revision of #2/);
     assert.match(articles[3].querySelector('.badges')?.textContent ?? '', /branch alt from #2/);
     assert.match(articles[4].querySelector('.badges')?.textContent ?? '', /final/);
-    assert.ok(articles[3].classList.contains('branch') && articles[2].classList.contains('revision') && articles[4].classList.contains('final'));
+    assert.ok(
+      articles[3].classList.contains('branch') && articles[2].classList.contains('revision') && articles[4].classList.contains('final'),
+    );
   });
 
   it('shows what each revision changed, word by word, without scripts', () => {
@@ -154,9 +199,18 @@ describe('sessionHtml', () => {
     assert.equal(diffs.length, 1);
     assert.equal(diffs[0].closest('article')?.id, 't2');
     assert.equal(diffs[0].querySelector('summary')?.textContent, 'Changes from #2');
-    assert.deepEqual([...diffs[0].querySelectorAll('del')].map((element) => element.textContent), ['old', 'cache']);
-    assert.deepEqual([...diffs[0].querySelectorAll('ins')].map((element) => element.textContent), ['new', 'index']);
-    assert.equal(diffs[0].querySelector('.text')?.innerHTML, 'Check the &lt;<del>old</del><ins>new</ins>&gt; <del>cache</del><ins>index</ins> first');
+    assert.deepEqual(
+      [...diffs[0].querySelectorAll('del')].map((element) => element.textContent),
+      ['old', 'cache'],
+    );
+    assert.deepEqual(
+      [...diffs[0].querySelectorAll('ins')].map((element) => element.textContent),
+      ['new', 'index'],
+    );
+    assert.equal(
+      diffs[0].querySelector('.text')?.innerHTML,
+      'Check the &lt;<del>old</del><ins>new</ins>&gt; <del>cache</del><ins>index</ins> first',
+    );
   });
 
   it('keeps hostile thought text, titles and branch ids as text', () => {
@@ -202,12 +256,16 @@ describe('sanitizeSvg', () => {
   it('rejects what is not an SVG and keeps what is harmless', () => {
     assert.throws(() => sanitizeSvg('<html><svg></svg></html>'), SvgRejectedError);
     assert.throws(() => sanitizeSvg('not svg'), SvgRejectedError);
-    assert.equal(sanitizeSvg('<?xml version="1.0"?>\n<svg width="1"><g class="x"><path d="M0 0"/></g></svg>'), '<svg width="1"><g class="x"><path d="M0 0"/></g></svg>');
+    assert.equal(
+      sanitizeSvg('<?xml version="1.0"?>\n<svg width="1"><g class="x"><path d="M0 0"/></g></svg>'),
+      '<svg width="1"><g class="x"><path d="M0 0"/></g></svg>',
+    );
     assert.match(svgForImage('<svg><rect/></svg>'), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"><rect\/><\/svg>$/);
   });
 
   it('leaves text that merely mentions handlers alone and always yields well-formed XML', () => {
-    const mermaidLike = '<svg id="m" style="max-width: 10px;" data-x="a<b"><style>#m .node > rect { fill: red; }</style>' +
+    const mermaidLike =
+      '<svg id="m" style="max-width: 10px;" data-x="a<b"><style>#m .node > rect { fill: red; }</style>' +
       '<g class="node"><foreignObject><div xmlns="http://www.w3.org/1999/xhtml"><span><p>#2: &lt;img src=x onerror="alert(1)"&gt; a&nbsp;b<br>c & d</p></span></div></foreignObject></g>' +
       '<marker id="arrow"><path d="M0 0"/></marker><path marker-end="url(#arrow)" style="fill:url(http://evil/x)"/><g><unclosed></g>';
     const clean = svgForImage(mermaidLike);
@@ -220,7 +278,8 @@ describe('sanitizeSvg', () => {
   });
 
   it('keeps the SVG well-formed XML when labels hold characters XML forbids (control characters, lone surrogates)', () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text aria-label="a\u0001b">ctl \u0000\u0007\u001b[31m \ud800 &#0; &#x1; &#65; &#x1F600; ok</text></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg"><text aria-label="a\u0001b">ctl \u0000\u0007\u001b[31m \ud800 &#0; &#x1; &#65; &#x1F600; ok</text></svg>';
     const clean = svgForImage(svg);
     const document = new JSDOM(clean, { contentType: 'image/svg+xml' }).window.document;
     assert.equal(document.querySelector('text')?.textContent, 'ctl \ufffd\ufffd\ufffd[31m \ufffd \ufffd \ufffd A 😀 ok');

@@ -54,14 +54,27 @@ describe('activation', () => {
     assert.equal(existsSync(join(folder, 'not-yet-created')), false, 'the store is opened on first use, not at activation');
     assert.equal(api.services.isEngineBuilt, false);
     const loaded = Object.keys(require.cache);
-    assert.equal(loaded.some((path) => path.includes('@modelcontextprotocol')), false, 'the MCP SDK is not loaded');
-    assert.equal(loaded.some((path) => path.endsWith('httpServer.ts') || path.endsWith('mcpServer.js')), false);
+    assert.equal(
+      loaded.some((path) => path.includes('@modelcontextprotocol')),
+      false,
+      'the MCP SDK is not loaded',
+    );
+    assert.equal(
+      loaded.some((path) => path.endsWith('httpServer.ts') || path.endsWith('mcpServer.js')),
+      false,
+    );
     assert.equal(api.mcpServerUrl(), undefined);
   });
 
   test('registers the MCP provider, the Sessions tree and the explorer view', () => {
-    assert.deepEqual(stub.mcpProviders.map((registration) => registration.id), [MCP_PROVIDER_ID]);
-    assert.deepEqual(stub.treeViews.map((view) => view.id), ['thoughtExplorer.sessions']);
+    assert.deepEqual(
+      stub.mcpProviders.map((registration) => registration.id),
+      [MCP_PROVIDER_ID],
+    );
+    assert.deepEqual(
+      stub.treeViews.map((view) => view.id),
+      ['thoughtExplorer.sessions'],
+    );
     assert.deepEqual(stub.webviewViewProviders, ['thoughtExplorer.explorer']);
     assert.equal(stub.logChannels[0]?.name, 'Thought Explorer');
     assert.ok(stub.logChannels[0].lines.some((line) => /Activated in \d+\.\d ms/.test(line)));
@@ -78,7 +91,9 @@ describe('activation', () => {
     assert.ok(handler);
     await handler();
     assert.deepEqual(JSON.parse(stub.clipboard), {
-      mcpServers: { 'thought-explorer': { command: 'node', args: [join(root, 'dist', 'cli.js'), '--storage-path', join(folder, 'not-yet-created')] } },
+      mcpServers: {
+        'thought-explorer': { command: 'node', args: [join(root, 'dist', 'cli.js'), '--storage-path', join(folder, 'not-yet-created')] },
+      },
     });
   });
 
@@ -99,7 +114,9 @@ describe('activation', () => {
     const item = stub.statusBarItems.find((candidate) => candidate.id === 'thoughtExplorer.liveSession');
     assert.ok(item);
     assert.equal(item.visible, false);
-    const first = api.engine().process('c', { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, strategy: 'react' });
+    const first = api
+      .engine()
+      .process('c', { thought: 'a', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, strategy: 'react' });
     assert.ok(first.ok);
     assert.equal(item.visible, true);
     assert.equal(item.text, `$(lightbulb) 1/3 · react · ${first.reply.stage}`);
@@ -167,7 +184,10 @@ describe('manifest', () => {
 
   test('views, welcome content, icon and MCP provider id match the code', () => {
     const views = manifest.contributes.views.thoughtExplorer;
-    assert.deepEqual(views.map((view) => view.id), ['thoughtExplorer.sessions', 'thoughtExplorer.explorer']);
+    assert.deepEqual(
+      views.map((view) => view.id),
+      ['thoughtExplorer.sessions', 'thoughtExplorer.explorer'],
+    );
     assert.equal(views[1].type, 'webview');
     assert.ok(existsSync(join(root, manifest.contributes.viewsContainers.activitybar[0].icon)));
     assert.equal(manifest.contributes.viewsWelcome[0].view, 'thoughtExplorer.sessions');
@@ -178,22 +198,27 @@ describe('manifest', () => {
 
   test('settings: the ones the code reads, with the strategy enum from the catalog', () => {
     const properties = manifest.contributes.configuration.properties;
-    assert.deepEqual(Object.keys(properties).sort(), [
-      'defaultStrategy',
-      'deliberation.defaultPlan',
-      'deliberation.maxCycles',
-      'deliberation.maxToolCalls',
-      'deliberation.maxTokens',
-      'deliberation.maxTotalTokens',
-      'deliberation.model',
-      'deliberation.timeoutMs',
-      'followLiveSession',
-      'limits.maxSessionsInMemory',
-      'limits.maxThoughtLength',
-      'limits.maxThoughtsPerSession',
-      'mcpServer.enabled',
-      'storagePath',
-    ].map((key) => `${SETTINGS_SECTION}.${key}`).sort());
+    assert.deepEqual(
+      Object.keys(properties).sort(),
+      [
+        'defaultStrategy',
+        'deliberation.defaultPlan',
+        'deliberation.maxCycles',
+        'deliberation.maxToolCalls',
+        'deliberation.maxTokens',
+        'deliberation.maxTotalTokens',
+        'deliberation.model',
+        'deliberation.timeoutMs',
+        'followLiveSession',
+        'limits.maxSessionsInMemory',
+        'limits.maxThoughtLength',
+        'limits.maxThoughtsPerSession',
+        'mcpServer.enabled',
+        'storagePath',
+      ]
+        .map((key) => `${SETTINGS_SECTION}.${key}`)
+        .sort(),
+    );
     assert.deepEqual(properties['thoughtExplorer.defaultStrategy'].enum, strategyNames());
   });
 });

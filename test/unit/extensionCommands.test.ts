@@ -75,7 +75,11 @@ describe('session commands', () => {
     const aliasPath = join(out, 'a-alias.stp.json');
     await runExport(id, 'json-seed001', aliasPath);
     assert.equal(readFileSync(aliasPath, 'utf8'), readFileSync(seedPath, 'utf8'));
-    const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as { id: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as {
+      id: string;
+      thoughtHistory: unknown[];
+      branches: Record<string, unknown[]>;
+    };
     assert.equal(seed.id, id);
     assert.equal(seed.thoughtHistory.length, 3);
     assert.deepEqual(Object.keys(seed.branches), ['ttl']);
@@ -102,7 +106,9 @@ describe('session commands', () => {
   test('importing a file that is not a session says which file and why', async () => {
     const bad = join(out, 'bad.json');
     writeFileSync(bad, '{"hello": 1}');
-    await assert.rejects(importSessionFile(fixture.services, bad), (error: Error) => error.message.startsWith(`${bad} is not a session file`));
+    await assert.rejects(importSessionFile(fixture.services, bad), (error: Error) =>
+      error.message.startsWith(`${bad} is not a session file`),
+    );
     await assert.rejects(importSessionFile(fixture.services, join(out, 'missing.json')), /Cannot read .*missing\.json/);
     const notJson = join(out, 'not.json');
     writeFileSync(notJson, 'not json at all');

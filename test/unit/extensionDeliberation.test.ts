@@ -16,11 +16,23 @@ const defaults = { defaultPlan: 'auto' as const, budgets: {} };
 
 describe('@thinking commands', () => {
   test('plain question uses the default plan; /hats routes unless --full', () => {
-    assert.deepEqual(parseChatCommand(undefined, ' Should we cache? ', defaults), { kind: 'deliberate', input: { problem: 'Should we cache?', plan: 'auto' }, label: 'auto' });
-    assert.deepEqual(parseChatCommand('hats', 'Split the monolith?', defaults), { kind: 'deliberate', input: { problem: 'Split the monolith?', plan: 'auto' }, label: 'hats (auto routing)' });
+    assert.deepEqual(parseChatCommand(undefined, ' Should we cache? ', defaults), {
+      kind: 'deliberate',
+      input: { problem: 'Should we cache?', plan: 'auto' },
+      label: 'auto',
+    });
+    assert.deepEqual(parseChatCommand('hats', 'Split the monolith?', defaults), {
+      kind: 'deliberate',
+      input: { problem: 'Split the monolith?', plan: 'auto' },
+      label: 'hats (auto routing)',
+    });
     assert.equal(parseChatCommand('hats', '  ', defaults).kind, 'usage');
     const full = parseChatCommand('hats', '--full Split the monolith?', { defaultPlan: 'auto', budgets: { maxTokens: 300 } });
-    assert.deepEqual(full, { kind: 'deliberate', input: { problem: 'Split the monolith?', plan: 'hats', budgets: { maxTokens: 300 } }, label: 'six hats' });
+    assert.deepEqual(full, {
+      kind: 'deliberate',
+      input: { problem: 'Split the monolith?', plan: 'hats', budgets: { maxTokens: 300 } },
+      label: 'six hats',
+    });
   });
 
   test('/plan kinds, roles and tools (tools only for task, as a plan object)', () => {
@@ -30,7 +42,11 @@ describe('@thinking commands', () => {
       label: 'sequential',
     });
     const task = parseChatCommand('plan', 'task --tools lookup_weather,other What to wear?', defaults);
-    assert.deepEqual(task.kind === 'deliberate' && task.input.plan, { strategy: 'task', role: 'factual', tools: ['lookup_weather', 'other'] });
+    assert.deepEqual(task.kind === 'deliberate' && task.input.plan, {
+      strategy: 'task',
+      role: 'factual',
+      tools: ['lookup_weather', 'other'],
+    });
     assert.equal(parseChatCommand('plan', 'parallel --tools x Q', defaults).kind, 'usage');
     const unknown = parseChatCommand('plan', 'zigzag Q', defaults);
     assert.ok(unknown.kind === 'usage' && unknown.message.includes('"zigzag"'));
@@ -38,7 +54,11 @@ describe('@thinking commands', () => {
   });
 
   test('/strategy checks the name; /resume takes an optional id; unknown commands get the usage', () => {
-    assert.deepEqual(parseChatCommand('strategy', 'tree_of_thoughts Plan the launch', defaults), { kind: 'strategy', strategy: 'tree_of_thoughts', problem: 'Plan the launch' });
+    assert.deepEqual(parseChatCommand('strategy', 'tree_of_thoughts Plan the launch', defaults), {
+      kind: 'strategy',
+      strategy: 'tree_of_thoughts',
+      problem: 'Plan the launch',
+    });
     const bad = parseChatCommand('strategy', 'nope Plan', defaults);
     assert.ok(bad.kind === 'usage' && bad.message.includes('tree_of_thoughts'));
     assert.deepEqual(parseChatCommand('resume', '', defaults), { kind: 'resume' });
@@ -51,12 +71,29 @@ describe('deliberation settings', () => {
   test('model setting forms', () => {
     assert.deepEqual(parseModelSetting(''), { kind: 'default' });
     assert.deepEqual(parseModelSetting(' ASK '), { kind: 'ask' });
-    assert.deepEqual(parseModelSetting('copilot'), { kind: 'selector', text: 'copilot', vendor: 'copilot', family: undefined, id: undefined });
-    assert.deepEqual(parseModelSetting('copilot/*/gpt-4o'), { kind: 'selector', text: 'copilot/*/gpt-4o', vendor: 'copilot', family: undefined, id: 'gpt-4o' });
+    assert.deepEqual(parseModelSetting('copilot'), {
+      kind: 'selector',
+      text: 'copilot',
+      vendor: 'copilot',
+      family: undefined,
+      id: undefined,
+    });
+    assert.deepEqual(parseModelSetting('copilot/*/gpt-4o'), {
+      kind: 'selector',
+      text: 'copilot/*/gpt-4o',
+      vendor: 'copilot',
+      family: undefined,
+      id: 'gpt-4o',
+    });
   });
 
   test('bad values fall back and are reported', () => {
-    const values: Record<string, unknown> = { 'deliberation.defaultPlan': 'nope', 'deliberation.maxTokens': 0, 'deliberation.maxToolCalls': 2, 'deliberation.model': 5 };
+    const values: Record<string, unknown> = {
+      'deliberation.defaultPlan': 'nope',
+      'deliberation.maxTokens': 0,
+      'deliberation.maxToolCalls': 2,
+      'deliberation.model': 5,
+    };
     const reading = readDeliberationSettings({ get: <T>(key: string) => values[key] as T });
     assert.equal(reading.settings.defaultPlan, 'auto');
     assert.deepEqual(reading.settings.budgets, { maxToolCalls: 2 });
@@ -68,7 +105,16 @@ describe('deliberation settings', () => {
 describe('live deliberations', () => {
   const role = (name: string) => ({ name, title: `${name} hat`, stage: name, systemPrompt: '' }) as unknown as CallOutcome['role'];
   const outcome = (name: string, status: CallOutcome['status']): CallOutcome =>
-    ({ role: role(name), phase: 'call', stepIndex: 0, status, text: 't', durationMs: 5, final: false, usage: { inputTokens: 10, outputTokens: 4, estimated: false } }) as CallOutcome;
+    ({
+      role: role(name),
+      phase: 'call',
+      stepIndex: 0,
+      status,
+      text: 't',
+      durationMs: 5,
+      final: false,
+      usage: { inputTokens: 10, outputTokens: 4, estimated: false },
+    }) as CallOutcome;
 
   test('roles go running → done/failed; finishing marks the rest cancelled; stop aborts', () => {
     const runs = new LiveDeliberations();
@@ -86,15 +132,29 @@ describe('live deliberations', () => {
     run.finished('cancelled');
     const state = runs.state('s1')!;
     assert.equal(state.status, 'cancelled');
-    assert.deepEqual(state.roles.map((entry) => entry.state), ['done', 'cancelled', 'cancelled']);
+    assert.deepEqual(
+      state.roles.map((entry) => entry.state),
+      ['done', 'cancelled', 'cancelled'],
+    );
     assert.equal(state.outputTokens, 8);
     assert.equal(runs.stop('s1'), false, 'a finished run cannot be stopped');
   });
 
   test('protocol guards accept the state and the stop message, refuse malformed ones', () => {
-    const state = { sessionId: 's', model: 'm', status: 'running', roles: [{ role: 'r', title: 'R', state: 'running' }], inputTokens: 0, outputTokens: 0, calls: 1 };
+    const state = {
+      sessionId: 's',
+      model: 'm',
+      status: 'running',
+      roles: [{ role: 'r', title: 'R', state: 'running' }],
+      inputTokens: 0,
+      outputTokens: 0,
+      calls: 1,
+    };
     assert.equal(isHostMessage({ type: 'deliberationState', state }), true);
-    assert.equal(isHostMessage({ type: 'deliberationState', state: { ...state, roles: [{ role: 'r', title: 'R', state: 'exploded' }] } }), false);
+    assert.equal(
+      isHostMessage({ type: 'deliberationState', state: { ...state, roles: [{ role: 'r', title: 'R', state: 'exploded' }] } }),
+      false,
+    );
     assert.equal(isWebviewMessage({ type: 'stopDeliberation', sessionId: 's' }), true);
     assert.equal(isWebviewMessage({ type: 'stopDeliberation' }), false);
   });
@@ -102,7 +162,9 @@ describe('live deliberations', () => {
 
 describe('model choice and errors', () => {
   beforeEach(() => resetStub());
-  const picker = (answer?: string) => ({ pick: async (models: readonly { id: string }[]) => models.find((model) => model.id === answer) as never });
+  const picker = (answer?: string) => ({
+    pick: async (models: readonly { id: string }[]) => models.find((model) => model.id === answer) as never,
+  });
 
   test('a selector that matches nothing says so and lists what exists; none at all says how to get one', async () => {
     stub.chatModels.push({ vendor: 'acme', family: 'fam', id: 'one', name: 'One' });
@@ -115,7 +177,10 @@ describe('model choice and errors', () => {
     const chosen = await chooseModel(parseModelSetting('acme'), undefined, picker());
     assert.equal(chosen.id, 'one');
     stub.chatModels.length = 0;
-    await assert.rejects(chooseModel({ kind: 'default' }, undefined, picker()), /No language model is available in VS Code\. Install and sign in to GitHub Copilot/);
+    await assert.rejects(
+      chooseModel({ kind: 'default' }, undefined, picker()),
+      /No language model is available in VS Code\. Install and sign in to GitHub Copilot/,
+    );
   });
 
   test('"ask" picks once and remembers', async () => {
@@ -129,7 +194,10 @@ describe('model choice and errors', () => {
   });
 
   test('every LanguageModelError becomes a sentence that says what to do', () => {
-    assert.match(describeModelError(LanguageModelError.NoPermissions('denied'), 'GPT'), /did not allow Thought Explorer to use GPT.*choose Allow/);
+    assert.match(
+      describeModelError(LanguageModelError.NoPermissions('denied'), 'GPT'),
+      /did not allow Thought Explorer to use GPT.*choose Allow/,
+    );
     assert.match(describeModelError(LanguageModelError.Blocked(''), 'GPT'), /blocked the request; this is usually a rate or quota limit/);
     assert.match(describeModelError(LanguageModelError.NotFound(''), 'GPT'), /no longer available.*"ask"/);
     assert.match(describeModelError(new Error('429 Too Many Requests'), 'GPT'), /quota or rate limit/);
@@ -137,7 +205,10 @@ describe('model choice and errors', () => {
   });
 
   test('plan tools: exact names, unknown reported; our own tools never offered', () => {
-    const available = [{ name: 'lookup', description: '' }, { name: 'Lookup2', description: '' }];
+    const available = [
+      { name: 'lookup', description: '' },
+      { name: 'Lookup2', description: '' },
+    ];
     assert.deepEqual(selectPlanTools(available, ['lookup', 'LOOKUP2', 'lookup']), { tools: [available[0]], unknown: ['LOOKUP2'] });
     assert.equal(isOwnTool({ name: 'mcp_thought_explo_deliberate', tags: [] }), true);
     assert.equal(isOwnTool({ name: 'mcp_thought-explorer_sequentialthinking', tags: [] }), true);

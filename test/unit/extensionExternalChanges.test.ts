@@ -93,11 +93,20 @@ describe('sessions changed by another process', () => {
       events.length = 0;
       journalChanged(id);
       const added = events.filter((event) => event.type === 'thoughtAdded');
-      assert.deepEqual(added.map((event) => event.type === 'thoughtAdded' && event.thought.thought), ['Added by the CLI']);
+      assert.deepEqual(
+        added.map((event) => event.type === 'thoughtAdded' && event.thought.thought),
+        ['Added by the CLI'],
+      );
       assert.equal(engine.getSession(id)?.thoughts.length, 2);
       await eventually(() => watcher.externalChanges === 1, 2000, 'the change counted as external');
-      await eventually(() => tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]).length === 2, 2000, 'the CLI thought in the tree');
-      const labels = tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]).map((node) => (tree.getTreeItem(node) as unknown as TreeItem).label);
+      await eventually(
+        () => tree.getChildren(tree.getChildren(tree.getChildren()[0])[0]).length === 2,
+        2000,
+        'the CLI thought in the tree',
+      );
+      const labels = tree
+        .getChildren(tree.getChildren(tree.getChildren()[0])[0])
+        .map((node) => (tree.getTreeItem(node) as unknown as TreeItem).label);
       assert.match(String(labels[1]), /Added by the CLI/);
 
       const target = join(fixture.directory, '..', 'export.md');
@@ -127,7 +136,12 @@ describe('sessions changed by another process', () => {
     const engine = fixture.services.engine;
     const id = started(engine, 'copilot', thought(1, 4, 'Shown in the explorer'));
     const webview = new FakeWebview();
-    const connection = new ExplorerConnection(webview as unknown as vscode.Webview, fixture.services, { surface: 'view', mode: 'pinned', sessionId: id, onOpenInPanel: () => {} });
+    const connection = new ExplorerConnection(webview as unknown as vscode.Webview, fixture.services, {
+      surface: 'view',
+      mode: 'pinned',
+      sessionId: id,
+      onOpenInPanel: () => {},
+    });
     try {
       webview.fromWebview({ type: 'ready' });
       assert.equal(webview.posted.at(-1)?.type, 'snapshot');
@@ -135,7 +149,10 @@ describe('sessions changed by another process', () => {
       journalChanged(id);
       await eventually(() => watcher.externalChanges === 1 && !watcher.notificationPending, 2000, 'the disk notification');
       const deltas = webview.posted.filter((message) => message.type === 'thoughtAdded');
-      assert.deepEqual(deltas.map((message) => message.type === 'thoughtAdded' && [message.thought.seq, message.thought.thought]), [[1, 'From the CLI']]);
+      assert.deepEqual(
+        deltas.map((message) => message.type === 'thoughtAdded' && [message.thought.seq, message.thought.thought]),
+        [[1, 'From the CLI']],
+      );
       assert.equal(connection.status.thoughtsSent, 2);
     } finally {
       connection.dispose();
@@ -199,7 +216,18 @@ describe('sessions changed by another process', () => {
 describe('LiveSessionTracker.syncFromStore', () => {
   const NOW = Date.UTC(2026, 0, 1);
   function meta(id: string, updatedAt: number, status: SessionMeta['status'] = 'live'): SessionMeta {
-    return { id, strategy: 'linear', status, createdAt: NOW, updatedAt, thoughtCount: 1, revisionCount: 0, branchIds: [], lastThoughtNumber: 1, totalThoughts: 3 };
+    return {
+      id,
+      strategy: 'linear',
+      status,
+      createdAt: NOW,
+      updatedAt,
+      thoughtCount: 1,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 1,
+      totalThoughts: 3,
+    };
   }
 
   test('the store’s newest live session wins when newer; one tracked here that is newer but not it has ended', () => {

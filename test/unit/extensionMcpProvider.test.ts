@@ -43,14 +43,25 @@ interface RpcResult {
 }
 
 /** One JSON-RPC request over Streamable HTTP, as VS Code's MCP client sends it (JSON or SSE answer). */
-async function rpc(url: string, headers: Record<string, string>, method: string, params: Record<string, unknown> = {}, id = 1): Promise<RpcResult> {
+async function rpc(
+  url: string,
+  headers: Record<string, string>,
+  method: string,
+  params: Record<string, unknown> = {},
+  id = 1,
+): Promise<RpcResult> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
   const text = await response.text();
-  const payload = text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: '))?.slice(6);
+  const payload = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6);
   return { status: response.status, sessionId: response.headers.get('mcp-session-id'), body: payload ? JSON.parse(payload) : undefined };
 }
 
@@ -63,7 +74,11 @@ async function initialize(url: string, authorization: string): Promise<Record<st
   assert.equal(init.status, 200);
   assert.ok(init.sessionId);
   const headers = { Authorization: authorization, 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-06-18' };
-  await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return headers;
 }
 
@@ -185,7 +200,10 @@ describe('MCP server definition provider', () => {
     const call = await rpc(url, headers, 'tools/call', { name: 'sequentialthinking', arguments: thought(1, 2, 'After the move') }, 3);
     assert.equal(call.status, 200, 'the MCP session survived');
     assert.notEqual(fixture.services.engine, oldEngine);
-    assert.deepEqual(fixture.services.engine.listSessions({}).sessions.map((meta) => meta.purpose), ['After the move']);
+    assert.deepEqual(
+      fixture.services.engine.listSessions({}).sessions.map((meta) => meta.purpose),
+      ['After the move'],
+    );
   });
 
   test('raising maxThoughtLength beyond the body limit restarts the server with a new secret', async () => {
@@ -236,7 +254,12 @@ describe('MCP server definition provider', () => {
     await waitFor(() => host.url === undefined);
     // The port closes once the server has shut down: poll until a request is refused (the condition, not a fixed delay).
     const deadline = Date.now() + 3000;
-    while (await fetch(resolved.uri.toString(), { method: 'POST' }).then(() => true, () => false)) {
+    while (
+      await fetch(resolved.uri.toString(), { method: 'POST' }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       if (Date.now() > deadline) assert.fail('the server still answers after deactivation');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -84,17 +84,25 @@ describe('settings', () => {
   test('every strategy name is accepted as the default strategy', () => {
     // The names the settings UI offers (the manifest's enum), checked against the engine's catalog and one by one.
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { enum?: string[] }> } | { properties: Record<string, { enum?: string[] }> }[] };
+      contributes: {
+        configuration: { properties: Record<string, { enum?: string[] }> } | { properties: Record<string, { enum?: string[] }> }[];
+      };
     };
     const sections = [manifest.contributes.configuration].flat();
-    const offered = sections.map((section) => section.properties['thoughtExplorer.defaultStrategy']?.enum).find((names) => names !== undefined) ?? [];
+    const offered =
+      sections.map((section) => section.properties['thoughtExplorer.defaultStrategy']?.enum).find((names) => names !== undefined) ?? [];
     assert.equal(offered.length, 16);
     assert.deepEqual([...offered].sort(), strategyNames().slice().sort());
     for (const name of offered) {
       const { settings, problems } = settingsFrom({ defaultStrategy: name });
       assert.deepEqual(problems, [], name);
       assert.equal(settings.defaultStrategy, name);
-      const reply = new ThinkingEngine({ defaultStrategy: settings.defaultStrategy, log: () => {} }).process('c', { thought: 't', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
+      const reply = new ThinkingEngine({ defaultStrategy: settings.defaultStrategy, log: () => {} }).process('c', {
+        thought: 't',
+        thoughtNumber: 1,
+        totalThoughts: 2,
+        nextThoughtNeeded: true,
+      });
       assert.ok(reply.ok && reply.reply.strategy === name, `${name}: ${JSON.stringify(reply)}`);
     }
   });
@@ -127,7 +135,10 @@ describe('Sessions tree model', () => {
 
   test('description: strategy, thoughts, then branches and revisions only when there are any', () => {
     assert.equal(sessionDescription(meta()), 'react · 4 thoughts');
-    assert.equal(sessionDescription(meta({ thoughtCount: 1, branchIds: ['a'], revisionCount: 1 })), 'react · 1 thought · 1 branch · 1 revision');
+    assert.equal(
+      sessionDescription(meta({ thoughtCount: 1, branchIds: ['a'], revisionCount: 1 })),
+      'react · 1 thought · 1 branch · 1 revision',
+    );
     assert.equal(sessionDescription(meta({ branchIds: ['a', 'b'], revisionCount: 3 })), 'react · 4 thoughts · 2 branches · 3 revisions');
   });
 
@@ -151,9 +162,18 @@ describe('Sessions tree model', () => {
       ],
       NOW,
     );
-    assert.deepEqual(grouped.live.map((m) => m.id), ['live-new', 'live-old']);
-    assert.deepEqual(grouped.savedByDay.map((d) => d.day), [dayKey(NOW), dayKey(NOW - 2 * day)]);
-    assert.deepEqual(grouped.savedByDay[0].sessions.map((m) => m.id), ['done-today', 'idle']);
+    assert.deepEqual(
+      grouped.live.map((m) => m.id),
+      ['live-new', 'live-old'],
+    );
+    assert.deepEqual(
+      grouped.savedByDay.map((d) => d.day),
+      [dayKey(NOW), dayKey(NOW - 2 * day)],
+    );
+    assert.deepEqual(
+      grouped.savedByDay[0].sessions.map((m) => m.id),
+      ['done-today', 'idle'],
+    );
   });
 
   test('branch thoughts nest under their fork point, nested branches under theirs, in arrival order', () => {
@@ -166,23 +186,36 @@ describe('Sessions tree model', () => {
       record(5, 3),
       record(6, 4, { isRevision: true, revisesThought: 3 }),
     ]);
-    assert.deepEqual(roots.map((entry) => entry.thought.seq), [0, 1, 5, 6]);
+    assert.deepEqual(
+      roots.map((entry) => entry.thought.seq),
+      [0, 1, 5, 6],
+    );
     const fork = roots[1];
     assert.equal(fork.branches.length, 1);
     assert.equal(fork.branches[0].branchId, 'alt');
-    assert.deepEqual(fork.branches[0].entries.map((entry) => entry.thought.seq), [2, 3]);
+    assert.deepEqual(
+      fork.branches[0].entries.map((entry) => entry.thought.seq),
+      [2, 3],
+    );
     const nested = fork.branches[0].entries[0].branches[0];
     assert.equal(nested.branchId, 'deeper');
-    assert.deepEqual(nested.entries.map((entry) => entry.thought.seq), [4]);
+    assert.deepEqual(
+      nested.entries.map((entry) => entry.thought.seq),
+      [4],
+    );
   });
 
   test('a branch whose fork point is missing stays visible at the top level', () => {
     const roots = layoutThoughts([record(0, 1), record(1, 2, { branchId: 'lost', branchFromThought: 7 })]);
-    assert.deepEqual(roots.map((entry) => entry.thought.seq), [0, 1]);
+    assert.deepEqual(
+      roots.map((entry) => entry.thought.seq),
+      [0, 1],
+    );
   });
 
   test('tooltips escape agent-written text: no link, image, HTML, code or icon syntax survives', () => {
-    const hostile = '[click](command:workbench.action.terminal.new) ![x](http://e/x.png) <img src=x onerror=alert(1)> `code` $(zap) **bold**';
+    const hostile =
+      '[click](command:workbench.action.terminal.new) ![x](http://e/x.png) <img src=x onerror=alert(1)> `code` $(zap) **bold**';
     const markdown = sessionTooltipMarkdown(meta({ title: hostile, purpose: hostile, branchIds: ['<b>'] }), NOW);
     assert.doesNotMatch(markdown, /(?<!\\)\[click(?<!\\)\]/);
     assert.doesNotMatch(markdown, /(?<!\\)</);
@@ -198,7 +231,10 @@ describe('Sessions tree model', () => {
 describe('status bar', () => {
   test('text: lightbulb, n/total, strategy, stage', () => {
     assert.equal(statusBarText(meta()), '$(lightbulb) 4/7 · react · action_planning');
-    assert.equal(statusBarText(meta({ stage: undefined, strategy: 'linear', lastThoughtNumber: 1, totalThoughts: 3 })), '$(lightbulb) 1/3 · linear');
+    assert.equal(
+      statusBarText(meta({ stage: undefined, strategy: 'linear', lastThoughtNumber: 1, totalThoughts: 3 })),
+      '$(lightbulb) 1/3 · linear',
+    );
   });
 
   test('tracks the most recently active live session; falls back to another when it ends; none after idling out', () => {
@@ -224,7 +260,12 @@ describe('configuration for other MCP clients', () => {
   test('the stdio CLI entry points at the bundled CLI and the same store', () => {
     const text = stdioClientConfiguration('/ext', '/home/me/.thought-explorer/sessions');
     assert.deepEqual(JSON.parse(text), {
-      mcpServers: { 'thought-explorer': { command: 'node', args: [join('/ext', 'dist', 'cli.js'), '--storage-path', '/home/me/.thought-explorer/sessions'] } },
+      mcpServers: {
+        'thought-explorer': {
+          command: 'node',
+          args: [join('/ext', 'dist', 'cli.js'), '--storage-path', '/home/me/.thought-explorer/sessions'],
+        },
+      },
     });
   });
 

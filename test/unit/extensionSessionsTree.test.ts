@@ -40,7 +40,10 @@ function labels(nodes: SessionsTreeNode[]): string[] {
 function render(nodes: SessionsTreeNode[] = tree.getChildren(), depth = 0): string[] {
   return nodes.flatMap((node) => {
     const shown = item(node);
-    return [`${'  '.repeat(depth)}${shown.label}${shown.description ? ` — ${shown.description}` : ''}`, ...render(tree.getChildren(node), depth + 1)];
+    return [
+      `${'  '.repeat(depth)}${shown.label}${shown.description ? ` — ${shown.description}` : ''}`,
+      ...render(tree.getChildren(node), depth + 1),
+    ];
   });
 }
 
@@ -147,7 +150,12 @@ describe('Sessions tree', () => {
       try {
         const reply = other.process('cli', thought(1, 3, 'Thought from the CLI'));
         assert.ok(reply.ok);
-        await eventually(() => labels(tree.getChildren(tree.getChildren()[0] ?? { kind: 'group', group: 'live', count: 0 })).includes('Thought from the CLI'), 3000, 'the CLI session in the tree');
+        await eventually(
+          () =>
+            labels(tree.getChildren(tree.getChildren()[0] ?? { kind: 'group', group: 'live', count: 0 })).includes('Thought from the CLI'),
+          3000,
+          'the CLI session in the tree',
+        );
         const before = watcher.externalChanges;
         other.process('cli', thought(2, 3, 'Second from the CLI'));
         await eventually(() => watcher.externalChanges > before, 3000, 'the second change noticed');

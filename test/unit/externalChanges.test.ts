@@ -50,7 +50,18 @@ function thought(thoughtNumber: number, totalThoughts: number, text: string, ext
 }
 
 function newMeta(id: string): SessionMeta {
-  return { id, strategy: 'linear', status: 'live', createdAt: 1, updatedAt: 1, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0, totalThoughts: 3 };
+  return {
+    id,
+    strategy: 'linear',
+    status: 'live',
+    createdAt: 1,
+    updatedAt: 1,
+    thoughtCount: 0,
+    revisionCount: 0,
+    branchIds: [],
+    lastThoughtNumber: 0,
+    totalThoughts: 3,
+  };
 }
 
 function mustSucceed(outcome: ReturnType<ThinkingEngine['process']>): string {
@@ -65,7 +76,10 @@ describe('FileSessionStore.externalChange', () => {
       const { storeA } = shared;
       storeA.createSession(newMeta('mine'));
       assert.equal(storeA.externalChange('mine'), 'none');
-      storeA.appendThought({ ...newMeta('mine'), thoughtCount: 1, lastThoughtNumber: 1 }, { seq: 0, thought: 'ä ünïcode 思考', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 });
+      storeA.appendThought(
+        { ...newMeta('mine'), thoughtCount: 1, lastThoughtNumber: 1 },
+        { seq: 0, thought: 'ä ünïcode 思考', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 },
+      );
       storeA.updateMeta({ ...newMeta('mine'), title: 'Renamed', thoughtCount: 1, lastThoughtNumber: 1 });
       assert.equal(storeA.externalChange('mine'), 'none');
       assert.equal(storeA.deleteSession('mine'), true);
@@ -84,14 +98,20 @@ describe('FileSessionStore.externalChange', () => {
       assert.ok(storeB.loadSession('shared'));
       assert.equal(storeB.externalChange('shared'), 'none');
 
-      storeB.appendThought({ ...newMeta('shared'), thoughtCount: 1, lastThoughtNumber: 1 }, { seq: 0, thought: 'from B', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 });
+      storeB.appendThought(
+        { ...newMeta('shared'), thoughtCount: 1, lastThoughtNumber: 1 },
+        { seq: 0, thought: 'from B', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 },
+      );
       assert.equal(storeA.externalChange('shared'), 'changed');
       assert.equal(storeB.externalChange('shared'), 'none');
       assert.equal(storeA.loadSession('shared')?.thoughts.length, 1);
       assert.equal(storeA.externalChange('shared'), 'none');
 
       // A listing advances the index past B's appends; A still reports them until it re-reads the session itself.
-      storeB.appendThought({ ...newMeta('shared'), thoughtCount: 2, lastThoughtNumber: 2 }, { seq: 1, thought: 'again B', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 3 });
+      storeB.appendThought(
+        { ...newMeta('shared'), thoughtCount: 2, lastThoughtNumber: 2 },
+        { seq: 1, thought: 'again B', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 3 },
+      );
       assert.equal(storeA.listSessions().sessions[0].thoughtCount, 2);
       assert.equal(storeA.externalChange('shared'), 'changed');
       storeA.loadSession('shared');
@@ -115,11 +135,17 @@ describe('FileSessionStore.externalChange', () => {
     try {
       const { storeA, storeB, directory } = shared;
       storeA.createSession(newMeta('swap'));
-      storeA.appendThought({ ...newMeta('swap'), thoughtCount: 1, lastThoughtNumber: 1 }, { seq: 0, thought: 'first', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 });
+      storeA.appendThought(
+        { ...newMeta('swap'), thoughtCount: 1, lastThoughtNumber: 1 },
+        { seq: 0, thought: 'first', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 2 },
+      );
       storeB.saveSession({ meta: { ...newMeta('swap'), title: 'Imported' }, thoughts: [], strategySwitches: [] });
       const reread = storeA.loadSession('swap');
       assert.equal(reread?.meta.title, 'Imported');
-      storeA.appendThought({ ...newMeta('swap'), title: 'Imported', thoughtCount: 1, lastThoughtNumber: 1 }, { seq: 0, thought: 'after the import', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 3 });
+      storeA.appendThought(
+        { ...newMeta('swap'), title: 'Imported', thoughtCount: 1, lastThoughtNumber: 1 },
+        { seq: 0, thought: 'after the import', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 3 },
+      );
       assert.match(readFileSync(join(directory, 'swap.jsonl'), 'utf8'), /after the import/);
       assert.equal(storeA.externalChange('swap'), 'none');
     } finally {
@@ -162,7 +188,10 @@ describe('ThinkingEngine.refreshSession', () => {
       );
       assert.equal(eventsA.at(-1)?.type, 'sessionUpdated', 'sessionUpdated comes last');
       const session = engineA.getSession(id);
-      assert.deepEqual(session?.thoughts.map((record) => record.thought), ['A starts', 'A goes on', 'B joins in', 'B again']);
+      assert.deepEqual(
+        session?.thoughts.map((record) => record.thought),
+        ['A starts', 'A goes on', 'B joins in', 'B again'],
+      );
       assert.equal(session?.meta.thoughtCount, 4);
 
       // Nothing new: no second reload and no events.
@@ -178,14 +207,23 @@ describe('ThinkingEngine.refreshSession', () => {
       assert.equal(engineA.refreshSession(id), false);
       assert.equal(engineB.refreshSession(id), true);
       const seenByB = engineB.getSession(id);
-      assert.deepEqual(seenByB?.thoughts.map((record) => record.seq), [0, 1, 2, 3, 4]);
-      assert.deepEqual(seenByB?.thoughts.map((record) => record.thoughtNumber), [1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        seenByB?.thoughts.map((record) => record.seq),
+        [0, 1, 2, 3, 4],
+      );
+      assert.deepEqual(
+        seenByB?.thoughts.map((record) => record.thoughtNumber),
+        [1, 2, 3, 4, 5],
+      );
       assert.equal(seenByB?.meta.status, 'complete');
 
       // A third process reading the journal cold sees the same session.
       const cold = new FileSessionStore(shared.directory, { log: () => {} });
       try {
-        assert.deepEqual(cold.loadSession(id)?.thoughts.map((record) => `${record.seq}:${record.thought}`), ['0:A starts', '1:A goes on', '2:B joins in', '3:B again', '4:A concludes']);
+        assert.deepEqual(
+          cold.loadSession(id)?.thoughts.map((record) => `${record.seq}:${record.thought}`),
+          ['0:A starts', '1:A goes on', '2:B joins in', '3:B again', '4:A concludes'],
+        );
       } finally {
         cold.close();
       }
@@ -254,7 +292,10 @@ describe('ThinkingEngine.refreshSession', () => {
         ['sessionUpdated'],
         'the held thoughts are not a prefix of the journal: no deltas that would misplace a thought',
       );
-      assert.deepEqual(engineA.getSession(id)?.thoughts.map((record) => `${record.seq}:${record.thought}`), ['0:One', '1:B second', '2:A second']);
+      assert.deepEqual(
+        engineA.getSession(id)?.thoughts.map((record) => `${record.seq}:${record.thought}`),
+        ['0:One', '1:B second', '2:A second'],
+      );
       const reply = engineA.process('copilot', thought(3, 6, 'A third'));
       assert.ok(reply.ok);
       assert.equal(reply.reply.thoughtHistoryLength, 4);
@@ -303,7 +344,11 @@ describe('ThinkingEngine.refreshSession', () => {
     const shared = twoProcesses();
     try {
       assert.equal(shared.engineA.refreshSession('../escape'), false);
-      assert.equal(shared.engineA.refreshSession('never-existed'), true, 'a missing journal this store did not delete counts as removed elsewhere');
+      assert.equal(
+        shared.engineA.refreshSession('never-existed'),
+        true,
+        'a missing journal this store did not delete counts as removed elsewhere',
+      );
     } finally {
       shared.close();
     }

@@ -72,14 +72,21 @@ test('thoughtMetaPatch equals metaPatch(applyThought(previous, thought), next) i
   for (const previous of previousMetas) {
     for (const thought of thoughts) {
       for (const next of nextMetas(previous, thought)) {
-        assert.deepEqual(thoughtMetaPatch(previous, next, thought), metaPatch(applyThought(previous, thought), next), JSON.stringify({ previous, thought, next }));
+        assert.deepEqual(
+          thoughtMetaPatch(previous, next, thought),
+          metaPatch(applyThought(previous, thought), next),
+          JSON.stringify({ previous, thought, next }),
+        );
         cases++;
       }
     }
   }
   // An object-valued field with equal content in both is no change.
   const withExtra = { ...baseMeta(), extra: { nested: [1] } } as SessionMeta;
-  assert.equal(thoughtMetaPatch(withExtra, { ...applyThought(withExtra, thoughtRecord()), extra: { nested: [1] } } as SessionMeta, thoughtRecord()), undefined);
+  assert.equal(
+    thoughtMetaPatch(withExtra, { ...applyThought(withExtra, thoughtRecord()), extra: { nested: [1] } } as SessionMeta, thoughtRecord()),
+    undefined,
+  );
   assert.ok(cases > 100);
 });
 
@@ -107,12 +114,22 @@ test('listing drops exactly the sessions whose journals are gone, across repeate
     const writer = new FileSessionStore(directory, { log: quiet });
     const engine = new ThinkingEngine({ store: writer, log: quiet });
     for (const id of ['one', 'two', 'three', 'a:b']) {
-      const outcome = engine.process(id, { sessionId: id, thought: `about ${id}`, thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false });
+      const outcome = engine.process(id, {
+        sessionId: id,
+        thought: `about ${id}`,
+        thoughtNumber: 1,
+        totalThoughts: 1,
+        nextThoughtNeeded: false,
+      });
       assert.ok(outcome.ok);
     }
     writer.close();
     const reader = new FileSessionStore(directory, { log: quiet });
-    const ids = () => reader.listSessions().sessions.map((meta) => meta.id).sort();
+    const ids = () =>
+      reader
+        .listSessions()
+        .sessions.map((meta) => meta.id)
+        .sort();
     assert.deepEqual(ids(), ['a:b', 'one', 'three', 'two']);
     assert.deepEqual(ids(), ['a:b', 'one', 'three', 'two'], 'a second listing keeps every session');
     // Another process deletes a journal; a directory with a journal's name is no session.
@@ -130,7 +147,10 @@ test('listing drops exactly the sessions whose journals are gone, across repeate
     reader.close();
     // What the index file keeps afterwards is only the surviving session, with no bookkeeping of the listing.
     const index = JSON.parse(readFileSync(join(directory, 'index.json'), 'utf8')) as { entries: Record<string, unknown>[] };
-    assert.deepEqual(index.entries.map((entry) => entry.id), ['three']);
+    assert.deepEqual(
+      index.entries.map((entry) => entry.id),
+      ['three'],
+    );
     assert.deepEqual(Object.keys(index.entries[0]).sort(), ['consumed', 'ctimeMs', 'id', 'ino', 'meta', 'mtimeMs', 'size']);
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -20,7 +20,14 @@ function sessionThrough(strategy: string, stages: (string | { strategy: string; 
   let id = '';
   stages.forEach((step, index) => {
     const args = typeof step === 'string' ? { stage: step } : step;
-    const outcome = engine.process('graph', { thought: `t${index + 1}`, thoughtNumber: index + 1, totalThoughts: stages.length, nextThoughtNeeded: true, strategy, ...args });
+    const outcome = engine.process('graph', {
+      thought: `t${index + 1}`,
+      thoughtNumber: index + 1,
+      totalThoughts: stages.length,
+      nextThoughtNeeded: true,
+      strategy,
+      ...args,
+    });
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
     id = outcome.reply.sessionId;
     strategy = outcome.reply.strategy;
@@ -32,7 +39,14 @@ function sessionThrough(strategy: string, stages: (string | { strategy: string; 
 
 /** The line that declares a node, whatever its shape. */
 function nodeLine(source: string, stage: string): string {
-  const line = source.split('\n').find((candidate) => candidate.trim().startsWith(`${stageNodeId(stage)}(`) || candidate.trim().startsWith(`${stageNodeId(stage)}[`) || candidate.trim().startsWith(`${stageNodeId(stage)}{`));
+  const line = source
+    .split('\n')
+    .find(
+      (candidate) =>
+        candidate.trim().startsWith(`${stageNodeId(stage)}(`) ||
+        candidate.trim().startsWith(`${stageNodeId(stage)}[`) ||
+        candidate.trim().startsWith(`${stageNodeId(stage)}{`),
+    );
   assert.ok(line, `no node for ${stage}`);
   return line;
 }
@@ -64,7 +78,8 @@ describe('strategyGraphSource', () => {
       const expected = Object.values(strategy.transitions).reduce((sum, targets) => sum + targets.length, 0);
       assert.equal(edges.length, expected, strategy.name);
       for (const [from, targets] of Object.entries(strategy.transitions)) {
-        for (const to of targets) assert.match(edgeLine(source, from, to), new RegExp(`^  ${stageNodeId(from)} \\S+@--> ${stageNodeId(to)}$`));
+        for (const to of targets)
+          assert.match(edgeLine(source, from, to), new RegExp(`^  ${stageNodeId(from)} \\S+@--> ${stageNodeId(to)}$`));
       }
       assert.doesNotMatch(source, /^\s*class /m, 'the plain graph carries no session state');
     }
@@ -116,12 +131,22 @@ describe('stageGraphSource and stageGraphState', () => {
   it('keeps node ids and the edge list the same as the plain graph, so highlights move without a re-render', () => {
     const strategy = findStrategy('react');
     assert.ok(strategy);
-    const structure = (source: string) => source.split('\n').filter((line) => !/^\s*(class|classDef|linkStyle|%%)/.test(line)).map((line) => line.replace(/\|"[^"]*"\|/, ''));
+    const structure = (source: string) =>
+      source
+        .split('\n')
+        .filter((line) => !/^\s*(class|classDef|linkStyle|%%)/.test(line))
+        .map((line) => line.replace(/\|"[^"]*"\|/, ''));
     assert.deepEqual(structure(sessionGraphSource(react)), structure(strategyGraphSource(strategy)));
   });
 
   it('after a strategy switch draws the new strategy and counts only thoughts since the switch', () => {
-    const switched = sessionThrough('linear', ['problem_reception', 'initial_thought_planning', 'thought_generation', { strategy: 'step_back', stage: 'abstraction' }, 'principle_identification']);
+    const switched = sessionThrough('linear', [
+      'problem_reception',
+      'initial_thought_planning',
+      'thought_generation',
+      { strategy: 'step_back', stage: 'abstraction' },
+      'principle_identification',
+    ]);
     const state = stageGraphState(switched);
     assert.equal(state.strategy, 'step_back');
     assert.equal(state.sinceSeq, 3);
@@ -154,7 +179,10 @@ describe('Mermaid accepts every stage graph', () => {
         stages.push(current);
         if (stages.length > 40) break;
       }
-      const snapshot = sessionThrough(strategy.name, stages.filter((stage) => stage !== 'final_response'));
+      const snapshot = sessionThrough(
+        strategy.name,
+        stages.filter((stage) => stage !== 'final_response'),
+      );
       const source = sessionGraphSource(snapshot);
       assert.match(source, /class \S+ current/);
       await parseMermaid(source);

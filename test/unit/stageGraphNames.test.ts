@@ -11,7 +11,13 @@ function sessionWithStages(stages: string[]) {
   const engine = new ThinkingEngine({ log: () => {} });
   let sessionId: string | undefined;
   stages.forEach((_, index) => {
-    const outcome = engine.process('c', { thought: `t${index + 1}`, thoughtNumber: index + 1, totalThoughts: stages.length, nextThoughtNeeded: index + 1 < stages.length, ...(sessionId ? { sessionId } : {}) });
+    const outcome = engine.process('c', {
+      thought: `t${index + 1}`,
+      thoughtNumber: index + 1,
+      totalThoughts: stages.length,
+      nextThoughtNeeded: index + 1 < stages.length,
+      ...(sessionId ? { sessionId } : {}),
+    });
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
     sessionId = outcome.reply.sessionId;
   });
@@ -25,7 +31,11 @@ describe('stage graph with prototype-like stage names', () => {
   it('counts visits and transitions of "__proto__", "constructor" and "toString"', () => {
     const snapshot = sessionWithStages([...NAMES, '__proto__', 'constructor']);
     const state = stageGraphState(snapshot);
-    assert.deepEqual(Object.entries(state.visits).sort(), [['__proto__', 2], ['constructor', 2], ['toString', 1]]);
+    assert.deepEqual(Object.entries(state.visits).sort(), [
+      ['__proto__', 2],
+      ['constructor', 2],
+      ['toString', 1],
+    ]);
     assert.equal(Object.getOwnPropertyDescriptor(state.edgeCounts, edgeKey('__proto__', 'constructor'))?.value, 2);
     assert.equal(Object.getOwnPropertyDescriptor(state.edgeCounts, edgeKey('toString', '__proto__'))?.value, 1);
     assert.equal(state.current, 'constructor');
@@ -33,7 +43,10 @@ describe('stage graph with prototype-like stage names', () => {
 
   it('draws a strategy whose stages carry those names, with the visits taken', () => {
     const snapshot = sessionWithStages(['__proto__', 'constructor']);
-    const strategy = { stages: NAMES.map((name) => ({ name })), transitions: { ['__proto__']: ['constructor'], constructor: ['toString'], toString: [] } };
+    const strategy = {
+      stages: NAMES.map((name) => ({ name })),
+      transitions: { ['__proto__']: ['constructor'], constructor: ['toString'], toString: [] },
+    };
     // After a JSON round trip (as through postMessage) the counts have a prototype again; "toString" stays unvisited.
     const source = stageGraphSource(JSON.parse(JSON.stringify(snapshot)), strategy);
     assert.match(source, /@-->\|"[^"]*1"\|/, source);

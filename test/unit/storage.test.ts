@@ -3,7 +3,18 @@
 // with filters and paging (checked at 10,000 sessions), bounded open files, and ids that cannot leave the directory.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidSessionIdError, type SessionMeta, type SessionStatus, type ThoughtRecord } from '../../src/engine/model';
@@ -122,7 +133,10 @@ describe('journals', () => {
     assert.equal(statSync(path).ino, inode, 'same file, not replaced');
     const lines = previous.toString('utf8').trimEnd().split('\n');
     assert.equal(lines.length, 21);
-    assert.ok(lines.every((line) => !line.includes('  ')), 'compact JSON');
+    assert.ok(
+      lines.every((line) => !line.includes('  ')),
+      'compact JSON',
+    );
     store.close();
   });
 
@@ -137,7 +151,10 @@ describe('journals', () => {
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; meta?: Record<string, unknown> });
-    assert.deepEqual(records.map((record) => record.type), ['session', 'thought', 'thought', 'thought']);
+    assert.deepEqual(
+      records.map((record) => record.type),
+      ['session', 'thought', 'thought', 'thought'],
+    );
     assert.deepEqual(records[1].meta, { purpose: 'Thought 1 of patches' });
     assert.equal(records[2].meta, undefined);
     assert.deepEqual(records[3].meta, { status: 'complete' });
@@ -163,7 +180,14 @@ describe('journals', () => {
     assert.match(lines[0], /torn\.jsonl:4: torn last line \(incomplete write\) ignored/);
     const continued = new SessionWriter(second, 'other');
     continued.add();
-    const record: ThoughtRecord = { seq: 2, thought: 'after the crash', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: false, timestamp: 5_000 };
+    const record: ThoughtRecord = {
+      seq: 2,
+      thought: 'after the crash',
+      thoughtNumber: 3,
+      totalThoughts: 3,
+      nextThoughtNeeded: false,
+      timestamp: 5_000,
+    };
     second.appendThought({ ...applyThought(loaded!.meta, record), status: 'complete' }, record);
     second.close();
 
@@ -171,7 +195,10 @@ describe('journals', () => {
     assert.ok(text.includes('"tho\n{"type":"thought","thought":{"seq":2,"thought":"after the crash"'), 'new record on its own line');
     const third = new FileSessionStore(dir, { log: () => {} });
     const recovered = third.loadSession('torn');
-    assert.deepEqual(recovered?.thoughts.map((thought) => thought.thought), ['Thought 1 of torn', 'Thought 2 of torn', 'after the crash']);
+    assert.deepEqual(
+      recovered?.thoughts.map((thought) => thought.thought),
+      ['Thought 1 of torn', 'Thought 2 of torn', 'after the crash'],
+    );
     assert.equal(recovered?.meta.status, 'complete');
     third.close();
   });
@@ -193,10 +220,13 @@ describe('journals', () => {
     const { log, lines: logged } = collectingLog();
     const reopened = new FileSessionStore(dir, { log });
     const loaded = reopened.loadSession('corrupt-middle');
-    assert.deepEqual(loaded?.thoughts.map((thought) => [thought.seq, thought.thoughtNumber]), [
-      [0, 1],
-      [1, 3],
-    ]);
+    assert.deepEqual(
+      loaded?.thoughts.map((thought) => [thought.seq, thought.thoughtNumber]),
+      [
+        [0, 1],
+        [1, 3],
+      ],
+    );
     assert.equal(loaded?.meta.thoughtCount, 2);
     assert.equal(logged.length, 2, logged.join('\n'));
     assert.match(logged[0], /corrupt-middle\.jsonl:3: invalid line skipped \(line 3\.thought\.thought: expected a string, got 42\)/);
@@ -220,14 +250,26 @@ describe('journals', () => {
     const listing = reopened.listSessions();
     // What cannot be opened stays listed, marked unreadable with the reason and with nothing counted.
     const readable = listing.sessions.filter((meta) => meta.unreadable === undefined);
-    assert.deepEqual(readable.map((meta) => meta.id), ['good']);
+    assert.deepEqual(
+      readable.map((meta) => meta.id),
+      ['good'],
+    );
     const unreadable = new Map(listing.sessions.filter((meta) => meta.unreadable !== undefined).map((meta) => [meta.id, meta]));
     assert.deepEqual([...unreadable.keys()].sort(), ['empty', 'not-a-session']);
     assert.match(unreadable.get('not-a-session')?.unreadable ?? '', /not a session journal/);
     for (const meta of unreadable.values()) assert.equal(meta.thoughtCount, 0);
-    assert.ok(lines.some((line) => line.includes('not-a-session.jsonl') && /not a session journal/.test(line)), lines.join('\n'));
-    assert.ok(lines.some((line) => line.includes('empty.jsonl')), lines.join('\n'));
-    assert.ok(lines.some((line) => line.includes('bad%20name.jsonl') && /not a valid session id/.test(line)), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => line.includes('not-a-session.jsonl') && /not a session journal/.test(line)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((line) => line.includes('empty.jsonl')),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((line) => line.includes('bad%20name.jsonl') && /not a valid session id/.test(line)),
+      lines.join('\n'),
+    );
     const reported = lines.length;
     reopened.listSessions();
     assert.equal(lines.length, reported, 'each problem is reported once, not on every listing');
@@ -287,7 +329,10 @@ describe('journals', () => {
     assert.equal(store.deleteSession('doomed'), true);
     assert.equal(store.deleteSession('doomed'), false);
     assert.equal(existsSync(store.sessionFilePath('doomed')), false);
-    assert.deepEqual(store.listSessions().sessions.map((meta) => meta.id), ['kept']);
+    assert.deepEqual(
+      store.listSessions().sessions.map((meta) => meta.id),
+      ['kept'],
+    );
     assert.equal(store.loadSession('doomed'), undefined);
     store.close();
   });
@@ -312,8 +357,19 @@ describe('journals', () => {
     store.saveSession(snapshot);
     assert.deepEqual(store.loadSession('imported'), snapshot);
     assert.deepEqual(store.listSessions().sessions[0], snapshot.meta);
-    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
-    const record: ThoughtRecord = { seq: 3, thought: 'more', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, timestamp: 9_000 };
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+      [],
+      'no temporary file left',
+    );
+    const record: ThoughtRecord = {
+      seq: 3,
+      thought: 'more',
+      thoughtNumber: 4,
+      totalThoughts: 4,
+      nextThoughtNeeded: true,
+      timestamp: 9_000,
+    };
     store.appendThought({ ...applyThought(snapshot.meta, record), status: 'live' }, record);
     const reopened = new FileSessionStore(dir);
     const loaded = reopened.loadSession('imported');
@@ -334,7 +390,10 @@ describe('session ids at the store', () => {
     assert.equal(store.sessionFilePath('task:42'), join(dir, 'task%3A42.jsonl'));
     store.close();
     const reopened = new FileSessionStore(dir);
-    assert.deepEqual(reopened.listSessions().sessions.map((meta) => meta.id), ['task:42']);
+    assert.deepEqual(
+      reopened.listSessions().sessions.map((meta) => meta.id),
+      ['task:42'],
+    );
     assert.equal(reopened.loadSession('task:42')?.thoughts.length, 1);
     reopened.close();
   });
@@ -348,7 +407,10 @@ describe('session ids at the store', () => {
       assert.throws(() => store.deleteSession(id), InvalidSessionIdError, id);
       assert.throws(() => store.sessionFilePath(id), /^InvalidSessionIdError: Invalid session id/, id);
     }
-    assert.throws(() => store.loadSession('../../etc/passwd'), /Invalid session id "..\/..\/etc\/passwd": a session id cannot contain path separators/);
+    assert.throws(
+      () => store.loadSession('../../etc/passwd'),
+      /Invalid session id "..\/..\/etc\/passwd": a session id cannot contain path separators/,
+    );
     assert.deepEqual(readdirSync(dir), []);
     store.close();
   });
@@ -362,7 +424,10 @@ describe('the index', () => {
     new SessionWriter(store, 'two').add();
     assert.equal(store.listSessions().total, 2);
     store.close();
-    const index = JSON.parse(readFileSync(join(dir, INDEX_FILE_NAME), 'utf8')) as { format: string; entries: { id: string; meta: SessionMeta }[] };
+    const index = JSON.parse(readFileSync(join(dir, INDEX_FILE_NAME), 'utf8')) as {
+      format: string;
+      entries: { id: string; meta: SessionMeta }[];
+    };
     assert.equal(index.format, 'thought-explorer-index');
     assert.deepEqual(index.entries.map((entry) => entry.id).sort(), ['one', 'two']);
 
@@ -370,7 +435,13 @@ describe('the index', () => {
     for (const entry of index.entries) entry.meta.title = `indexed ${entry.id}`;
     writeFileSync(join(dir, INDEX_FILE_NAME), JSON.stringify(index));
     const reopened = new FileSessionStore(dir);
-    assert.deepEqual(reopened.listSessions().sessions.map((meta) => meta.title).sort(), ['indexed one', 'indexed two']);
+    assert.deepEqual(
+      reopened
+        .listSessions()
+        .sessions.map((meta) => meta.title)
+        .sort(),
+      ['indexed one', 'indexed two'],
+    );
     reopened.close();
   });
 
@@ -391,7 +462,10 @@ describe('the index', () => {
   for (const [name, content] of [
     ['not JSON', '{"format":"thought-explorer-index","ver'],
     ['another format', '{"format":"something-else","version":1,"entries":[]}'],
-    ['an entry with a bad meta', '{"format":"thought-explorer-index","version":2,"entries":[{"id":"kept","ino":1,"size":1,"consumed":1,"meta":{"id":"kept"}}]}'],
+    [
+      'an entry with a bad meta',
+      '{"format":"thought-explorer-index","version":2,"entries":[{"id":"kept","ino":1,"size":1,"consumed":1,"meta":{"id":"kept"}}]}',
+    ],
   ] as const) {
     it(`is rebuilt when corrupt (${name}), and says so`, () => {
       const dir = freshDirectory();
@@ -403,9 +477,15 @@ describe('the index', () => {
       const { log, lines } = collectingLog();
       const reopened = new FileSessionStore(dir, { log });
       assert.deepEqual(reopened.listSessions().sessions, [writer.meta]);
-      assert.ok(lines.some((line) => /session index .* is corrupt .*rebuilding it from the journals/.test(line)), lines.join('\n'));
+      assert.ok(
+        lines.some((line) => /session index .* is corrupt .*rebuilding it from the journals/.test(line)),
+        lines.join('\n'),
+      );
       reopened.close();
-      assert.match(readFileSync(join(dir, INDEX_FILE_NAME), 'utf8'), /^\{"format":"thought-explorer-index","version":2,"entries":\[\{"id":"kept"/);
+      assert.match(
+        readFileSync(join(dir, INDEX_FILE_NAME), 'utf8'),
+        /^\{"format":"thought-explorer-index","version":2,"entries":\[\{"id":"kept"/,
+      );
     });
   }
 
@@ -415,20 +495,26 @@ describe('the index', () => {
     const cli = new FileSessionStore(dir, { indexFlushDelayMs: 1 });
     const mine = new SessionWriter(extension, 'mine');
     mine.add();
-    assert.deepEqual(extension.listSessions().sessions.map((meta) => meta.id), ['mine']);
+    assert.deepEqual(
+      extension.listSessions().sessions.map((meta) => meta.id),
+      ['mine'],
+    );
 
     const theirs = new SessionWriter(cli, 'theirs', { createdAt: 5_000, updatedAt: 5_000 });
     theirs.add();
     let listing = extension.listSessions();
-    assert.deepEqual(listing.sessions.map((meta) => [meta.id, meta.thoughtCount]), [
-      ['theirs', 1],
-      ['mine', 1],
-    ]);
+    assert.deepEqual(
+      listing.sessions.map((meta) => [meta.id, meta.thoughtCount]),
+      [
+        ['theirs', 1],
+        ['mine', 1],
+      ],
+    );
 
     theirs.add({ branchFromThought: 1, branchId: 'side' });
     theirs.add({ nextThoughtNeeded: false }, { status: 'complete' });
     listing = extension.listSessions();
-    assert.deepEqual(listing.sessions[0], theirs.meta, 'the other process\'s appends are read (from where the index left off)');
+    assert.deepEqual(listing.sessions[0], theirs.meta, "the other process's appends are read (from where the index left off)");
 
     // The other process's index write never hides this process's sessions.
     cli.flushIndex();
@@ -436,14 +522,20 @@ describe('the index', () => {
     extension.close();
     cli.close();
     const third = new FileSessionStore(dir);
-    assert.deepEqual(third.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]), [
-      ['theirs', 3],
-      ['mine', 2],
-    ]);
+    assert.deepEqual(
+      third.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]),
+      [
+        ['theirs', 3],
+        ['mine', 2],
+      ],
+    );
 
     const again = new FileSessionStore(dir);
     again.deleteSession('mine');
-    assert.deepEqual(third.listSessions().sessions.map((meta) => meta.id), ['theirs']);
+    assert.deepEqual(
+      third.listSessions().sessions.map((meta) => meta.id),
+      ['theirs'],
+    );
     const replacement = again.loadSession('theirs')!;
     again.saveSession({ ...replacement, meta: { ...replacement.meta, title: 'replaced by an import' } });
     assert.equal(third.listSessions().sessions[0].title, 'replaced by an import');
@@ -468,12 +560,22 @@ describe('the index', () => {
     // Restarted, it continues the session by id: its record starts on a fresh line.
     const restarted = new FileSessionStore(dir, { log: () => {} });
     const loaded = restarted.loadSession('crashy')!;
-    const record: ThoughtRecord = { seq: 1, thought: 'after restart', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, timestamp: 7_000 };
+    const record: ThoughtRecord = {
+      seq: 1,
+      thought: 'after restart',
+      thoughtNumber: 2,
+      totalThoughts: 3,
+      nextThoughtNeeded: true,
+      timestamp: 7_000,
+    };
     restarted.appendThought(applyThought(loaded.meta, record), record);
     const listed = viewer.listSessions().sessions[0];
     assert.equal(listed.thoughtCount, 2);
     assert.equal(listed.updatedAt, 7_000);
-    assert.deepEqual(viewer.loadSession('crashy')?.thoughts.map((thought) => thought.thought), ['Thought 1 of crashy', 'after restart']);
+    assert.deepEqual(
+      viewer.loadSession('crashy')?.thoughts.map((thought) => thought.thought),
+      ['Thought 1 of crashy', 'after restart'],
+    );
     restarted.close();
     viewer.close();
   });
@@ -495,7 +597,14 @@ describe('the index', () => {
         purpose: index % 100 === 0 ? `Needle number ${index}` : `Ordinary session ${index}`,
       });
       store.createSession(meta);
-      const record: ThoughtRecord = { seq: 0, thought: meta.purpose!, thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true, timestamp: time + 1 };
+      const record: ThoughtRecord = {
+        seq: 0,
+        thought: meta.purpose!,
+        thoughtNumber: 1,
+        totalThoughts: 3,
+        nextThoughtNeeded: true,
+        timestamp: time + 1,
+      };
       const after = { ...applyThought(meta, record), status: statuses[index % statuses.length] };
       store.appendThought(after, record);
       expected.push(after);
@@ -516,7 +625,10 @@ describe('the index', () => {
       }
       assert.equal(seen.size, 10_000);
       assert.equal(listing.listSessions({ status: 'complete' }).total, expected.filter((meta) => meta.status === 'complete').length);
-      assert.equal(listing.listSessions({ strategy: 'react', status: 'live' }).total, expected.filter((meta) => meta.strategy === 'react' && meta.status === 'live').length);
+      assert.equal(
+        listing.listSessions({ strategy: 'react', status: 'live' }).total,
+        expected.filter((meta) => meta.strategy === 'react' && meta.status === 'live').length,
+      );
       const needles = listing.listSessions({ text: 'NEEDLE', limit: 5 });
       assert.equal(needles.total, 100);
       assert.deepEqual(needles.sessions, expected.filter((meta) => meta.purpose?.startsWith('Needle')).slice(0, 5));

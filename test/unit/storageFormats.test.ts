@@ -22,7 +22,16 @@ after(() => {
 
 describe('session ids', () => {
   it('accepts the engine\'s alphabet, including generated ids and ids with ":"', () => {
-    for (const id of ['20261122T021500Z-0a1b2c3d', 'task:42', 'a', 'A.b_c-d', 'x'.repeat(64), 'session-20250428-145302', 'con-job', 'CONSOLE']) {
+    for (const id of [
+      '20261122T021500Z-0a1b2c3d',
+      'task:42',
+      'a',
+      'A.b_c-d',
+      'x'.repeat(64),
+      'session-20250428-145302',
+      'con-job',
+      'CONSOLE',
+    ]) {
       assert.equal(sessionIdProblem(id), undefined, id);
     }
   });
@@ -98,12 +107,15 @@ describe('sequentialthinking-plus import', () => {
     const { snapshot, format, warnings } = parseSessionJson(PLUS_EXAMPLE);
     assert.equal(format, 'sequentialthinking-plus');
     const created = Date.parse('2025-04-28T14:53:02.123Z');
-    assert.deepEqual(snapshot.thoughts.map((thought) => [thought.seq, thought.thoughtNumber, thought.branchId, thought.thought]), [
-      [0, 1, undefined, 'First thought content'],
-      [1, 2, undefined, 'Second thought content'],
-      [2, 3, undefined, 'Final thought content'],
-      [3, 1, 'branch-1', 'Alternative approach'],
-    ]);
+    assert.deepEqual(
+      snapshot.thoughts.map((thought) => [thought.seq, thought.thoughtNumber, thought.branchId, thought.thought]),
+      [
+        [0, 1, undefined, 'First thought content'],
+        [1, 2, undefined, 'Second thought content'],
+        [2, 3, undefined, 'Final thought content'],
+        [3, 1, 'branch-1', 'Alternative approach'],
+      ],
+    );
     assert.equal(snapshot.thoughts[3].branchFromThought, 2);
     assert.equal(snapshot.thoughts[0].isRevision, false);
     assert.ok(snapshot.thoughts.every((thought) => thought.timestamp === created));
@@ -125,7 +137,14 @@ describe('sequentialthinking-plus import', () => {
   });
 
   it('does not duplicate branch thoughts that are in both thoughtHistory and branches (as the reference keeps them)', () => {
-    const branchThought = { thought: 'Alt', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, branchFromThought: 1, branchId: 'b' };
+    const branchThought = {
+      thought: 'Alt',
+      thoughtNumber: 2,
+      totalThoughts: 2,
+      nextThoughtNeeded: false,
+      branchFromThought: 1,
+      branchId: 'b',
+    };
     const file = {
       id: 'both',
       timestamp: '2025-01-01T00:00:00Z',
@@ -143,7 +162,15 @@ describe('sequentialthinking-plus import', () => {
       timestamp: '2025-02-01T10:00:00Z',
       strategy: 'react',
       thoughtHistory: [
-        { thought: 'Reason', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true, stage: 'initial_reasoning', timestamp: '2025-02-01T10:00:01Z', confidence: 0.5 },
+        {
+          thought: 'Reason',
+          thoughtNumber: 1,
+          totalThoughts: 2,
+          nextThoughtNeeded: true,
+          stage: 'initial_reasoning',
+          timestamp: '2025-02-01T10:00:01Z',
+          confidence: 0.5,
+        },
         { thought: 'Act', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, stage: 'action_planning', timestamp: 1738404002000 },
       ],
       branches: {},
@@ -158,16 +185,59 @@ describe('sequentialthinking-plus import', () => {
   });
 
   const broken: [string, unknown, RegExp][] = [
-    ['a thoughtNumber that is a word', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 'two', totalThoughts: 1, nextThoughtNeeded: true }] }, /^thoughtHistory\[0\]\.thoughtNumber: expected a whole number from 1 to 9007199254740991, got "two"$/],
-    ['a missing thought text', { id: 's', timestamp: 0, thoughtHistory: [{ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }] }, /^thoughtHistory\[0\]\.thought: expected a string, got nothing$/],
-    ['a nextThoughtNeeded that is a string', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'no' }] }, /^thoughtHistory\[0\]\.nextThoughtNeeded: expected true or false, got "no"$/],
+    [
+      'a thoughtNumber that is a word',
+      { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 'two', totalThoughts: 1, nextThoughtNeeded: true }] },
+      /^thoughtHistory\[0\]\.thoughtNumber: expected a whole number from 1 to 9007199254740991, got "two"$/,
+    ],
+    [
+      'a missing thought text',
+      { id: 's', timestamp: 0, thoughtHistory: [{ thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }] },
+      /^thoughtHistory\[0\]\.thought: expected a string, got nothing$/,
+    ],
+    [
+      'a nextThoughtNeeded that is a string',
+      { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: 'no' }] },
+      /^thoughtHistory\[0\]\.nextThoughtNeeded: expected true or false, got "no"$/,
+    ],
     ['an id with a path', { id: '../../x', timestamp: 0, thoughtHistory: [] }, /^id: a session id cannot contain path separators/],
-    ['a bad date', { id: 's', timestamp: 'yesterday', thoughtHistory: [] }, /^timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got "yesterday"$/],
+    [
+      'a bad date',
+      { id: 's', timestamp: 'yesterday', thoughtHistory: [] },
+      /^timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999, got "yesterday"$/,
+    ],
     ['no thoughts', { id: 's', timestamp: 0, thoughtHistory: [] }, /^thoughtHistory: expected at least one thought$/],
     ['thoughtHistory not an array', { id: 's', timestamp: 0, thoughtHistory: {} }, /^thoughtHistory: expected an array, got \{\}$/],
-    ['a branch listed under another name', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }], branches: { x: [{ thought: 'b', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, branchFromThought: 1, branchId: 'y' }] } }, /^branches\.x\[0\]\.branchId: expected "x"/],
-    ['revisesThought without isRevision', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, revisesThought: 1 }] }, /^thoughtHistory\[0\]\.revisesThought: expected isRevision: true alongside it$/],
-    ['branchFromThought without a branch name', { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, branchFromThought: 1 }] }, /^thoughtHistory\[0\]\.branchId: expected a branch name/],
+    [
+      'a branch listed under another name',
+      {
+        id: 's',
+        timestamp: 0,
+        thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }],
+        branches: {
+          x: [{ thought: 'b', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true, branchFromThought: 1, branchId: 'y' }],
+        },
+      },
+      /^branches\.x\[0\]\.branchId: expected "x"/,
+    ],
+    [
+      'revisesThought without isRevision',
+      {
+        id: 's',
+        timestamp: 0,
+        thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, revisesThought: 1 }],
+      },
+      /^thoughtHistory\[0\]\.revisesThought: expected isRevision: true alongside it$/,
+    ],
+    [
+      'branchFromThought without a branch name',
+      {
+        id: 's',
+        timestamp: 0,
+        thoughtHistory: [{ thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, branchFromThought: 1 }],
+      },
+      /^thoughtHistory\[0\]\.branchId: expected a branch name/,
+    ],
   ];
   for (const [name, file, pattern] of broken) {
     it(`refuses a file with ${name}, naming where`, () => {
@@ -184,7 +254,11 @@ describe('sequentialthinking-plus import', () => {
   });
 
   it('warns about revisions of thoughts the file does not hold, but keeps them', () => {
-    const file = { id: 's', timestamp: 0, thoughtHistory: [{ thought: 'a', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, isRevision: true, revisesThought: 1 }] };
+    const file = {
+      id: 's',
+      timestamp: 0,
+      thoughtHistory: [{ thought: 'a', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, isRevision: true, revisesThought: 1 }],
+    };
     assert.deepEqual(parseSessionJson(JSON.stringify(file)).warnings, ['Thought 1 revises thought 1, which the file does not hold.']);
   });
 });
@@ -192,13 +266,25 @@ describe('sequentialthinking-plus import', () => {
 function sampleSession(): SessionSnapshot {
   const store = new FileSessionStore(join(root, 'sample'), { log: () => {} });
   const engine = new ThinkingEngine({ store, log: () => {} });
-  const first = engine.process('c', { thought: 'Frame the problem: "quotes", <tags> and\nnewlines.', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true });
+  const first = engine.process('c', {
+    thought: 'Frame the problem: "quotes", <tags> and\nnewlines.',
+    thoughtNumber: 1,
+    totalThoughts: 4,
+    nextThoughtNeeded: true,
+  });
   assert.ok(first.ok);
   const id = first.reply.sessionId;
   for (const args of [
     { thought: 'A plan.', thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true },
     { thought: 'Better plan.', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 },
-    { thought: 'Or another way.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'other-way' },
+    {
+      thought: 'Or another way.',
+      thoughtNumber: 4,
+      totalThoughts: 4,
+      nextThoughtNeeded: true,
+      branchFromThought: 2,
+      branchId: 'other-way',
+    },
     { thought: 'Done.', thoughtNumber: 5, totalThoughts: 4, nextThoughtNeeded: false },
   ]) {
     const outcome = engine.process('c', args);
@@ -224,27 +310,76 @@ describe('lossless export and import', () => {
 
   it('exports the sequentialthinking-plus shape, which imports back with the same thoughts', () => {
     const snapshot = sampleSession();
-    const seed = JSON.parse(toSequentialThinkingPlusJson(snapshot)) as { id: string; timestamp: string; thoughtHistory: unknown[]; branches: Record<string, unknown[]> };
+    const seed = JSON.parse(toSequentialThinkingPlusJson(snapshot)) as {
+      id: string;
+      timestamp: string;
+      thoughtHistory: unknown[];
+      branches: Record<string, unknown[]>;
+    };
     assert.equal(seed.id, snapshot.meta.id);
     assert.equal(seed.timestamp, new Date(snapshot.meta.createdAt).toISOString());
     assert.equal(seed.thoughtHistory.length, 5);
     assert.deepEqual(Object.keys(seed.branches), ['other-way']);
     const back = parseSessionJson(JSON.stringify(seed)).snapshot;
     assert.deepEqual(
-      back.thoughts.map(({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp }) => ({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp })),
-      snapshot.thoughts.map(({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp }) => ({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp })),
+      back.thoughts.map(
+        ({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp }) => ({
+          thought,
+          thoughtNumber,
+          totalThoughts,
+          nextThoughtNeeded,
+          revisesThought,
+          branchFromThought,
+          branchId,
+          stage,
+          timestamp,
+        }),
+      ),
+      snapshot.thoughts.map(
+        ({ thought, thoughtNumber, totalThoughts, nextThoughtNeeded, revisesThought, branchFromThought, branchId, stage, timestamp }) => ({
+          thought,
+          thoughtNumber,
+          totalThoughts,
+          nextThoughtNeeded,
+          revisesThought,
+          branchFromThought,
+          branchId,
+          stage,
+          timestamp,
+        }),
+      ),
     );
     assert.equal(back.meta.status, 'complete');
     assert.equal(back.meta.revisionCount, 1);
   });
 
   const corrupt: [string, (file: Record<string, unknown>) => void, RegExp][] = [
-    ['a meta that disagrees with its thoughts', (file) => ((file.meta as Record<string, unknown>).thoughtCount = 9), /^meta\.thoughtCount: the thoughts give 5, the meta says 9$/],
-    ['thoughts out of order', (file) => (file.thoughts as Record<string, unknown>[]).reverse(), /^thoughts\[0\]\.seq: expected 0 \(thoughts in arrival order\), got 4$/],
-    ['an unknown status', (file) => ((file.meta as Record<string, unknown>).status = 'paused'), /^meta\.status: expected one of live, complete, abandoned, got "paused"$/],
-    ['a branch id with markup', (file) => ((file.thoughts as Record<string, unknown>[])[3].branchId = '<b>'), /^thoughts\[3\]\.branchId: expected 1-64 letters/],
+    [
+      'a meta that disagrees with its thoughts',
+      (file) => ((file.meta as Record<string, unknown>).thoughtCount = 9),
+      /^meta\.thoughtCount: the thoughts give 5, the meta says 9$/,
+    ],
+    [
+      'thoughts out of order',
+      (file) => (file.thoughts as Record<string, unknown>[]).reverse(),
+      /^thoughts\[0\]\.seq: expected 0 \(thoughts in arrival order\), got 4$/,
+    ],
+    [
+      'an unknown status',
+      (file) => ((file.meta as Record<string, unknown>).status = 'paused'),
+      /^meta\.status: expected one of live, complete, abandoned, got "paused"$/,
+    ],
+    [
+      'a branch id with markup',
+      (file) => ((file.thoughts as Record<string, unknown>[])[3].branchId = '<b>'),
+      /^thoughts\[3\]\.branchId: expected 1-64 letters/,
+    ],
     ['a newer version', (file) => (file.version = 2), /^version: expected 1, got 2$/],
-    ['a strategy switch beyond the thoughts', (file) => (file.strategySwitches = [{ atSeq: 99, from: 'linear', to: 'react', timestamp: 1 }]), /^strategySwitches\[0\]\.atSeq: expected at most 5/],
+    [
+      'a strategy switch beyond the thoughts',
+      (file) => (file.strategySwitches = [{ atSeq: 99, from: 'linear', to: 'react', timestamp: 1 }]),
+      /^strategySwitches\[0\]\.atSeq: expected at most 5/,
+    ],
   ];
   for (const [name, damage, pattern] of corrupt) {
     it(`refuses ${name}, naming the field`, () => {
@@ -258,7 +393,10 @@ describe('lossless export and import', () => {
   }
 
   it('refuses text that is no session file at all', () => {
-    assert.throws(() => parseSessionJson('{"format": "other"}'), /^SessionFormatError: format: expected "thought-explorer-session", got "other"$/);
+    assert.throws(
+      () => parseSessionJson('{"format": "other"}'),
+      /^SessionFormatError: format: expected "thought-explorer-session", got "other"$/,
+    );
     assert.throws(() => parseSessionJson('[1,2]'), /^SessionFormatError: file: expected an object/);
     assert.throws(() => parseSessionJson('{"hello": 1}'), /not a session file/);
     assert.throws(() => parseSessionJson('{"id": '), /^SessionFormatError: file: not valid JSON/);
@@ -274,7 +412,15 @@ describe('lossless export and import', () => {
     const restarted = new FileSessionStore(dir, { log: () => {} });
     const engine2 = new ThinkingEngine({ store: restarted, log: () => {} });
     assert.deepEqual(restarted.loadSession(snapshot.meta.id), snapshot);
-    const outcome = engine2.process('c', { thought: 'Revisit the second.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false, isRevision: true, revisesThought: 2, sessionId: snapshot.meta.id });
+    const outcome = engine2.process('c', {
+      thought: 'Revisit the second.',
+      thoughtNumber: 4,
+      totalThoughts: 4,
+      nextThoughtNeeded: false,
+      isRevision: true,
+      revisesThought: 2,
+      sessionId: snapshot.meta.id,
+    });
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
     assert.equal(outcome.reply.thoughtHistoryLength, 5);
     assert.deepEqual(outcome.reply.branches, ['branch-1']);

@@ -4,7 +4,21 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+  ftruncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
@@ -43,7 +57,11 @@ function writeSession(directory: string, id: string, count: number): void {
  * Runs `body` (TypeScript, with `store` a FileSessionStore on `directory`) in a child process, so a call that blocks
  * forever (a FIFO opened synchronously) fails the test after `timeoutMs` instead of hanging the runner.
  */
-function inChild(directory: string, body: string, timeoutMs = 15_000): { status: number | null; stdout: string; stderr: string; timedOut: boolean } {
+function inChild(
+  directory: string,
+  body: string,
+  timeoutMs = 15_000,
+): { status: number | null; stdout: string; stderr: string; timedOut: boolean } {
   const script = `
     const { FileSessionStore } = require(${JSON.stringify(join(ROOT, 'src/storage/fileSessionStore.ts'))});
     const { ThinkingEngine } = require(${JSON.stringify(join(ROOT, 'src/engine/engine.ts'))});
@@ -54,7 +72,12 @@ function inChild(directory: string, body: string, timeoutMs = 15_000): { status:
     store.close();
   `;
   const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, timedOut: result.error !== undefined || result.signal !== null };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.error !== undefined || result.signal !== null,
+  };
 }
 
 describe('journals of any size (item 2)', () => {
@@ -62,7 +85,9 @@ describe('journals of any size (item 2)', () => {
     const directory = freshDirectory();
     writeSession(directory, 'huge', 2);
     const path = join(directory, 'huge.jsonl');
-    const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     // The session and first thought, then 600 MB of NUL bytes (a sparse hole: no disk used), then the second thought.
     // Read as one string (0x1fffffe8 characters at most) this journal is unreadable as a whole.
     const fd = openSync(path, 'w');
@@ -81,7 +106,10 @@ describe('journals of any size (item 2)', () => {
       snapshot.thoughts.map((record) => record.thought),
       ['Thought 1', 'Thought 2'],
     );
-    assert.ok(problems.some((line) => /line longer than \d+ bytes skipped/.test(line)), problems.join('\n'));
+    assert.ok(
+      problems.some((line) => /line longer than \d+ bytes skipped/.test(line)),
+      problems.join('\n'),
+    );
     const listed = store.listSessions().sessions.find((meta) => meta.id === 'huge');
     assert.equal(listed?.thoughtCount, 2);
     assert.equal(listed?.unreadable, undefined);
@@ -117,7 +145,10 @@ describe('journals of any size (item 2)', () => {
       else refusal = outcome.error;
     }
     assert.ok(refusal !== undefined, 'the session is refused once full');
-    assert.match(refusal, /Session "capped" is full: .*maxSessionBytes.*Continue in a new session: send sessionId "capped-2" with thoughtNumber 1/);
+    assert.match(
+      refusal,
+      /Session "capped" is full: .*maxSessionBytes.*Continue in a new session: send sessionId "capped-2" with thoughtNumber 1/,
+    );
     assert.doesNotMatch(refusal, /Send it again/, 'resending cannot help a full session');
     assert.ok(acknowledged > 5);
     assert.ok(statSync(join(directory, 'capped.jsonl')).size <= 8 * 1024);
@@ -143,89 +174,124 @@ describe('journals of any size (item 2)', () => {
     const target = freshDirectory();
     const store = new FileSessionStore(target, { log: quiet, maxSessionBytes: 2048 });
     assert.throws(() => store.saveSession(snapshot), SessionFullError);
-    assert.deepEqual(readdirSync(target).filter((name) => name !== INDEX_FILE_NAME), []);
+    assert.deepEqual(
+      readdirSync(target).filter((name) => name !== INDEX_FILE_NAME),
+      [],
+    );
     store.close();
   });
 });
 
-describe('files in the store that are not regular journals (item 3)', { skip: process.platform === 'win32' ? 'no FIFOs or unprivileged symbolic links on Windows' : false }, () => {
-  it('a FIFO named like a journal blocks nothing: get, list and a thought for its id answer at once', () => {
-    const directory = freshDirectory();
-    writeSession(directory, 'good', 1);
-    const made = spawnSync('mkfifo', [join(directory, 'pipe.jsonl')]);
-    assert.equal(made.status, 0, 'mkfifo');
-    const result = inChild(
-      directory,
-      `
+describe(
+  'files in the store that are not regular journals (item 3)',
+  { skip: process.platform === 'win32' ? 'no FIFOs or unprivileged symbolic links on Windows' : false },
+  () => {
+    it('a FIFO named like a journal blocks nothing: get, list and a thought for its id answer at once', () => {
+      const directory = freshDirectory();
+      writeSession(directory, 'good', 1);
+      const made = spawnSync('mkfifo', [join(directory, 'pipe.jsonl')]);
+      assert.equal(made.status, 0, 'mkfifo');
+      const result = inChild(
+        directory,
+        `
       out({ loaded: store.loadSession('pipe') ?? null });
       out(store.listSessions().sessions.map((meta) => ({ id: meta.id, unreadable: meta.unreadable ?? null, thoughts: meta.thoughtCount })));
       out(engine.process('c', { sessionId: 'pipe', thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true }));
       `,
+      );
+      assert.equal(result.timedOut, false, 'the store blocked on the FIFO');
+      assert.equal(result.status, 0, result.stderr);
+      const [loaded, listed, outcome] = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      assert.deepEqual(loaded, { loaded: null });
+      assert.deepEqual(
+        listed.find((entry: { id: string }) => entry.id === 'good'),
+        { id: 'good', unreadable: null, thoughts: 1 },
+      );
+      const pipe = listed.find((entry: { id: string }) => entry.id === 'pipe');
+      assert.match(pipe?.unreadable ?? '', /is a FIFO \(named pipe\), not a regular file/);
+      assert.equal(pipe.thoughts, 0);
+      assert.equal(outcome.ok, false);
+      assert.match(outcome.error, /already exists/);
+    });
+
+    it('never reads or appends through a journal that is a symbolic link to a file outside the store', () => {
+      const directory = freshDirectory();
+      const elsewhere = freshDirectory();
+      writeSession(elsewhere, 'outside', 2);
+      const outsidePath = join(elsewhere, 'outside.jsonl');
+      const before = readFileSync(outsidePath, 'utf8');
+      symlinkSync(outsidePath, join(directory, 'link.jsonl'));
+
+      const store = new FileSessionStore(directory, { log: quiet });
+      const engine = new ThinkingEngine({ store, log: quiet });
+      assert.equal(store.loadSession('link'), undefined);
+      const listed = store.listSessions().sessions;
+      assert.equal(listed.length, 1);
+      assert.equal(listed[0].id, 'link');
+      assert.match(listed[0].unreadable ?? '', /is a symbolic link, not a regular file/);
+      assert.equal(listed[0].thoughtCount, 0);
+      const outcome = engine.process('c', { sessionId: 'link', ...thought(3) });
+      assert.equal(outcome.ok, false);
+      // A session once held and then replaced by a link is not appended through either.
+      assert.throws(
+        () =>
+          store.appendThought(
+            { ...listed[0], unreadable: undefined },
+            { seq: 0, thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, timestamp: 1 },
+          ),
+        /symbolic link/,
+      );
+      store.close();
+      assert.equal(readFileSync(outsidePath, 'utf8'), before, 'the file outside the store is untouched');
+    });
+
+    it(
+      'a FIFO or a huge file as index.json does not block or break listing: the index is rebuilt from the journals',
+      { timeout: 60_000 },
+      () => {
+        const directory = freshDirectory();
+        writeSession(directory, 'kept', 2);
+        rmSync(join(directory, INDEX_FILE_NAME), { force: true });
+        assert.equal(spawnSync('mkfifo', [join(directory, INDEX_FILE_NAME)]).status, 0);
+        const result = inChild(directory, `out(store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]));`);
+        assert.equal(result.timedOut, false, 'the store blocked on a FIFO index.json');
+        assert.deepEqual(JSON.parse(result.stdout.trim()), [['kept', 2]]);
+        assert.ok(statSync(join(directory, INDEX_FILE_NAME)).isFile(), 'the rebuilt index replaced the FIFO');
+
+        // 300 MB of garbage (sparse), then deeply nested garbage: both rebuilt, neither read as a whole string.
+        const fd = openSync(join(directory, INDEX_FILE_NAME), 'w');
+        ftruncateSync(fd, 300 * 1024 * 1024);
+        closeSync(fd);
+        const log: string[] = [];
+        let store = new FileSessionStore(directory, { log: (message) => log.push(message) });
+        assert.deepEqual(
+          store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]),
+          [['kept', 2]],
+        );
+        assert.ok(
+          log.some((line) => /rebuilding it from the journals/.test(line)),
+          log.join('\n'),
+        );
+        store.close();
+        writeFileSync(join(directory, INDEX_FILE_NAME), `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+        store = new FileSessionStore(directory, { log: quiet });
+        assert.deepEqual(
+          store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]),
+          [['kept', 2]],
+        );
+        store.close();
+      },
     );
-    assert.equal(result.timedOut, false, 'the store blocked on the FIFO');
-    assert.equal(result.status, 0, result.stderr);
-    const [loaded, listed, outcome] = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(loaded, { loaded: null });
-    assert.deepEqual(listed.find((entry: { id: string }) => entry.id === 'good'), { id: 'good', unreadable: null, thoughts: 1 });
-    const pipe = listed.find((entry: { id: string }) => entry.id === 'pipe');
-    assert.match(pipe?.unreadable ?? '', /is a FIFO \(named pipe\), not a regular file/);
-    assert.equal(pipe.thoughts, 0);
-    assert.equal(outcome.ok, false);
-    assert.match(outcome.error, /already exists/);
-  });
-
-  it('never reads or appends through a journal that is a symbolic link to a file outside the store', () => {
-    const directory = freshDirectory();
-    const elsewhere = freshDirectory();
-    writeSession(elsewhere, 'outside', 2);
-    const outsidePath = join(elsewhere, 'outside.jsonl');
-    const before = readFileSync(outsidePath, 'utf8');
-    symlinkSync(outsidePath, join(directory, 'link.jsonl'));
-
-    const store = new FileSessionStore(directory, { log: quiet });
-    const engine = new ThinkingEngine({ store, log: quiet });
-    assert.equal(store.loadSession('link'), undefined);
-    const listed = store.listSessions().sessions;
-    assert.equal(listed.length, 1);
-    assert.equal(listed[0].id, 'link');
-    assert.match(listed[0].unreadable ?? '', /is a symbolic link, not a regular file/);
-    assert.equal(listed[0].thoughtCount, 0);
-    const outcome = engine.process('c', { sessionId: 'link', ...thought(3) });
-    assert.equal(outcome.ok, false);
-    // A session once held and then replaced by a link is not appended through either.
-    assert.throws(() => store.appendThought({ ...listed[0], unreadable: undefined }, { seq: 0, thought: 'x', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: true, timestamp: 1 }), /symbolic link/);
-    store.close();
-    assert.equal(readFileSync(outsidePath, 'utf8'), before, 'the file outside the store is untouched');
-  });
-
-  it('a FIFO or a huge file as index.json does not block or break listing: the index is rebuilt from the journals', { timeout: 60_000 }, () => {
-    const directory = freshDirectory();
-    writeSession(directory, 'kept', 2);
-    rmSync(join(directory, INDEX_FILE_NAME), { force: true });
-    assert.equal(spawnSync('mkfifo', [join(directory, INDEX_FILE_NAME)]).status, 0);
-    const result = inChild(directory, `out(store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]));`);
-    assert.equal(result.timedOut, false, 'the store blocked on a FIFO index.json');
-    assert.deepEqual(JSON.parse(result.stdout.trim()), [['kept', 2]]);
-    assert.ok(statSync(join(directory, INDEX_FILE_NAME)).isFile(), 'the rebuilt index replaced the FIFO');
-
-    // 300 MB of garbage (sparse), then deeply nested garbage: both rebuilt, neither read as a whole string.
-    const fd = openSync(join(directory, INDEX_FILE_NAME), 'w');
-    ftruncateSync(fd, 300 * 1024 * 1024);
-    closeSync(fd);
-    const log: string[] = [];
-    let store = new FileSessionStore(directory, { log: (message) => log.push(message) });
-    assert.deepEqual(store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]), [['kept', 2]]);
-    assert.ok(log.some((line) => /rebuilding it from the journals/.test(line)), log.join('\n'));
-    store.close();
-    writeFileSync(join(directory, INDEX_FILE_NAME), `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
-    store = new FileSessionStore(directory, { log: quiet });
-    assert.deepEqual(store.listSessions().sessions.map((meta) => [meta.id, meta.thoughtCount]), [['kept', 2]]);
-    store.close();
-  });
-});
+  },
+);
 
 describe('imports held to the rules and limits of tool input (item 4)', () => {
-  function losslessFile(overrides: { meta?: Record<string, unknown>; thought?: Record<string, unknown>; thoughts?: number; text?: string } = {}): string {
+  function losslessFile(
+    overrides: { meta?: Record<string, unknown>; thought?: Record<string, unknown>; thoughts?: number; text?: string } = {},
+  ): string {
     const thoughts = Array.from({ length: overrides.thoughts ?? 1 }, (_, index) => ({
       seq: index,
       thought: overrides.text ?? `Thought ${index + 1}`,
@@ -257,10 +323,18 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
   }
 
   const outOfRange: [string, Parameters<typeof losslessFile>[0], RegExp][] = [
-    ['a createdAt of 9e15', { meta: { createdAt: 9e15 } }, /^meta\.createdAt: expected a time in milliseconds since 1970, from 0 to \d+ \(the year 2999\), got 9000000000000000$/],
+    [
+      'a createdAt of 9e15',
+      { meta: { createdAt: 9e15 } },
+      /^meta\.createdAt: expected a time in milliseconds since 1970, from 0 to \d+ \(the year 2999\), got 9000000000000000$/,
+    ],
     ['an updatedAt of 1e308', { meta: { updatedAt: 1e308 } }, /^meta\.updatedAt: expected a time/],
     ['a thought timestamp of 9e15', { thought: { timestamp: 9e15 } }, /^thoughts\[0\]\.timestamp: expected a time/],
-    ['a thoughtNumber of 2^53', { thought: { thoughtNumber: 2 ** 53 } }, /^thoughts\[0\]\.thoughtNumber: expected a whole number from 1 to 9007199254740991, got 9007199254740992$/],
+    [
+      'a thoughtNumber of 2^53',
+      { thought: { thoughtNumber: 2 ** 53 } },
+      /^thoughts\[0\]\.thoughtNumber: expected a whole number from 1 to 9007199254740991, got 9007199254740992$/,
+    ],
   ];
   for (const [name, overrides, pattern] of outOfRange) {
     it(`refuses ${name}, naming the field and the range`, () => {
@@ -273,16 +347,32 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
 
   it('refuses sequentialthinking-plus dates beyond the year 2999', () => {
     const file = { id: 's', timestamp: '+275760-09-13T00:00:00.000Z', thoughtHistory: [thought(1)] };
-    assert.throws(() => parseSessionJson(JSON.stringify(file)), /^SessionFormatError: timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999/);
+    assert.throws(
+      () => parseSessionJson(JSON.stringify(file)),
+      /^SessionFormatError: timestamp: expected an ISO date or milliseconds since 1970, from 1970 to the year 2999/,
+    );
   });
 
   it('refuses more thoughts than maxThoughtsPerSession and thoughts longer than maxThoughtLength (defaults and given limits)', () => {
-    assert.throws(() => parseSessionJson(losslessFile({ thoughts: 10_001 })), /^SessionFormatError: thoughts: 10001 thoughts, more than a session may hold \(maxThoughtsPerSession 10000\)/);
-    assert.throws(() => parseSessionJson(losslessFile({ text: 'x'.repeat(20_001) })), /^SessionFormatError: thoughts\[0\]\.thought: 20001 characters, more than a thought may hold \(maxThoughtLength 20000\)/);
+    assert.throws(
+      () => parseSessionJson(losslessFile({ thoughts: 10_001 })),
+      /^SessionFormatError: thoughts: 10001 thoughts, more than a session may hold \(maxThoughtsPerSession 10000\)/,
+    );
+    assert.throws(
+      () => parseSessionJson(losslessFile({ text: 'x'.repeat(20_001) })),
+      /^SessionFormatError: thoughts\[0\]\.thought: 20001 characters, more than a thought may hold \(maxThoughtLength 20000\)/,
+    );
     const seed = { id: 's', timestamp: 0, thoughtHistory: [thought(1, 'x'.repeat(5 * 1024 * 1024))] };
     assert.throws(() => parseSessionJson(JSON.stringify(seed)), /maxThoughtLength 20000/);
-    assert.throws(() => parseSessionJson(losslessFile({ thoughts: 3 }), { limits: { maxThoughtsPerSession: 2, maxThoughtLength: 100 } }), /maxThoughtsPerSession 2/);
-    assert.equal(parseSessionJson(losslessFile({ thoughts: 3 }), { limits: { maxThoughtsPerSession: 3, maxThoughtLength: 100 } }).snapshot.thoughts.length, 3);
+    assert.throws(
+      () => parseSessionJson(losslessFile({ thoughts: 3 }), { limits: { maxThoughtsPerSession: 2, maxThoughtLength: 100 } }),
+      /maxThoughtsPerSession 2/,
+    );
+    assert.equal(
+      parseSessionJson(losslessFile({ thoughts: 3 }), { limits: { maxThoughtsPerSession: 3, maxThoughtLength: 100 } }).snapshot.thoughts
+        .length,
+      3,
+    );
   });
 
   it('keeps a "__proto__" field of a sequentialthinking-plus thought as data, through the store and back, polluting nothing', () => {
@@ -300,7 +390,10 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
     store.saveSession(snapshot);
     const back = store.loadSession('proto')?.thoughts[0].extra;
     assert.deepEqual(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, { polluted: true });
-    assert.deepEqual(JSON.parse(toLosslessJson(store.loadSession('proto')!)).thoughts[0].extra, JSON.parse('{"__proto__":{"polluted":true},"note":"n"}'));
+    assert.deepEqual(
+      JSON.parse(toLosslessJson(store.loadSession('proto')!)).thoughts[0].extra,
+      JSON.parse('{"__proto__":{"polluted":true},"note":"n"}'),
+    );
     store.close();
   });
 
@@ -311,9 +404,20 @@ describe('imports held to the rules and limits of tool input (item 4)', () => {
     const snapshot = store.loadSession('fine')!;
     const broken = { ...snapshot, meta: { ...snapshot.meta, id: 'far', updatedAt: 9e15 } };
     assert.throws(() => store.saveSession(broken), /^SessionFormatError: meta\.updatedAt: expected a time/);
-    assert.throws(() => store.saveSession({ ...snapshot, meta: { ...snapshot.meta, id: 'far2' }, thoughts: [{ ...snapshot.thoughts[0], timestamp: 1e308 }] }), /thoughts\[0\]\.timestamp/);
+    assert.throws(
+      () =>
+        store.saveSession({
+          ...snapshot,
+          meta: { ...snapshot.meta, id: 'far2' },
+          thoughts: [{ ...snapshot.thoughts[0], timestamp: 1e308 }],
+        }),
+      /thoughts\[0\]\.timestamp/,
+    );
     assert.equal(existsSync(join(directory, 'far.jsonl')), false);
-    assert.deepEqual(store.listSessions().sessions.map((meta) => meta.id), ['fine']);
+    assert.deepEqual(
+      store.listSessions().sessions.map((meta) => meta.id),
+      ['fine'],
+    );
     for (const meta of store.listSessions().sessions) new Date(meta.updatedAt).toISOString();
     store.close();
   });
@@ -375,14 +479,25 @@ describe('a store path that is a file (item 11a)', () => {
   it('is refused with a StoreLocationError that says so', () => {
     const file = join(freshDirectory(), 'sessions');
     writeFileSync(file, 'not a folder');
-    assert.throws(() => new FileSessionStore(file), (error: unknown) => error instanceof StoreLocationError && /is a file, not a folder/.test(error.message));
-    assert.throws(() => new FileSessionStore(join(file, 'below')), (error: unknown) => error instanceof StoreLocationError && /part of that path is a file/.test(error.message));
+    assert.throws(
+      () => new FileSessionStore(file),
+      (error: unknown) => error instanceof StoreLocationError && /is a file, not a folder/.test(error.message),
+    );
+    assert.throws(
+      () => new FileSessionStore(join(file, 'below')),
+      (error: unknown) => error instanceof StoreLocationError && /part of that path is a file/.test(error.message),
+    );
   });
 
   it('ends the CLI with that message and no stack trace', () => {
     const file = join(freshDirectory(), 'sessions');
     writeFileSync(file, 'not a folder');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), '--storage-path', file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, input: '' });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), '--storage-path', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+      input: '',
+    });
     assert.equal(result.status, 1, result.stderr);
     assert.match(result.stderr, /is a file, not a folder/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');

@@ -13,7 +13,20 @@ import { strategyProblems } from '../../src/engine/strategies/graph';
 /** docs/strategies.md, transcribed: stages in order, and only the transitions it lists explicitly. */
 const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>; typicalLength: number }> = {
   linear: {
-    stages: ['problem_reception', 'initial_thought_planning', 'thought_generation', 'thought_evaluation', 'thought_revision', 'continuation_decision', 'thought_adjustment', 'branch_creation', 'hypothesis_generation', 'hypothesis_verification', 'solution_finalization', 'final_response'],
+    stages: [
+      'problem_reception',
+      'initial_thought_planning',
+      'thought_generation',
+      'thought_evaluation',
+      'thought_revision',
+      'continuation_decision',
+      'thought_adjustment',
+      'branch_creation',
+      'hypothesis_generation',
+      'hypothesis_verification',
+      'solution_finalization',
+      'final_response',
+    ],
     listed: {
       thought_evaluation: ['thought_revision', 'continuation_decision'],
       thought_revision: ['continuation_decision'],
@@ -27,47 +40,128 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
     typicalLength: 3,
   },
   chain_of_thought: {
-    stages: ['problem_reception', 'step_decomposition', 'sequential_reasoning', 'solution_formulation', 'answer_verification', 'final_response'],
+    stages: [
+      'problem_reception',
+      'step_decomposition',
+      'sequential_reasoning',
+      'solution_formulation',
+      'answer_verification',
+      'final_response',
+    ],
     listed: {},
     typicalLength: 5,
   },
   react: {
-    stages: ['problem_reception', 'initial_reasoning', 'action_planning', 'action_execution', 'observation_reception', 'reasoning_update', 'evaluation_checkpoint', 'solution_formulation', 'final_response'],
+    stages: [
+      'problem_reception',
+      'initial_reasoning',
+      'action_planning',
+      'action_execution',
+      'observation_reception',
+      'reasoning_update',
+      'evaluation_checkpoint',
+      'solution_formulation',
+      'final_response',
+    ],
     listed: { evaluation_checkpoint: ['action_planning', 'solution_formulation'] },
     typicalLength: 7,
   },
   rewoo: {
-    stages: ['problem_reception', 'planning_phase', 'tool_call_specification', 'working_phase', 'evidence_collection', 'solving_phase', 'final_response'],
+    stages: [
+      'problem_reception',
+      'planning_phase',
+      'tool_call_specification',
+      'working_phase',
+      'evidence_collection',
+      'solving_phase',
+      'final_response',
+    ],
     listed: {},
     typicalLength: 6,
   },
   scratchpad: {
-    stages: ['problem_reception', 'scratchpad_initialization', 'iterative_calculation', 'state_tracking', 'continuation_decision', 'result_extraction', 'final_response'],
+    stages: [
+      'problem_reception',
+      'scratchpad_initialization',
+      'iterative_calculation',
+      'state_tracking',
+      'continuation_decision',
+      'result_extraction',
+      'final_response',
+    ],
     listed: { continuation_decision: ['iterative_calculation', 'result_extraction'] },
     typicalLength: 5,
   },
   self_ask: {
-    stages: ['problem_reception', 'problem_decomposition', 'sub_question_formulation', 'sub_question_answering', 'answer_integration', 'completion_check', 'solution_formulation', 'final_response'],
+    stages: [
+      'problem_reception',
+      'problem_decomposition',
+      'sub_question_formulation',
+      'sub_question_answering',
+      'answer_integration',
+      'completion_check',
+      'solution_formulation',
+      'final_response',
+    ],
     listed: { completion_check: ['sub_question_formulation', 'solution_formulation'] },
     typicalLength: 8,
   },
   self_consistency: {
-    stages: ['problem_reception', 'multiple_path_sampling', 'reasoning_path_execution', 'answer_collection', 'consistency_analysis', 'majority_selection', 'final_response'],
+    stages: [
+      'problem_reception',
+      'multiple_path_sampling',
+      'reasoning_path_execution',
+      'answer_collection',
+      'consistency_analysis',
+      'majority_selection',
+      'final_response',
+    ],
     listed: {},
     typicalLength: 6,
   },
   step_back: {
-    stages: ['problem_reception', 'abstraction', 'principle_identification', 'approach_selection', 'specific_application', 'step_by_step_solution', 'solution_verification', 'final_response'],
+    stages: [
+      'problem_reception',
+      'abstraction',
+      'principle_identification',
+      'approach_selection',
+      'specific_application',
+      'step_by_step_solution',
+      'solution_verification',
+      'final_response',
+    ],
     listed: {},
     typicalLength: 4,
   },
   tree_of_thoughts: {
-    stages: ['problem_reception', 'approach_exploration', 'branch_creation', 'branch_development', 'branch_evaluation', 'branch_selection', 'continuation_decision', 'solution_formulation', 'path_justification', 'final_response'],
+    stages: [
+      'problem_reception',
+      'approach_exploration',
+      'branch_creation',
+      'branch_development',
+      'branch_evaluation',
+      'branch_selection',
+      'continuation_decision',
+      'solution_formulation',
+      'path_justification',
+      'final_response',
+    ],
     listed: { continuation_decision: ['branch_development', 'branch_creation', 'solution_formulation'] },
     typicalLength: 10,
   },
   trilemma: {
-    stages: ['problem_reception', 'trilemma_identification', 'objective_initialization', 'trade_off_evaluation', 'satisficing_iteration', 'equilibrium_check', 'propagation_decision', 'solution_refinement', 'final_balance', 'final_response'],
+    stages: [
+      'problem_reception',
+      'trilemma_identification',
+      'objective_initialization',
+      'trade_off_evaluation',
+      'satisficing_iteration',
+      'equilibrium_check',
+      'propagation_decision',
+      'solution_refinement',
+      'final_balance',
+      'final_response',
+    ],
     listed: {
       equilibrium_check: ['propagation_decision', 'final_balance'],
       propagation_decision: ['trade_off_evaluation', 'solution_refinement'],
@@ -83,7 +177,17 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
     typicalLength: 6,
   },
   cyclic_reasoning: {
-    stages: ['problem_reception', 'approach_selection', 'element_initialization', 'thought_processing', 'question_processing', 'solution_processing', 'cycle_evaluation', 'approach_adjustment', 'final_response'],
+    stages: [
+      'problem_reception',
+      'approach_selection',
+      'element_initialization',
+      'thought_processing',
+      'question_processing',
+      'solution_processing',
+      'cycle_evaluation',
+      'approach_adjustment',
+      'final_response',
+    ],
     listed: {
       element_initialization: ['thought_processing', 'question_processing', 'solution_processing'],
       thought_processing: ['question_processing', 'solution_processing', 'cycle_evaluation'],
@@ -96,7 +200,15 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
   },
   // The QA workflows of seed 004 (docs/strategies.md, "QA workflows").
   qa_version_verification: {
-    stages: ['version_check', 'documentation_check', 'alternative_exploration', 'implementation_planning', 'validation', 'implementation_revision', 'final_response'],
+    stages: [
+      'version_check',
+      'documentation_check',
+      'alternative_exploration',
+      'implementation_planning',
+      'validation',
+      'implementation_revision',
+      'final_response',
+    ],
     listed: {
       documentation_check: ['implementation_planning', 'alternative_exploration'],
       alternative_exploration: ['implementation_planning'],
@@ -111,7 +223,15 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
     typicalLength: 4,
   },
   qa_compatibility_check: {
-    stages: ['dependency_inventory', 'compatibility_research', 'combination_branch', 'combination_choice', 'compatibility_test', 'choice_revision', 'final_response'],
+    stages: [
+      'dependency_inventory',
+      'compatibility_research',
+      'combination_branch',
+      'combination_choice',
+      'compatibility_test',
+      'choice_revision',
+      'final_response',
+    ],
     listed: {
       compatibility_research: ['combination_choice', 'combination_branch'],
       combination_branch: ['combination_choice'],
@@ -175,7 +295,11 @@ class MemoryStore implements SessionStore {
   updateMeta(meta: SessionMeta, strategySwitch?: StrategySwitch): void {
     const snapshot = this.sessions.get(meta.id);
     assert.ok(snapshot);
-    this.sessions.set(meta.id, { ...snapshot, meta, strategySwitches: strategySwitch ? [...snapshot.strategySwitches, strategySwitch] : snapshot.strategySwitches });
+    this.sessions.set(meta.id, {
+      ...snapshot,
+      meta,
+      strategySwitches: strategySwitch ? [...snapshot.strategySwitches, strategySwitch] : snapshot.strategySwitches,
+    });
   }
   loadSession(id: string): SessionSnapshot | undefined {
     const snapshot = this.sessions.get(id);
@@ -200,7 +324,13 @@ class Driver {
   constructor(readonly connection = 'test') {}
 
   send(args: Args): { ok: true; reply: ThoughtReply } | { ok: false; error: string } {
-    const outcome = this.engine.process(this.connection, { thought: `thought ${this.number + 1}`, thoughtNumber: this.number + 1, totalThoughts: 5, nextThoughtNeeded: true, ...args });
+    const outcome = this.engine.process(this.connection, {
+      thought: `thought ${this.number + 1}`,
+      thoughtNumber: this.number + 1,
+      totalThoughts: 5,
+      nextThoughtNeeded: true,
+      ...args,
+    });
     if (outcome.ok) {
       this.number = outcome.reply.thoughtNumber;
       this.sessionId = outcome.reply.sessionId;
@@ -237,7 +367,10 @@ describe('strategy catalog', () => {
     it(`${name}: stages and transitions exactly as docs/strategies.md states them`, () => {
       const strategy = findStrategy(name);
       assert.ok(strategy);
-      assert.deepEqual(strategy.stages.map((stage) => stage.name), SPEC[name].stages);
+      assert.deepEqual(
+        strategy.stages.map((stage) => stage.name),
+        SPEC[name].stages,
+      );
       const table = Object.fromEntries(Object.entries(strategy.transitions).map(([from, to]) => [from, [...to]]));
       assert.deepEqual(table, specTable(name));
       assert.equal(strategy.typicalLength, SPEC[name].typicalLength);
@@ -250,19 +383,31 @@ describe('strategy catalog', () => {
       assert.ok(strategy.description.length > 20 && !strategy.description.includes('\n'), strategy.name);
       for (const stage of strategy.stages) {
         assert.match(stage.purpose, /^[a-z][^\n.]{5,60}$/, `${strategy.name}.${stage.name} purpose`);
-        assert.ok(stage.write.length > 10 && stage.write.length < 110 && !stage.write.includes('\n'), `${strategy.name}.${stage.name} write`);
+        assert.ok(
+          stage.write.length > 10 && stage.write.length < 110 && !stage.write.includes('\n'),
+          `${strategy.name}.${stage.name} write`,
+        );
       }
     }
   });
 
   it('surfaces the traits docs/strategies.md lists', () => {
-    const having = (trait: keyof (typeof STRATEGIES)[number]['traits']) => STRATEGIES.filter((s) => s.traits[trait]).map((s) => s.name).sort();
+    const having = (trait: keyof (typeof STRATEGIES)[number]['traits']) =>
+      STRATEGIES.filter((s) => s.traits[trait])
+        .map((s) => s.name)
+        .sort();
     const QA = ['qa_compatibility_check', 'qa_syntax_validation', 'qa_test_workflow', 'qa_version_verification'];
     const withQa = (names: string[], qa = QA) => [...names, ...qa].sort();
     assert.deepEqual(having('usesTools'), withQa(['react', 'rewoo']));
-    assert.deepEqual(having('branching'), withQa(['linear', 'tree_of_thoughts'], ['qa_compatibility_check', 'qa_test_workflow', 'qa_version_verification']));
+    assert.deepEqual(
+      having('branching'),
+      withQa(['linear', 'tree_of_thoughts'], ['qa_compatibility_check', 'qa_test_workflow', 'qa_version_verification']),
+    );
     assert.deepEqual(having('multiplePaths'), withQa(['self_consistency', 'tree_of_thoughts'], ['qa_compatibility_check']));
-    assert.deepEqual(having('revision'), withQa(['cyclic_reasoning', 'linear', 'react', 'scratchpad', 'step_back', 'system_architect', 'tree_of_thoughts', 'trilemma']));
+    assert.deepEqual(
+      having('revision'),
+      withQa(['cyclic_reasoning', 'linear', 'react', 'scratchpad', 'step_back', 'system_architect', 'tree_of_thoughts', 'trilemma']),
+    );
     assert.deepEqual(having('stateTracking'), withQa(['cyclic_reasoning', 'react', 'rewoo', 'scratchpad', 'trilemma']));
     assert.ok(having('verification').length >= 10);
   });
@@ -272,8 +417,14 @@ describe('strategy catalog', () => {
     assert.ok(linear);
     const broken = { ...linear, transitions: { ...linear.transitions, solution_finalization: [], final_response: ['problem_reception'] } };
     const problems = strategyProblems(broken);
-    assert.ok(problems.some((problem) => problem.includes('final_response is not terminal')), problems.join('; '));
-    assert.ok(problems.some((problem) => problem.includes('solution_finalization cannot reach')), problems.join('; '));
+    assert.ok(
+      problems.some((problem) => problem.includes('final_response is not terminal')),
+      problems.join('; '),
+    );
+    assert.ok(
+      problems.some((problem) => problem.includes('solution_finalization cannot reach')),
+      problems.join('; '),
+    );
   });
 });
 
@@ -291,7 +442,8 @@ describe('stage flow: every pair of stages in every strategy', () => {
           if (to === from || table[from].includes(to)) continue;
           const error = driver.refuse({ stage: to });
           assert.ok(error.includes(`"${from}"`), `${name} ${from}->${to}: error should name the current stage: ${error}`);
-          for (const next of table[from]) assert.ok(error.includes(`"${next}"`), `${name} ${from}->${to}: error should name ${next}: ${error}`);
+          for (const next of table[from])
+            assert.ok(error.includes(`"${next}"`), `${name} ${from}->${to}: error should name ${next}: ${error}`);
           refused++;
         }
         const unknown = driver.refuse({ stage: 'no_such_stage' });
@@ -367,7 +519,7 @@ describe('react: the evaluation checkpoint loop', () => {
   });
 });
 
-describe('the source project\'s worked examples, replayed exactly', () => {
+describe("the source project's worked examples, replayed exactly", () => {
   it('Example 1: the ReAct cyclic flow', () => {
     const script: [string, string][] = [
       ['Initial reasoning', 'initial_reasoning'],
@@ -394,7 +546,10 @@ describe('the source project\'s worked examples, replayed exactly', () => {
     const snapshot = driver.engine.getSession(driver.sessionId);
     assert.ok(snapshot);
     assert.equal(snapshot.meta.status, 'complete');
-    assert.deepEqual(snapshot.thoughts.map((thought) => thought.stage), script.map(([, stage]) => stage));
+    assert.deepEqual(
+      snapshot.thoughts.map((thought) => thought.stage),
+      script.map(([, stage]) => stage),
+    );
     assert.equal(stageGraphState(snapshot).edgeCounts['evaluation_checkpoint->action_planning'], 1);
   });
 
@@ -448,10 +603,16 @@ describe('the source project\'s worked examples, replayed exactly', () => {
   it('warns when a tree_of_thoughts or self_consistency branch stage gets no branch', () => {
     const tot = Driver.at('tree_of_thoughts', 'approach_exploration');
     const creation = tot.accept({ stage: 'branch_creation' });
-    assert.ok(creation.warnings.some((warning) => /branch_creation.*branchFromThought and branchId/.test(warning)), creation.warnings.join(' | '));
+    assert.ok(
+      creation.warnings.some((warning) => /branch_creation.*branchFromThought and branchId/.test(warning)),
+      creation.warnings.join(' | '),
+    );
     const sc = Driver.at('self_consistency', 'multiple_path_sampling');
     const path = sc.accept({ stage: 'reasoning_path_execution' });
-    assert.ok(path.warnings.some((warning) => /reasoning_path_execution.*branchFromThought and branchId/.test(warning)), path.warnings.join(' | '));
+    assert.ok(
+      path.warnings.some((warning) => /reasoning_path_execution.*branchFromThought and branchId/.test(warning)),
+      path.warnings.join(' | '),
+    );
     const withBranch = sc.accept({ stage: 'reasoning_path_execution', branchId: 'p1', branchFromThought: 2 });
     assert.deepEqual(withBranch.warnings, []);
   });
@@ -580,7 +741,10 @@ describe('a session that omits stage', () => {
   it('warns when nextThoughtNeeded false ends a session before final_response', () => {
     const driver = Driver.at('react', 'action_planning');
     const reply = driver.accept({ nextThoughtNeeded: false });
-    assert.ok(reply.warnings.some((warning) => warning.includes('without reaching final_response')), reply.warnings.join(' | '));
+    assert.ok(
+      reply.warnings.some((warning) => warning.includes('without reaching final_response')),
+      reply.warnings.join(' | '),
+    );
   });
 
   it('routes tree_of_thoughts branch thoughts: a new branch to branch_creation, a known one to branch_development', () => {
@@ -588,7 +752,11 @@ describe('a session that omits stage', () => {
     // Thought numbers 1..7; the walk passed through approach_exploration at thought 2.
     assert.equal(driver.accept({ branchId: 'C', branchFromThought: 2 }).stage, 'branch_creation');
     assert.equal(driver.accept({ branchId: 'C', branchFromThought: 2 }).stage, 'branch_development');
-    assert.equal(driver.accept({ branchId: 'C', branchFromThought: 2 }).stage, 'branch_development', 'developing a branch takes several thoughts');
+    assert.equal(
+      driver.accept({ branchId: 'C', branchFromThought: 2 }).stage,
+      'branch_development',
+      'developing a branch takes several thoughts',
+    );
   });
 });
 
@@ -602,7 +770,11 @@ describe('replies that steer', () => {
 
   it('lists every choice with its purpose at a decision point, and nudges where the strategy calls for it', () => {
     const reply = Driver.at('linear', 'thought_evaluation').engine.process('test', {
-      thought: 'again', thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: true, stage: 'thought_evaluation',
+      thought: 'again',
+      thoughtNumber: 5,
+      totalThoughts: 5,
+      nextThoughtNeeded: true,
+      stage: 'thought_evaluation',
     });
     assert.ok(reply.ok);
     assert.equal(
@@ -616,7 +788,11 @@ describe('replies that steer', () => {
   it('offers to stay in a stage that usually takes several thoughts', () => {
     const reply = Driver.at('chain_of_thought', 'step_decomposition').accept({ stage: 'sequential_reasoning' });
     assert.match(reply.guidance, /^Next stage "solution_formulation" .* Or send stage "sequential_reasoning" again for the next step\.$/);
-    const path = Driver.at('self_consistency', 'multiple_path_sampling').accept({ stage: 'reasoning_path_execution', branchId: 'p1', branchFromThought: 2 });
+    const path = Driver.at('self_consistency', 'multiple_path_sampling').accept({
+      stage: 'reasoning_path_execution',
+      branchId: 'p1',
+      branchFromThought: 2,
+    });
     assert.match(path.guidance, /Or send stage "reasoning_path_execution" again for the next path \(its own branchId\)\./);
   });
 
@@ -625,7 +801,10 @@ describe('replies that steer', () => {
     assert.match(driver.accept({}).guidance, /^No stage sent, so this stayed in "continuation_decision"; choose the next stage: /);
     const third = driver.accept({});
     assert.equal(third.stage, 'continuation_decision');
-    assert.match(third.guidance, /^Still in "continuation_decision" \(no stage sent\); to move on, send stage "result_extraction" or another of nextStages\./);
+    assert.match(
+      third.guidance,
+      /^Still in "continuation_decision" \(no stage sent\); to move on, send stage "result_extraction" or another of nextStages\./,
+    );
   });
 
   it('stops the revise nudge once the session has a revision', () => {

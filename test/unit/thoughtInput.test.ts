@@ -21,16 +21,21 @@ function refusal(args: unknown, maxLength = MAX): ThoughtInputError {
 
 describe('parseThoughtInput', () => {
   it('accepts the reference fields in camelCase', () => {
-    const input = parseThoughtInput(
-      { ...base, thoughtNumber: 2, isRevision: true, revisesThought: 1, needsMoreThoughts: false },
-      MAX,
-    );
+    const input = parseThoughtInput({ ...base, thoughtNumber: 2, isRevision: true, revisesThought: 1, needsMoreThoughts: false }, MAX);
     assert.deepEqual(input, { ...base, thoughtNumber: 2, isRevision: true, revisesThought: 1, needsMoreThoughts: false });
   });
 
   it('accepts branch fields together, and our optional sessionId, strategy and stage', () => {
     const input = parseThoughtInput(
-      { ...base, thoughtNumber: 3, branchFromThought: 2, branchId: 'alt-1', sessionId: 'task:42', strategy: 'react', stage: 'action_planning' },
+      {
+        ...base,
+        thoughtNumber: 3,
+        branchFromThought: 2,
+        branchId: 'alt-1',
+        sessionId: 'task:42',
+        strategy: 'react',
+        stage: 'action_planning',
+      },
       MAX,
     );
     assert.equal(input.branchFromThought, 2);
@@ -71,7 +76,15 @@ describe('parseThoughtInput', () => {
 
   it('accepts numbers and booleans sent as strings ("3", "false")', () => {
     const input = parseThoughtInput(
-      { thought: 'x', thoughtNumber: '3', totalThoughts: ' 7 ', nextThoughtNeeded: 'false', isRevision: 'TRUE', revisesThought: '1', needsMoreThoughts: 'false' },
+      {
+        thought: 'x',
+        thoughtNumber: '3',
+        totalThoughts: ' 7 ',
+        nextThoughtNeeded: 'false',
+        isRevision: 'TRUE',
+        revisesThought: '1',
+        needsMoreThoughts: 'false',
+      },
       MAX,
     );
     assert.equal(input.thoughtNumber, 3);
@@ -88,13 +101,20 @@ describe('parseThoughtInput', () => {
   });
 
   it('treats null and empty optional fields as absent', () => {
-    const input = parseThoughtInput({ ...base, isRevision: null, revisesThought: null, branchId: '', sessionId: '', strategy: null, stage: '' }, MAX);
+    const input = parseThoughtInput(
+      { ...base, isRevision: null, revisesThought: null, branchId: '', sessionId: '', strategy: null, stage: '' },
+      MAX,
+    );
     assert.deepEqual(input, base);
   });
 
   it('parses each field alone and leaves cross-field rules to the engine (which knows the session)', () => {
     assert.deepEqual(parseThoughtInput({ ...base, revisesThought: '1' }, MAX), { ...base, revisesThought: 1 });
-    assert.deepEqual(parseThoughtInput({ ...base, is_revision: false, revises_thought: 1 }, MAX), { ...base, isRevision: false, revisesThought: 1 });
+    assert.deepEqual(parseThoughtInput({ ...base, is_revision: false, revises_thought: 1 }, MAX), {
+      ...base,
+      isRevision: false,
+      revisesThought: 1,
+    });
     assert.deepEqual(parseThoughtInput({ ...base, branchId: 'b' }, MAX), { ...base, branchId: 'b' });
     assert.deepEqual(parseThoughtInput({ ...base, branchFromThought: 1 }, MAX), { ...base, branchFromThought: 1 });
   });
@@ -105,25 +125,121 @@ describe('parseThoughtInput', () => {
     { name: 'a missing thought', args: { ...base, thought: undefined }, field: 'thought', value: 'nothing', expected: /non-empty string/ },
     { name: 'a blank thought', args: { ...base, thought: '   ' }, field: 'thought', value: '"   "', expected: /non-empty string/ },
     { name: 'a thought that is a number', args: { ...base, thought: 5 }, field: 'thought', value: '5', expected: /non-empty string/ },
-    { name: 'a thoughtNumber of 0', args: { ...base, thoughtNumber: 0 }, field: 'thoughtNumber', value: '0', expected: /whole number of at least 1/ },
+    {
+      name: 'a thoughtNumber of 0',
+      args: { ...base, thoughtNumber: 0 },
+      field: 'thoughtNumber',
+      value: '0',
+      expected: /whole number of at least 1/,
+    },
     { name: 'a negative thoughtNumber', args: { ...base, thoughtNumber: -2 }, field: 'thoughtNumber', value: '-2', expected: /at least 1/ },
-    { name: 'a fractional thoughtNumber', args: { ...base, thoughtNumber: 1.5 }, field: 'thoughtNumber', value: '1.5', expected: /whole number/ },
-    { name: 'a thoughtNumber that is words', args: { ...base, thoughtNumber: 'three' }, field: 'thoughtNumber', value: '"three"', expected: /whole number/ },
-    { name: 'a missing totalThoughts', args: { ...base, totalThoughts: undefined }, field: 'totalThoughts', value: 'nothing', expected: /whole number/ },
-    { name: 'a snake_case total_thoughts of "0"', args: { thought: 'x', thoughtNumber: 1, total_thoughts: '0', nextThoughtNeeded: true }, field: 'total_thoughts', value: '"0"', expected: /whole number/ },
-    { name: 'a nextThoughtNeeded of "maybe"', args: { ...base, nextThoughtNeeded: 'maybe' }, field: 'nextThoughtNeeded', value: '"maybe"', expected: /true or false/ },
-    { name: 'a missing nextThoughtNeeded', args: { ...base, nextThoughtNeeded: undefined }, field: 'nextThoughtNeeded', value: 'nothing', expected: /true or false/ },
+    {
+      name: 'a fractional thoughtNumber',
+      args: { ...base, thoughtNumber: 1.5 },
+      field: 'thoughtNumber',
+      value: '1.5',
+      expected: /whole number/,
+    },
+    {
+      name: 'a thoughtNumber that is words',
+      args: { ...base, thoughtNumber: 'three' },
+      field: 'thoughtNumber',
+      value: '"three"',
+      expected: /whole number/,
+    },
+    {
+      name: 'a missing totalThoughts',
+      args: { ...base, totalThoughts: undefined },
+      field: 'totalThoughts',
+      value: 'nothing',
+      expected: /whole number/,
+    },
+    {
+      name: 'a snake_case total_thoughts of "0"',
+      args: { thought: 'x', thoughtNumber: 1, total_thoughts: '0', nextThoughtNeeded: true },
+      field: 'total_thoughts',
+      value: '"0"',
+      expected: /whole number/,
+    },
+    {
+      name: 'a nextThoughtNeeded of "maybe"',
+      args: { ...base, nextThoughtNeeded: 'maybe' },
+      field: 'nextThoughtNeeded',
+      value: '"maybe"',
+      expected: /true or false/,
+    },
+    {
+      name: 'a missing nextThoughtNeeded',
+      args: { ...base, nextThoughtNeeded: undefined },
+      field: 'nextThoughtNeeded',
+      value: 'nothing',
+      expected: /true or false/,
+    },
     { name: 'an isRevision of 1', args: { ...base, isRevision: 1 }, field: 'isRevision', value: '1', expected: /true or false/ },
-    { name: 'a revisesThought of 0', args: { ...base, isRevision: true, revisesThought: 0 }, field: 'revisesThought', value: '0', expected: /at least 1/ },
-    { name: 'a branchFromThought of "x"', args: { ...base, branchFromThought: 'x', branchId: 'b' }, field: 'branchFromThought', value: '"x"', expected: /whole number/ },
-    { name: 'a branchId with spaces', args: { ...base, branchFromThought: 1, branchId: 'my branch' }, field: 'branchId', value: '"my branch"', expected: /letters, digits/ },
-    { name: 'a branchId too long', args: { ...base, branchFromThought: 1, branchId: 'b'.repeat(65) }, field: 'branchId', value: 'bbbb', expected: /1-64/ },
-    { name: 'a needsMoreThoughts of "yes"', args: { ...base, needsMoreThoughts: 'yes' }, field: 'needsMoreThoughts', value: '"yes"', expected: /true or false/ },
-    { name: 'a sessionId with a path', args: { ...base, sessionId: '../../etc/passwd' }, field: 'sessionId', value: '"../../etc/passwd"', expected: /letters, digits/ },
-    { name: 'a sessionId of ".."', args: { ...base, sessionId: '..' }, field: 'sessionId', value: '".."', expected: /not starting with "\."/ },
-    { name: 'a hidden session_id', args: { ...base, session_id: '.index' }, field: 'session_id', value: '".index"', expected: /not starting with "\."/ },
+    {
+      name: 'a revisesThought of 0',
+      args: { ...base, isRevision: true, revisesThought: 0 },
+      field: 'revisesThought',
+      value: '0',
+      expected: /at least 1/,
+    },
+    {
+      name: 'a branchFromThought of "x"',
+      args: { ...base, branchFromThought: 'x', branchId: 'b' },
+      field: 'branchFromThought',
+      value: '"x"',
+      expected: /whole number/,
+    },
+    {
+      name: 'a branchId with spaces',
+      args: { ...base, branchFromThought: 1, branchId: 'my branch' },
+      field: 'branchId',
+      value: '"my branch"',
+      expected: /letters, digits/,
+    },
+    {
+      name: 'a branchId too long',
+      args: { ...base, branchFromThought: 1, branchId: 'b'.repeat(65) },
+      field: 'branchId',
+      value: 'bbbb',
+      expected: /1-64/,
+    },
+    {
+      name: 'a needsMoreThoughts of "yes"',
+      args: { ...base, needsMoreThoughts: 'yes' },
+      field: 'needsMoreThoughts',
+      value: '"yes"',
+      expected: /true or false/,
+    },
+    {
+      name: 'a sessionId with a path',
+      args: { ...base, sessionId: '../../etc/passwd' },
+      field: 'sessionId',
+      value: '"../../etc/passwd"',
+      expected: /letters, digits/,
+    },
+    {
+      name: 'a sessionId of ".."',
+      args: { ...base, sessionId: '..' },
+      field: 'sessionId',
+      value: '".."',
+      expected: /not starting with "\."/,
+    },
+    {
+      name: 'a hidden session_id',
+      args: { ...base, session_id: '.index' },
+      field: 'session_id',
+      value: '".index"',
+      expected: /not starting with "\."/,
+    },
     { name: 'a strategy with a slash', args: { ...base, strategy: 'a/b' }, field: 'strategy', value: '"a/b"', expected: /letters, digits/ },
-    { name: 'a stage that is an object', args: { ...base, stage: { name: 'x' } }, field: 'stage', value: '{"name":"x"}', expected: /letters, digits/ },
+    {
+      name: 'a stage that is an object',
+      args: { ...base, stage: { name: 'x' } },
+      field: 'stage',
+      value: '{"name":"x"}',
+      expected: /letters, digits/,
+    },
   ];
 
   for (const { name, args, field, value, expected } of refusals) {
@@ -162,10 +278,16 @@ describe('parseThoughtInput', () => {
       for (const value of [1e308, 2 ** 53, '99999999999999999999999', MAX_WHOLE_NUMBER + 2]) {
         const error = refusal({ ...base, ...extra, [field]: value });
         assert.equal(error.field, field, `${field} = ${String(value)}`);
-        assert.equal(error.message, `Invalid ${field}: got ${describeValue(value)}; expected a whole number from 1 to 9007199254740991 (for example 3).`);
+        assert.equal(
+          error.message,
+          `Invalid ${field}: got ${describeValue(value)}; expected a whole number from 1 to 9007199254740991 (for example 3).`,
+        );
       }
     }
-    assert.equal(parseThoughtInput({ ...base, thoughtNumber: MAX_WHOLE_NUMBER, totalThoughts: String(MAX_WHOLE_NUMBER) }, MAX).totalThoughts, MAX_WHOLE_NUMBER);
+    assert.equal(
+      parseThoughtInput({ ...base, thoughtNumber: MAX_WHOLE_NUMBER, totalThoughts: String(MAX_WHOLE_NUMBER) }, MAX).totalThoughts,
+      MAX_WHOLE_NUMBER,
+    );
   });
 
   it('refuses 100,000-deep arrays and objects with an error naming the field, without walking them', () => {
@@ -195,9 +317,24 @@ describe('parseThoughtInput', () => {
 
   it('describes values as JSON.stringify does, cut at 80 characters', () => {
     const samples: unknown[] = [
-      null, true, 0, -1.5, 1e308, 'text', 'a "quoted" \\ line\n', '😀 ümlaut \u2028', 'x'.repeat(200), [], {}, [1, 'two', null, [3]],
-      { name: 'x', nested: { list: [1, 2, { deep: true }] }, skipped: undefined }, [undefined, 1], { a: 'y'.repeat(100) },
-      Array.from({ length: 100 }, (_, index) => index), new Date(0), Number.NaN,
+      null,
+      true,
+      0,
+      -1.5,
+      1e308,
+      'text',
+      'a "quoted" \\ line\n',
+      '😀 ümlaut \u2028',
+      'x'.repeat(200),
+      [],
+      {},
+      [1, 'two', null, [3]],
+      { name: 'x', nested: { list: [1, 2, { deep: true }] }, skipped: undefined },
+      [undefined, 1],
+      { a: 'y'.repeat(100) },
+      Array.from({ length: 100 }, (_, index) => index),
+      new Date(0),
+      Number.NaN,
     ];
     for (const value of samples) {
       const json = JSON.stringify(value);

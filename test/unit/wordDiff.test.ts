@@ -6,8 +6,14 @@ import { diffWords, wordDiff, type DiffSegment } from '../../src/shared/wordDiff
 
 function sides(segments: readonly DiffSegment[]): { before: string; after: string } {
   return {
-    before: segments.filter((segment) => segment.kind !== 'added').map((segment) => segment.text).join(''),
-    after: segments.filter((segment) => segment.kind !== 'removed').map((segment) => segment.text).join(''),
+    before: segments
+      .filter((segment) => segment.kind !== 'added')
+      .map((segment) => segment.text)
+      .join(''),
+    after: segments
+      .filter((segment) => segment.kind !== 'removed')
+      .map((segment) => segment.text)
+      .join(''),
   };
 }
 
@@ -44,7 +50,10 @@ describe('wordDiff', () => {
 
   it('finds insertions and deletions in the middle without disturbing the rest', () => {
     const segments = wordDiff('first we parse, then we validate, then we store', 'first we parse, then we store safely');
-    assert.deepEqual(sides(segments), { before: 'first we parse, then we validate, then we store', after: 'first we parse, then we store safely' });
+    assert.deepEqual(sides(segments), {
+      before: 'first we parse, then we validate, then we store',
+      after: 'first we parse, then we store safely',
+    });
     const changed = segments.filter((segment) => segment.kind !== 'same').map((segment) => `${segment.kind}:${segment.text}`);
     assert.deepEqual(changed, ['removed:validate, then we ', 'added: safely']);
   });
@@ -85,10 +94,10 @@ describe('wordDiff', () => {
     const byLine = diffWords(before, after, { maxTokens: 80 });
     assert.equal(byLine.precision, 'line');
     assert.deepEqual(sides(byLine.segments), { before, after });
-    assert.deepEqual(byLine.segments.filter((segment) => segment.kind === 'removed').map((segment) => segment.text), [
-      'line 10 keeps its words\n',
-      'line 40 keeps its words\n',
-    ]);
+    assert.deepEqual(
+      byLine.segments.filter((segment) => segment.kind === 'removed').map((segment) => segment.text),
+      ['line 10 keeps its words\n', 'line 40 keeps its words\n'],
+    );
 
     const whole = diffWords('keep a\nb\nc d keep', 'keep w\nx\ny z keep', { maxEdits: 3 });
     assert.equal(whole.precision, 'whole');
@@ -102,7 +111,10 @@ describe('wordDiff', () => {
 
   it('stays fast on two unrelated 20,000-character thoughts', () => {
     const random = seeded(7);
-    const text = (): string => Array.from({ length: 3_000 }, () => `w${Math.floor(random() * 500)} `).join('').slice(0, 20_000);
+    const text = (): string =>
+      Array.from({ length: 3_000 }, () => `w${Math.floor(random() * 500)} `)
+        .join('')
+        .slice(0, 20_000);
     const before = text();
     const after = text();
     const started = performance.now();

@@ -52,7 +52,15 @@ after(async () => {
 
 describe('explorer: a six-hats deliberation', () => {
   it('draws role badges, tokens and time on cards, the budget line, parallel hats side by side and the stages taken', async () => {
-    assert.deepEqual(session.thoughts.map((thought) => thought.stage).sort(), ['creative', 'critical', 'emotional', 'factual', 'framing', 'optimistic', 'synthesis']);
+    assert.deepEqual(session.thoughts.map((thought) => thought.stage).sort(), [
+      'creative',
+      'critical',
+      'emotional',
+      'factual',
+      'framing',
+      'optimistic',
+      'synthesis',
+    ]);
     const explorer = await ExplorerPage.open(browser, { theme: 'dark', width: 900, height: 1000, surface: 'panel' });
     try {
       await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(session) });
@@ -88,13 +96,18 @@ describe('explorer: a six-hats deliberation', () => {
       assert.ok(badges.some((badge) => badge.text === 'framing'));
 
       // Tokens, time and model on each role card.
-      const metas = await explorer.page.$$eval('.thought-card[data-hat] .deliberation-meta', (elements) => elements.map((element) => element.textContent ?? ''));
+      const metas = await explorer.page.$$eval('.thought-card[data-hat] .deliberation-meta', (elements) =>
+        elements.map((element) => element.textContent ?? ''),
+      );
       assert.equal(metas.length, 6);
       for (const meta of metas) assert.match(meta, /^\d+ in · \d+ out tokens · \d+ ms · scripted-1$/);
 
       // The header's budget line: plan, state, calls, output tokens used of allowed, model.
       const line = (await explorer.page.textContent('.deliberation-line')) ?? '';
-      const used = session.thoughts.reduce((sum, thought) => sum + ((thought.extra?.tokens as { output: number } | undefined)?.output ?? 0), 0);
+      const used = session.thoughts.reduce(
+        (sum, thought) => sum + ((thought.extra?.tokens as { output: number } | undefined)?.output ?? 0),
+        0,
+      );
       assert.match(line, /parallel-hats \(parallel\)/);
       assert.match(line, /complete/);
       assert.match(line, /6 calls/);
@@ -112,11 +125,23 @@ describe('explorer: a six-hats deliberation', () => {
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t6-"]');
       await explorer.page.click('section.diagram-branchTree .show-all');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
-      assert.deepEqual((await drawnNodeIds(explorer, 'branchTree')).filter((id) => /^t\d+$/.test(id)).sort(), ['t0', 't1', 't2', 't3', 't4', 't5', 't6']);
+      assert.deepEqual((await drawnNodeIds(explorer, 'branchTree')).filter((id) => /^t\d+$/.test(id)).sort(), [
+        't0',
+        't1',
+        't2',
+        't3',
+        't4',
+        't5',
+        't6',
+      ]);
       const boxes = await explorer.page.$$eval('section.diagram-branchTree svg g.node', (nodes) =>
         nodes.map((node) => {
           const box = node.getBoundingClientRect();
-          return { id: node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1], x: box.x + box.width / 2, y: box.y + box.height / 2 };
+          return {
+            id: node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1],
+            x: box.x + box.width / 2,
+            y: box.y + box.height / 2,
+          };
         }),
       );
       await explorer.screenshot('deliberation-branch-tree');
@@ -125,7 +150,7 @@ describe('explorer: a six-hats deliberation', () => {
       assert.equal(hatBoxes.length, 5);
       // Side by side: one rank (same y top-down, same x left-to-right), five distinct places along it.
       const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
-      const [along, across] = spread(hatBoxes.map((box) => box.y)) < 2 ? ['x', 'y'] as const : ['y', 'x'] as const;
+      const [along, across] = spread(hatBoxes.map((box) => box.y)) < 2 ? (['x', 'y'] as const) : (['y', 'x'] as const);
       assert.ok(spread(hatBoxes.map((box) => box[across])) < 2, `parallel hats share a rank: ${JSON.stringify(hatBoxes)}`);
       assert.equal(new Set(hatBoxes.map((box) => Math.round(box[along]))).size, 5, 'five places, not on top of each other');
       const framing = boxes.find((box) => box.id === 't0');

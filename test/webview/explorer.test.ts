@@ -62,10 +62,15 @@ describe('explorer webview in Chromium', () => {
       assert.equal(current.length, 1, 'exactly one current stage');
       assert.match(current[0][0], new RegExp(`-flowchart-${stageNodeId(state.current ?? '')}-`));
       const unvisited = classes.filter(([, list]) => list.split(' ').includes('unvisited')).map(([id]) => id);
-      assert.ok(unvisited.some((id) => id.includes(stageNodeId('final_response'))), 'final_response not visited yet');
+      assert.ok(
+        unvisited.some((id) => id.includes(stageNodeId('final_response'))),
+        'final_response not visited yet',
+      );
 
       const badges = await explorer.page.locator('section.diagram-stageGraph g.edge-count text').allTextContents();
-      const expected = Object.values(state.edgeCounts).map((count) => `×${count}`).sort();
+      const expected = Object.values(state.edgeCounts)
+        .map((count) => `×${count}`)
+        .sort();
       assert.deepEqual(badges.sort(), expected);
       await explorer.screenshot('stage-graph-dark');
     } finally {
@@ -81,13 +86,19 @@ describe('explorer webview in Chromium', () => {
       await explorer.waitForDiagram('stageGraph', 'g.node.current');
       const rendersBefore = await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders');
       for (const thought of full.thoughts.slice(8)) {
-        await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: { ...full.meta, stage: thought.stage, thoughtCount: thought.seq + 1 }, thought });
+        await explorer.send({
+          type: 'thoughtAdded',
+          sessionId: full.meta.id,
+          meta: { ...full.meta, stage: thought.stage, thoughtCount: thought.seq + 1 },
+          thought,
+        });
       }
       await explorer.page.waitForSelector(`.thought-card[data-seq="11"]`);
       assert.equal(await cardCount(explorer), 12);
       const last = full.thoughts[11].stage ?? '';
       await explorer.page.waitForFunction(
-        (id) => [...document.querySelectorAll('section.diagram-stageGraph g.node.current')].some((node) => node.id.includes(`-flowchart-${id}-`)),
+        (id) =>
+          [...document.querySelectorAll('section.diagram-stageGraph g.node.current')].some((node) => node.id.includes(`-flowchart-${id}-`)),
         stageNodeId(last),
       );
       assert.equal(await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders'), rendersBefore, 'no new Mermaid render');
@@ -104,9 +115,12 @@ describe('explorer webview in Chromium', () => {
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t29-"]');
       const before = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
       // Thirty thoughts posted at once, as a fast agent (or a reconnect) would deliver them.
-      await explorer.page.evaluate((thoughts) => {
-        for (const entry of thoughts) window.postMessage(entry, '*');
-      }, full.thoughts.slice(30).map((thought) => ({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought })));
+      await explorer.page.evaluate(
+        (thoughts) => {
+          for (const entry of thoughts) window.postMessage(entry, '*');
+        },
+        full.thoughts.slice(30).map((thought) => ({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought })),
+      );
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t59-"]');
       await explorer.page.waitForTimeout(300);
       const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
@@ -158,7 +172,12 @@ describe('explorer webview in Chromium', () => {
   it('draws revision chains and a word diff between a thought and its revision', async () => {
     const snapshot = reactSession({
       thoughts: 24,
-      text: (n) => (n === 7 ? 'The cache is probably cold, so latency comes from disk reads.' : n === 10 ? 'The cache is warm, so latency comes from lock contention instead.' : `Thought ${n}.`),
+      text: (n) =>
+        n === 7
+          ? 'The cache is probably cold, so latency comes from disk reads.'
+          : n === 10
+            ? 'The cache is warm, so latency comes from lock contention instead.'
+            : `Thought ${n}.`,
     });
     const revision = snapshot.thoughts.find((thought) => thought.revisesThought === 7);
     assert.ok(revision, 'fixture has a revision of #7');
@@ -359,7 +378,10 @@ describe('explorer webview in Chromium', () => {
       assert.equal(failure.diagram, 'branchTree');
       assert.match(failure.message, /measuring failed/);
       await explorer.page.waitForSelector('section.diagram-branchTree .diagram-status:not([hidden])');
-      assert.match((await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '', /could not be drawn \(showing the last good drawing\)/);
+      assert.match(
+        (await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '',
+        /could not be drawn \(showing the last good drawing\)/,
+      );
       assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
       assert.equal(await cardCount(explorer), 13, 'the card is shown anyway');
       await explorer.screenshot('render-error-kept');

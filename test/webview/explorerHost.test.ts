@@ -49,7 +49,13 @@ interface Harness {
 }
 
 function thought(engine: ThinkingEngine, connection: string, sessionId: string, thoughtNumber: number): void {
-  const outcome = engine.process(connection, { sessionId, thought: `Thought ${thoughtNumber} of ${sessionId}`, thoughtNumber, totalThoughts: 5, nextThoughtNeeded: true });
+  const outcome = engine.process(connection, {
+    sessionId,
+    thought: `Thought ${thoughtNumber} of ${sessionId}`,
+    thoughtNumber,
+    totalThoughts: 5,
+    nextThoughtNeeded: true,
+  });
   assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
 }
 
@@ -65,7 +71,12 @@ function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: str
   const disk = new EventEmitter<void>();
   const warnings: string[] = [];
   const settings = { followLiveSession: options.follow ?? true };
-  const log = { info: () => undefined, warn: (message: string) => warnings.push(message), error: (message: string) => warnings.push(message), trace: () => undefined };
+  const log = {
+    info: () => undefined,
+    warn: (message: string) => warnings.push(message),
+    error: (message: string) => warnings.push(message),
+    trace: () => undefined,
+  };
   const services = {
     engine,
     onEngineEvent: events.event,
@@ -193,7 +204,10 @@ describe('explorer host connection', () => {
     const before = webview.posted.length;
     diskChanged();
     const deltas = webview.posted.slice(before);
-    assert.deepEqual(deltas.map((message) => (message.type === 'thoughtAdded' ? message.thought.seq : message.type)), [1, 2]);
+    assert.deepEqual(
+      deltas.map((message) => (message.type === 'thoughtAdded' ? message.thought.seq : message.type)),
+      [1, 2],
+    );
     diskChanged();
     assert.equal(webview.last()?.type, 'sessionUpdated', 'nothing new: only the meta is refreshed');
 
@@ -210,7 +224,14 @@ describe('explorer host connection', () => {
     thought(engine, 'agent', 'switched', 1);
     webview.fromWebview({ type: 'ready' });
     wired.value = false;
-    const outcome = engine.process('cli', { sessionId: 'switched', strategy: 'step_back', thought: 'Step back', thoughtNumber: 2, totalThoughts: 5, nextThoughtNeeded: true });
+    const outcome = engine.process('cli', {
+      sessionId: 'switched',
+      strategy: 'step_back',
+      thought: 'Step back',
+      thoughtNumber: 2,
+      totalThoughts: 5,
+      nextThoughtNeeded: true,
+    });
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
     diskChanged();
     const resent = webview.last();
@@ -229,7 +250,11 @@ describe('explorer host connection', () => {
     const shown = engine.getSession('rewritten');
     assert.ok(shown);
     const second = { ...shown.thoughts[0], seq: 1, thoughtNumber: 2, thought: 'Written by another process' };
-    engine.importSession({ ...shown, meta: { ...shown.meta, thoughtCount: 2, lastThoughtNumber: 2 }, thoughts: [...shown.thoughts, second] });
+    engine.importSession({
+      ...shown,
+      meta: { ...shown.meta, thoughtCount: 2, lastThoughtNumber: 2 },
+      thoughts: [...shown.thoughts, second],
+    });
     const resent = webview.last();
     assert.ok(resent?.type === 'snapshot', 'a snapshot, not a bare meta update');
     assert.equal(resent.session?.thoughts.length, 2);
@@ -272,7 +297,12 @@ describe('explorer host connection', () => {
     assert.ok(request?.type === 'requestSvg');
     assert.equal(request.session, undefined, 'the shown session needs no copy');
     webview.fromWebview({ type: 'svgRendered', requestId: 'someone-else', svgs: { stageGraph: '<svg>wrong</svg>' }, errors: [] });
-    webview.fromWebview({ type: 'svgRendered', requestId: request.requestId, svgs: { stageGraph: '<svg>stage</svg>', branchTree: '<svg>tree</svg>' }, errors: [] });
+    webview.fromWebview({
+      type: 'svgRendered',
+      requestId: request.requestId,
+      svgs: { stageGraph: '<svg>stage</svg>', branchTree: '<svg>tree</svg>' },
+      errors: [],
+    });
     assert.deepEqual(await pending, { stageGraph: '<svg>stage</svg>', branchTree: '<svg>tree</svg>' });
 
     // Another session than the one shown travels with the request.

@@ -27,12 +27,20 @@ function hostileSession(): SessionSnapshot {
   let n = 0;
   const send = (args: Record<string, unknown>): void => {
     n++;
-    const outcome = engine.process('hostile', { sessionId, thoughtNumber: n, totalThoughts: INJECTION_CORPUS.length * 3, nextThoughtNeeded: true, ...args });
+    const outcome = engine.process('hostile', {
+      sessionId,
+      thoughtNumber: n,
+      totalThoughts: INJECTION_CORPUS.length * 3,
+      nextThoughtNeeded: true,
+      ...args,
+    });
     if (!outcome.ok) throw new Error(outcome.error);
   };
   for (const text of INJECTION_CORPUS) send({ thought: text });
-  for (const [index, text] of INJECTION_CORPUS.entries()) send({ thought: `${text} (revised)`, isRevision: true, revisesThought: index + 1 });
-  for (const index of INJECTION_CORPUS.keys()) send({ thought: INJECTION_CORPUS[index], branchFromThought: index + 1, branchId: `b${index}` });
+  for (const [index, text] of INJECTION_CORPUS.entries())
+    send({ thought: `${text} (revised)`, isRevision: true, revisesThought: index + 1 });
+  for (const index of INJECTION_CORPUS.keys())
+    send({ thought: INJECTION_CORPUS[index], branchFromThought: index + 1, branchId: `b${index}` });
   const snapshot = structuredClone(engine.getSession(sessionId));
   if (!snapshot) throw new Error('hostile session missing');
   // The engine refuses such branch names, but a hand-edited or imported file may carry anything: the webview must
@@ -78,7 +86,10 @@ describe('explorer webview with hostile thought text', () => {
       // Every thought is shown verbatim, as text.
       assert.equal(await cardCount(explorer), snapshot.thoughts.length);
       const texts = await explorer.page.locator('.thought-text').allTextContents();
-      assert.deepEqual(texts, snapshot.thoughts.map((thought) => thought.thought));
+      assert.deepEqual(
+        texts,
+        snapshot.thoughts.map((thought) => thought.thought),
+      );
       assert.equal(await explorer.page.textContent('.session-title'), INJECTION_CORPUS[1]);
 
       // Nothing ran, nothing opened, nothing was loaded or blocked.

@@ -155,7 +155,10 @@ describe('explorer UI state and session model', () => {
     model.load(toSessionView(switchingSession()), true);
     assert.equal(model.strategyNamed('step_back')?.title, 'Step-back');
     assert.deepEqual(
-      model.strategyNamed('linear')?.stages.map((stage) => stage.name).slice(0, 2),
+      model
+        .strategyNamed('linear')
+        ?.stages.map((stage) => stage.name)
+        .slice(0, 2),
       ['problem_reception', 'initial_thought_planning'],
     );
     assert.equal(model.strategyNamed('react'), undefined, 'only what the host sent');

@@ -16,7 +16,16 @@ const RENDERER = join(ROOT, 'dist', 'webview', 'export-render.js');
 const RESULTS = join(ROOT, 'test-results', 'export-html');
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The launch flags that work on these machines (see shared notes, real-vscode.md).
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Every payload tries to set window.__pwned (and to open a dialog): if any of them ever runs, the tests see it. */
 const CORPUS = [
@@ -54,11 +63,17 @@ function corpusSession(): SessionSnapshot {
   const snapshot = engine.getSession(id);
   assert.ok(snapshot);
   // The engine refuses such a branch id; a hand-edited file might not be so careful. The export must not care.
-  const thoughts = snapshot.thoughts.map((thought) => (thought.branchId === 'alt' ? { ...thought, branchId: '<b onmouseover=alert(1)>alt</b>' } : thought));
+  const thoughts = snapshot.thoughts.map((thought) =>
+    thought.branchId === 'alt' ? { ...thought, branchId: '<b onmouseover=alert(1)>alt</b>' } : thought,
+  );
   return { ...snapshot, thoughts };
 }
 
-async function open(browser: Browser, file: string, javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page; observed: Observed }> {
+async function open(
+  browser: Browser,
+  file: string,
+  javaScriptEnabled: boolean,
+): Promise<{ context: BrowserContext; page: Page; observed: Observed }> {
   const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const observed: Observed = { dialogs: [], errors: [], violations: [] };
@@ -87,7 +102,8 @@ describe('exported HTML in Chromium', () => {
 
   before(async () => {
     if (!existsSync(RENDERER)) throw new Error(`${RENDERER} is missing: run "npm run build" before the webview tests.`);
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    if (!existsSync(CHROMIUM_PATH))
+      throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
     mkdirSync(RESULTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     snapshot = corpusSession();
@@ -120,21 +136,34 @@ describe('exported HTML in Chromium', () => {
     try {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
       const renderMs = await page.locator('html').getAttribute('data-render-ms');
-      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'true']);
+      assert.deepEqual(
+        await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
+        ['true', 'true', 'true'],
+      );
       assert.equal(await page.locator('figure .diagram-svg svg').count(), 3);
       assert.equal(await page.locator('pre.mermaid-src:visible').count(), 0);
 
       // Node ids survive into the SVG: the branch tree has a node per thought, the revision chain the revised pair.
       const branchNodes = await page.locator('#diagram-branchTree svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
-      for (const thought of snapshot.thoughts) assert.ok(branchNodes.some((id) => id.includes(`-t${thought.seq}-`)), `t${thought.seq} in ${branchNodes.join(' ')}`);
+      for (const thought of snapshot.thoughts)
+        assert.ok(
+          branchNodes.some((id) => id.includes(`-t${thought.seq}-`)),
+          `t${thought.seq} in ${branchNodes.join(' ')}`,
+        );
       const chainNodes = await page.locator('#diagram-revisionChain svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
       assert.equal(chainNodes.length, 2);
       // Labels show the thought text as text (the decoded entity codes), not as markup.
       const labels = await page.locator('#diagram-branchTree svg g.node').allTextContents();
-      assert.ok(labels.some((label) => label.includes('<img src=x onerror="window.__pwned=1;alert(1)">')), labels.join('\n'));
+      assert.ok(
+        labels.some((label) => label.includes('<img src=x onerror="window.__pwned=1;alert(1)">')),
+        labels.join('\n'),
+      );
       assert.equal(await page.locator('#diagram-branchTree svg img, #diagram-branchTree svg script, #diagram-branchTree svg a').count(), 0);
       assert.equal(await page.locator('.katex').count(), 0, '$$…$$ in thought text must not become math');
-      assert.ok(labels.some((label) => label.includes('math $$x^2 + \\frac{1}{2}$$ stays text')), labels.join('\n'));
+      assert.ok(
+        labels.some((label) => label.includes('math $$x^2 + \\frac{1}{2}$$ stays text')),
+        labels.join('\n'),
+      );
 
       await page.waitForTimeout(300); // let any late handler (onerror of a broken image) fire if one existed
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
@@ -164,7 +193,8 @@ describe('exported HTML in Chromium', () => {
     } finally {
       await context.close();
     }
-    const hostile = '<script>window.__pwned=1</script><image href="x" onerror="window.__pwned=1"/><a href="javascript:window.__pwned=1"><text>x</text></a></svg>';
+    const hostile =
+      '<script>window.__pwned=1</script><image href="x" onerror="window.__pwned=1"/><a href="javascript:window.__pwned=1"><text>x</text></a></svg>';
     svgs.branchTree = svgs.branchTree.replace(/<\/svg>$/, hostile).replace('<svg ', '<svg onload="window.__pwned=1" ');
     const file = writeExport('session-prerendered.html', await exportSession(snapshot, 'html', { svgs }));
 
@@ -172,10 +202,13 @@ describe('exported HTML in Chromium', () => {
     try {
       assert.equal(await opened.page.locator('script').count(), 0, 'no renderer needed when every diagram is pre-rendered');
       const sizes = await opened.page.locator('img.diagram-img').evaluateAll(async (images) =>
-        Promise.all((images as HTMLImageElement[]).map(async (image) => {
-          await image.decode().catch(() => undefined);
-          return image.naturalWidth;
-        })));
+        Promise.all(
+          (images as HTMLImageElement[]).map(async (image) => {
+            await image.decode().catch(() => undefined);
+            return image.naturalWidth;
+          }),
+        ),
+      );
       assert.equal(sizes.length, 3);
       for (const width of sizes) assert.ok(width > 0, `an SVG image failed to load (${sizes.join(', ')})`);
       await opened.page.waitForTimeout(300);
@@ -219,8 +252,14 @@ describe('exported HTML in Chromium', () => {
     const { context, page, observed } = await open(browser, writeExport('session-unsupported.html', html), true);
     try {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
-      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'error']);
-      assert.match((await page.locator('#diagram-revisionChain .render-error').textContent()) ?? '', /could not be drawn: .*only flowcharts/);
+      assert.deepEqual(
+        await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
+        ['true', 'true', 'error'],
+      );
+      assert.match(
+        (await page.locator('#diagram-revisionChain .render-error').textContent()) ?? '',
+        /could not be drawn: .*only flowcharts/,
+      );
       assert.ok(await page.locator('#diagram-revisionChain pre.mermaid-src').isVisible(), 'the source stays readable');
       assert.deepEqual(observed.dialogs, []);
     } finally {
@@ -232,9 +271,15 @@ describe('exported HTML in Chromium', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     let id = '';
     for (let n = 1; n <= 1_000; n++) {
-      const args: Record<string, unknown> = { thought: `Thought ${n}: ${'weighing the evidence and the options '.repeat(10)}`, thoughtNumber: n, totalThoughts: 1_000, nextThoughtNeeded: n < 1_000 };
+      const args: Record<string, unknown> = {
+        thought: `Thought ${n}: ${'weighing the evidence and the options '.repeat(10)}`,
+        thoughtNumber: n,
+        totalThoughts: 1_000,
+        nextThoughtNeeded: n < 1_000,
+      };
       if (n % 10 === 0) Object.assign(args, { isRevision: true, revisesThought: n - 1 });
-      if (n % 25 === 0) Object.assign(args, { isRevision: undefined, revisesThought: undefined, branchFromThought: n - 1, branchId: `b${n}` });
+      if (n % 25 === 0)
+        Object.assign(args, { isRevision: undefined, revisesThought: undefined, branchFromThought: n - 1, branchId: `b${n}` });
       const outcome = engine.process('large', args);
       assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
       id = outcome.reply.sessionId;
@@ -246,7 +291,10 @@ describe('exported HTML in Chromium', () => {
     try {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 180_000 });
       const renderMs = await page.locator('html').getAttribute('data-render-ms');
-      assert.deepEqual(await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))), ['true', 'true', 'true']);
+      assert.deepEqual(
+        await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
+        ['true', 'true', 'true'],
+      );
       assert.equal(await page.locator('.render-error').count(), 0);
       assert.equal(await page.locator('article.thought').count(), 1_000);
       assert.match((await page.locator('#diagram-branchTree .note').textContent()) ?? '', /Showing the most recent \d+ of 1000 thoughts/);

@@ -49,8 +49,10 @@ export function applySessionRules(session: HeldSession, input: ThoughtInput, lim
   }
 
   const missing: string[] = [];
-  if (input.revisesThought !== undefined && !session.thoughtNumbers.has(input.revisesThought)) missing.push(`revisesThought ${input.revisesThought}`);
-  if (input.branchFromThought !== undefined && !session.thoughtNumbers.has(input.branchFromThought)) missing.push(`branchFromThought ${input.branchFromThought}`);
+  if (input.revisesThought !== undefined && !session.thoughtNumbers.has(input.revisesThought))
+    missing.push(`revisesThought ${input.revisesThought}`);
+  if (input.branchFromThought !== undefined && !session.thoughtNumbers.has(input.branchFromThought))
+    missing.push(`branchFromThought ${input.branchFromThought}`);
   if (missing.length > 0) {
     warnings.push(
       `${missing.join(' and ')}: session "${meta.id}" holds no such thought (${describeNumbers(session.thoughtNumbers)}); recorded with a dangling reference. ` +

@@ -46,7 +46,13 @@ export interface PlanContext {
 
 const PURPOSE_LENGTH = 120;
 
-export function planThought(session: HeldSession, isNew: boolean, sent: ThoughtInput, context: PlanContext, warnings: string[]): ThoughtPlan {
+export function planThought(
+  session: HeldSession,
+  isNew: boolean,
+  sent: ThoughtInput,
+  context: PlanContext,
+  warnings: string[],
+): ThoughtPlan {
   const meta = session.meta;
   const { strategy, strategySwitch, fromStage, thoughtsInFromStage } = chooseStrategy(session, isNew, sent, context.now);
   const input = applySessionRules(session, sent, context.limits, warnings);
@@ -121,7 +127,13 @@ function chooseStrategy(session: HeldSession, isNew: boolean, input: ThoughtInpu
   };
 }
 
-function buildThoughtRecord(input: ThoughtInput, stage: string, seq: number, timestamp: number, extra: Record<string, unknown> | undefined): ThoughtRecord {
+function buildThoughtRecord(
+  input: ThoughtInput,
+  stage: string,
+  seq: number,
+  timestamp: number,
+  extra: Record<string, unknown> | undefined,
+): ThoughtRecord {
   const thought: ThoughtRecord = {
     seq,
     thought: input.thought,
@@ -141,7 +153,13 @@ function buildThoughtRecord(input: ThoughtInput, stage: string, seq: number, tim
   return thought;
 }
 
-function metaAfterThought(meta: SessionMeta, thought: ThoughtRecord, strategy: string, completes: boolean, branchIds: string[]): SessionMeta {
+function metaAfterThought(
+  meta: SessionMeta,
+  thought: ThoughtRecord,
+  strategy: string,
+  completes: boolean,
+  branchIds: string[],
+): SessionMeta {
   // A copy, then assignments: on the per-thought path V8 ran a spread followed by the same fields in one literal
   // several times slower (record()'s own time per thought halved in the CPU profile when this changed).
   const next: SessionMeta = { ...meta };

@@ -37,11 +37,20 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
     strategy: strategy.name,
     stage,
     nextStages: upcoming,
-    guidance: buildGuidance({ strategy, meta: next, thought, nextStages: upcoming, choice: plan.choice, thoughtsInStage: session.thoughtsInStage }),
+    guidance: buildGuidance({
+      strategy,
+      meta: next,
+      thought,
+      nextStages: upcoming,
+      choice: plan.choice,
+      thoughtsInStage: session.thoughtsInStage,
+    }),
     warnings,
     progress: buildProgress(strategy, stage, session.thoughts.length - lastSwitchSeq(session.strategySwitches)),
   };
   // Annotations (tool recommendations) come after our fields; they never replace one.
-  if (plan.replyAdditions) for (const [key, value] of Object.entries(plan.replyAdditions)) if (!(key in reply)) (reply as unknown as Record<string, unknown>)[key] = value;
+  if (plan.replyAdditions)
+    for (const [key, value] of Object.entries(plan.replyAdditions))
+      if (!(key in reply)) (reply as unknown as Record<string, unknown>)[key] = value;
   return reply;
 }

@@ -3,9 +3,22 @@ import { finalResponseStage, transitionsFrom } from './transitionTable';
 import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
-  { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The problem in your own words and what a correct answer must show.' },
-  { name: 'step_decomposition', purpose: 'break the problem into ordered steps', write: 'The numbered steps that lead from the givens to the answer.' },
-  { name: 'sequential_reasoning', purpose: 'work through the steps in order', write: 'One step worked out, building on the previous ones.', repeats: 'the next step' },
+  {
+    name: 'problem_reception',
+    purpose: 'take in the problem and restate it',
+    write: 'The problem in your own words and what a correct answer must show.',
+  },
+  {
+    name: 'step_decomposition',
+    purpose: 'break the problem into ordered steps',
+    write: 'The numbered steps that lead from the givens to the answer.',
+  },
+  {
+    name: 'sequential_reasoning',
+    purpose: 'work through the steps in order',
+    write: 'One step worked out, building on the previous ones.',
+    repeats: 'the next step',
+  },
   { name: 'solution_formulation', purpose: 'state the solution the steps give', write: 'The solution that follows from the worked steps.' },
   {
     name: 'answer_verification',

@@ -6,7 +6,11 @@ import type { StageDefinition, StrategyDefinition } from './types';
 const stages: StageDefinition[] = [
   { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The problem and what would count as solved.' },
   { name: 'approach_selection', purpose: 'choose how to attack it', write: 'The approach for the first cycle and why.' },
-  { name: 'element_initialization', purpose: 'set up the cycle\'s elements', write: 'The starting thoughts, open questions and candidate solutions.' },
+  {
+    name: 'element_initialization',
+    purpose: "set up the cycle's elements",
+    write: 'The starting thoughts, open questions and candidate solutions.',
+  },
   { name: 'thought_processing', purpose: 'develop a thought', write: 'One idea worked out further.' },
   { name: 'question_processing', purpose: 'work on an open question', write: 'A question raised and what answers it.' },
   { name: 'solution_processing', purpose: 'advance a candidate solution', write: 'A candidate solution improved or tested.' },

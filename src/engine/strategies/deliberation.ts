@@ -11,18 +11,34 @@ export const CUSTOM_ROLE_STAGE = 'custom_role';
 export const TOOL_CALL_STAGE = 'tool_call';
 
 const roleStages: StageDefinition[] = [
-  { name: 'factual', purpose: 'state the facts and what is missing', write: 'Facts, figures and the information still needed, without opinion.' },
-  { name: 'emotional', purpose: 'voice feelings and intuitions', write: 'Gut reactions, feelings and intuitions, stated without justification.' },
+  {
+    name: 'factual',
+    purpose: 'state the facts and what is missing',
+    write: 'Facts, figures and the information still needed, without opinion.',
+  },
+  {
+    name: 'emotional',
+    purpose: 'voice feelings and intuitions',
+    write: 'Gut reactions, feelings and intuitions, stated without justification.',
+  },
   { name: 'critical', purpose: 'find risks and weaknesses', write: 'Risks, flaws and reasons for caution, each with its cause.' },
   { name: 'optimistic', purpose: 'find benefits and value', write: 'Benefits, opportunities and why it could work.' },
   { name: 'creative', purpose: 'propose alternatives and new ideas', write: 'New ideas, alternatives and provocations.' },
-  { name: CUSTOM_ROLE_STAGE, purpose: 'speak as a custom role', write: "The custom role's contribution (its name is in the thought's role)." },
+  {
+    name: CUSTOM_ROLE_STAGE,
+    purpose: 'speak as a custom role',
+    write: "The custom role's contribution (its name is in the thought's role).",
+  },
   { name: 'synthesis', purpose: 'integrate the perspectives', write: 'An integrated conclusion that weighs the perspectives before it.' },
-  { name: TOOL_CALL_STAGE, purpose: "call a tool for a task step", write: 'The tool, its input and a summary of its result.' },
+  { name: TOOL_CALL_STAGE, purpose: 'call a tool for a task step', write: 'The tool, its input and a summary of its result.' },
 ];
 
 const stages: StageDefinition[] = [
-  { name: FRAMING_STAGE, purpose: 'frame the problem and the plan', write: 'The problem as posed and the plan that will deliberate on it.' },
+  {
+    name: FRAMING_STAGE,
+    purpose: 'frame the problem and the plan',
+    write: 'The problem as posed and the plan that will deliberate on it.',
+  },
   ...roleStages,
   finalResponseStage,
 ];

@@ -68,6 +68,7 @@ export function strategyProblems(strategy: StrategyDefinition): string[] {
     if (!reachable.has(name)) problems.push(`stage ${name} cannot be reached from ${names[0]}`);
     if (!distance.has(name)) problems.push(`stage ${name} cannot reach ${FINAL_RESPONSE}`);
   }
-  if (!Number.isInteger(strategy.typicalLength) || strategy.typicalLength < 1) problems.push('typicalLength is not a positive whole number');
+  if (!Number.isInteger(strategy.typicalLength) || strategy.typicalLength < 1)
+    problems.push('typicalLength is not a positive whole number');
   return problems;
 }

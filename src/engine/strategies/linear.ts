@@ -4,7 +4,11 @@ import { finalResponseStage, transitionsFrom } from './transitionTable';
 import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
-  { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The problem in your own words, its goal and constraints.' },
+  {
+    name: 'problem_reception',
+    purpose: 'take in the problem and restate it',
+    write: 'The problem in your own words, its goal and constraints.',
+  },
   { name: 'initial_thought_planning', purpose: 'plan how to think about it', write: 'The approach and the steps you expect to take.' },
   { name: 'thought_generation', purpose: 'produce the next piece of reasoning', write: 'One step of reasoning toward the answer.' },
   {

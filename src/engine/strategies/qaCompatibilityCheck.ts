@@ -5,14 +5,23 @@ import { finalResponseStage, transitionsFrom } from './transitionTable';
 import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
-  { name: 'dependency_inventory', purpose: 'list the components and versions', write: 'Each dependency, runtime or platform and its version.' },
+  {
+    name: 'dependency_inventory',
+    purpose: 'list the components and versions',
+    write: 'Each dependency, runtime or platform and its version.',
+  },
   {
     name: 'compatibility_research',
     purpose: 'look up what works together',
     write: 'Compatibility tables, peer dependencies and known issues found.',
     nudge: { kind: 'branch', text: 'If several combinations are valid, branch from thought {thoughtNumber} for each.' },
   },
-  { name: 'combination_branch', purpose: 'try another valid combination', write: 'The other combination; send branchFromThought and branchId.', expects: 'newBranch' },
+  {
+    name: 'combination_branch',
+    purpose: 'try another valid combination',
+    write: 'The other combination; send branchFromThought and branchId.',
+    expects: 'newBranch',
+  },
   { name: 'combination_choice', purpose: 'choose the combination to use', write: 'The versions chosen and why.' },
   {
     name: 'compatibility_test',
@@ -20,7 +29,12 @@ const stages: StageDefinition[] = [
     write: 'The install, build or test you ran and its result.',
     nudge: { kind: 'revise', text: 'If the test fails, revise the choice (isRevision, revisesThought).' },
   },
-  { name: 'choice_revision', purpose: 'revise the chosen combination', write: 'The corrected choice; send isRevision and revisesThought.', expects: 'revision' },
+  {
+    name: 'choice_revision',
+    purpose: 'revise the chosen combination',
+    write: 'The corrected choice; send isRevision and revisesThought.',
+    expects: 'revision',
+  },
   finalResponseStage,
 ];
 
@@ -81,7 +95,12 @@ export const qaCompatibilityCheckWorkflow: QaWorkflow = {
     },
   },
   rules: [
-    { when: FAILURE, suggest: 'revise', target: 'combination_choice', text: 'The combination fails: revise the choice, thought {thoughtNumber} (isRevision, revisesThought).' },
+    {
+      when: FAILURE,
+      suggest: 'revise',
+      target: 'combination_choice',
+      text: 'The combination fails: revise the choice, thought {thoughtNumber} (isRevision, revisesThought).',
+    },
     {
       when: SEVERAL_OPTIONS,
       suggest: 'branch',

@@ -6,7 +6,11 @@ import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
   { name: 'file_identification', purpose: 'find the files to check', write: 'The files and the language or format of each.' },
-  { name: 'syntax_check', purpose: 'check the syntax with the project tools', write: 'The linter, compiler or parser you ran and what it reported.' },
+  {
+    name: 'syntax_check',
+    purpose: 'check the syntax with the project tools',
+    write: 'The linter, compiler or parser you ran and what it reported.',
+  },
   { name: 'error_fix', purpose: 'fix the reported errors', write: 'Each error and its fix.' },
   {
     name: 'recheck',
@@ -14,7 +18,12 @@ const stages: StageDefinition[] = [
     write: 'The check run again and its result.',
     nudge: { kind: 'revise', text: 'If errors remain, revise the fix, thought {thoughtNumber} (isRevision, revisesThought).' },
   },
-  { name: 'fix_revision', purpose: 'correct a fix that did not hold', write: 'The corrected fix; send isRevision and revisesThought.', expects: 'revision' },
+  {
+    name: 'fix_revision',
+    purpose: 'correct a fix that did not hold',
+    write: 'The corrected fix; send isRevision and revisesThought.',
+    expects: 'revision',
+  },
   finalResponseStage,
 ];
 
@@ -68,7 +77,18 @@ export const qaSyntaxValidationWorkflow: QaWorkflow = {
     },
   },
   rules: [
-    { when: FAILURE, suggest: 'revise', target: 'error_fix', text: 'The check still fails: revise the fix, thought {thoughtNumber} (isRevision, revisesThought).' },
-    { when: SEVERAL_OPTIONS, suggest: 'branch', target: 'syntax_check', text: 'Several possible fixes: branch from thought {thoughtNumber} to try one.', branchPrefix: 'alt-fix' },
+    {
+      when: FAILURE,
+      suggest: 'revise',
+      target: 'error_fix',
+      text: 'The check still fails: revise the fix, thought {thoughtNumber} (isRevision, revisesThought).',
+    },
+    {
+      when: SEVERAL_OPTIONS,
+      suggest: 'branch',
+      target: 'syntax_check',
+      text: 'Several possible fixes: branch from thought {thoughtNumber} to try one.',
+      branchPrefix: 'alt-fix',
+    },
   ],
 };

@@ -13,7 +13,12 @@ const stages: StageDefinition[] = [
     write: 'Each failure and its most likely cause.',
     nudge: { kind: 'branch', text: 'If a failure has several possible causes, branch from thought {thoughtNumber} per cause.' },
   },
-  { name: 'cause_branch', purpose: 'pursue another possible cause', write: 'The other cause; send branchFromThought and branchId.', expects: 'newBranch' },
+  {
+    name: 'cause_branch',
+    purpose: 'pursue another possible cause',
+    write: 'The other cause; send branchFromThought and branchId.',
+    expects: 'newBranch',
+  },
   { name: 'fix', purpose: 'fix the cause', write: 'The change made and why it fixes the failure.' },
   {
     name: 'rerun',
@@ -21,7 +26,12 @@ const stages: StageDefinition[] = [
     write: 'The result of the new run.',
     nudge: { kind: 'revise', text: 'If tests still fail, revise the fix (isRevision, revisesThought).' },
   },
-  { name: 'fix_revision', purpose: 'correct a fix that did not hold', write: 'The corrected fix; send isRevision and revisesThought.', expects: 'revision' },
+  {
+    name: 'fix_revision',
+    purpose: 'correct a fix that did not hold',
+    write: 'The corrected fix; send isRevision and revisesThought.',
+    expects: 'revision',
+  },
   finalResponseStage,
 ];
 
@@ -89,7 +99,18 @@ export const qaTestWorkflow: QaWorkflow = {
     },
   },
   rules: [
-    { when: FAILURE, suggest: 'revise', target: 'fix', text: 'Tests still fail: revise the fix, thought {thoughtNumber} (isRevision, revisesThought).' },
-    { when: SEVERAL_OPTIONS, suggest: 'branch', target: 'failure_analysis', text: 'Several possible causes: branch from thought {thoughtNumber} per cause.', branchPrefix: 'cause' },
+    {
+      when: FAILURE,
+      suggest: 'revise',
+      target: 'fix',
+      text: 'Tests still fail: revise the fix, thought {thoughtNumber} (isRevision, revisesThought).',
+    },
+    {
+      when: SEVERAL_OPTIONS,
+      suggest: 'branch',
+      target: 'failure_analysis',
+      text: 'Several possible causes: branch from thought {thoughtNumber} per cause.',
+      branchPrefix: 'cause',
+    },
   ],
 };

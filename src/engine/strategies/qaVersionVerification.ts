@@ -6,12 +6,19 @@ import { finalResponseStage, transitionsFrom } from './transitionTable';
 import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
-  { name: 'version_check', purpose: 'find the installed version', write: 'The package, where its version is declared and the version found.' },
+  {
+    name: 'version_check',
+    purpose: 'find the installed version',
+    write: 'The package, where its version is declared and the version found.',
+  },
   {
     name: 'documentation_check',
     purpose: 'read the docs of that version',
     write: 'What the docs of the found version say, and breaking changes.',
-    nudge: { kind: 'branch', text: 'If the docs offer several valid approaches, branch from thought {thoughtNumber} (branchFromThought, branchId).' },
+    nudge: {
+      kind: 'branch',
+      text: 'If the docs offer several valid approaches, branch from thought {thoughtNumber} (branchFromThought, branchId).',
+    },
   },
   {
     name: 'alternative_exploration',
@@ -19,7 +26,11 @@ const stages: StageDefinition[] = [
     write: 'The alternative approach; send branchFromThought and branchId.',
     expects: 'newBranch',
   },
-  { name: 'implementation_planning', purpose: 'plan a version-appropriate implementation', write: 'The implementation plan for the found version.' },
+  {
+    name: 'implementation_planning',
+    purpose: 'plan a version-appropriate implementation',
+    write: 'The implementation plan for the found version.',
+  },
   {
     name: 'validation',
     purpose: 'validate with the installed version',
@@ -92,7 +103,12 @@ export const qaVersionVerificationWorkflow: QaWorkflow = {
     },
   },
   rules: [
-    { when: FAILURE, suggest: 'revise', target: 'implementation_planning', text: 'Validation failed: revise the implementation, thought {thoughtNumber} (isRevision, revisesThought).' },
+    {
+      when: FAILURE,
+      suggest: 'revise',
+      target: 'implementation_planning',
+      text: 'Validation failed: revise the implementation, thought {thoughtNumber} (isRevision, revisesThought).',
+    },
     {
       when: SEVERAL_OPTIONS,
       suggest: 'branch',

@@ -67,4 +67,5 @@ export interface QaWorkflow {
 /** Failure words shared by the workflows' revision rules. */
 export const FAILURE = /\b(fail(s|ed|ure|ing)?|broke|broken|error(s)?|does(n't| not) (work|compile|build)|crash(ed)?)\b/i;
 /** "Several valid approaches" words shared by the branch rules. */
-export const SEVERAL_OPTIONS = /\b(multiple|several|two|alternative|competing|various)\b.{0,40}\b(approach|approaches|options|ways|methods|configurations?|versions|paths)\b/i;
+export const SEVERAL_OPTIONS =
+  /\b(multiple|several|two|alternative|competing|various)\b.{0,40}\b(approach|approaches|options|ways|methods|configurations?|versions|paths)\b/i;

@@ -6,7 +6,12 @@ import { qaVersionVerificationWorkflow } from './qaVersionVerification';
 import type { QaWorkflow } from './qaWorkflow';
 
 /** In the order a target is matched: the most specific first. */
-export const QA_WORKFLOWS: readonly QaWorkflow[] = [qaVersionVerificationWorkflow, qaSyntaxValidationWorkflow, qaCompatibilityCheckWorkflow, qaTestWorkflow];
+export const QA_WORKFLOWS: readonly QaWorkflow[] = [
+  qaVersionVerificationWorkflow,
+  qaSyntaxValidationWorkflow,
+  qaCompatibilityCheckWorkflow,
+  qaTestWorkflow,
+];
 
 const byName = new Map(QA_WORKFLOWS.map((workflow) => [workflow.strategy.name, workflow]));
 

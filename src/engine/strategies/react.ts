@@ -4,12 +4,28 @@ import { finalResponseStage, transitionsFrom } from './transitionTable';
 import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
-  { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The problem, what is known and what must be found out.' },
+  {
+    name: 'problem_reception',
+    purpose: 'take in the problem and restate it',
+    write: 'The problem, what is known and what must be found out.',
+  },
   { name: 'initial_reasoning', purpose: 'reason about what is needed', write: 'What you already know and which information is missing.' },
-  { name: 'action_planning', purpose: 'plan the next action', write: 'The action to take (tool, query, file) and what you expect to learn.' },
+  {
+    name: 'action_planning',
+    purpose: 'plan the next action',
+    write: 'The action to take (tool, query, file) and what you expect to learn.',
+  },
   { name: 'action_execution', purpose: 'carry out the action', write: 'The action as you ran it (call the tool now, between thoughts).' },
-  { name: 'observation_reception', purpose: 'record what the action returned', write: 'The observation: the result, quoted or summarized faithfully.' },
-  { name: 'reasoning_update', purpose: 'update the reasoning with the observation', write: 'What the observation changes in your understanding.' },
+  {
+    name: 'observation_reception',
+    purpose: 'record what the action returned',
+    write: 'The observation: the result, quoted or summarized faithfully.',
+  },
+  {
+    name: 'reasoning_update',
+    purpose: 'update the reasoning with the observation',
+    write: 'What the observation changes in your understanding.',
+  },
   {
     name: 'evaluation_checkpoint',
     purpose: 'decide whether enough is known',

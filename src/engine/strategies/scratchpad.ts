@@ -4,7 +4,11 @@ import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
   { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The problem, its inputs and the quantity to find.' },
-  { name: 'scratchpad_initialization', purpose: 'set up the working state', write: 'The initial state: variables, values and what each means.' },
+  {
+    name: 'scratchpad_initialization',
+    purpose: 'set up the working state',
+    write: 'The initial state: variables, values and what each means.',
+  },
   { name: 'iterative_calculation', purpose: 'do the next calculation', write: 'One calculation step on the current state.' },
   {
     name: 'state_tracking',

@@ -4,8 +4,16 @@ import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
   { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The question and what a full answer needs.' },
-  { name: 'problem_decomposition', purpose: 'find the sub-questions', write: 'The sub-questions whose answers together answer the problem.' },
-  { name: 'sub_question_formulation', purpose: 'ask the next sub-question', write: 'One follow-up question, precise enough to answer on its own.' },
+  {
+    name: 'problem_decomposition',
+    purpose: 'find the sub-questions',
+    write: 'The sub-questions whose answers together answer the problem.',
+  },
+  {
+    name: 'sub_question_formulation',
+    purpose: 'ask the next sub-question',
+    write: 'One follow-up question, precise enough to answer on its own.',
+  },
   { name: 'sub_question_answering', purpose: 'answer the sub-question', write: 'The answer to that sub-question and how you know it.' },
   { name: 'answer_integration', purpose: 'fold the answer into the whole', write: 'What the answers so far establish together.' },
   {

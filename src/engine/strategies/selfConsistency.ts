@@ -14,11 +14,11 @@ const stages: StageDefinition[] = [
   {
     name: 'reasoning_path_execution',
     purpose: 'follow one path to its answer',
-    write: 'The reasoning of one path; send branchFromThought and that path\'s branchId.',
+    write: "The reasoning of one path; send branchFromThought and that path's branchId.",
     expects: 'branch',
     repeats: 'the next path (its own branchId)',
   },
-  { name: 'answer_collection', purpose: 'list the answers the paths reached', write: 'Each path\'s answer side by side.' },
+  { name: 'answer_collection', purpose: 'list the answers the paths reached', write: "Each path's answer side by side." },
   {
     name: 'consistency_analysis',
     purpose: 'compare the answers',

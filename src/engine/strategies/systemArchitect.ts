@@ -4,13 +4,24 @@ import type { StageDefinition, StrategyDefinition } from './types';
 
 const stages: StageDefinition[] = [
   { name: 'problem_reception', purpose: 'take in the problem and restate it', write: 'The system to build and its context.' },
-  { name: 'requirements_analysis', purpose: 'list the requirements', write: 'Functional and non-functional requirements, constraints and priorities.' },
-  { name: 'architecture_design', purpose: 'design the architecture', write: 'Components, their responsibilities, interfaces and data flow.' },
+  {
+    name: 'requirements_analysis',
+    purpose: 'list the requirements',
+    write: 'Functional and non-functional requirements, constraints and priorities.',
+  },
+  {
+    name: 'architecture_design',
+    purpose: 'design the architecture',
+    write: 'Components, their responsibilities, interfaces and data flow.',
+  },
   {
     name: 'design_evaluation',
     purpose: 'evaluate the design against the requirements',
     write: 'Each requirement met or not, risks and trade-offs.',
-    nudge: { kind: 'revise', text: 'If the design misses a requirement, revise it (isRevision, revisesThought) or return to architecture_design.' },
+    nudge: {
+      kind: 'revise',
+      text: 'If the design misses a requirement, revise it (isRevision, revisesThought) or return to architecture_design.',
+    },
   },
   finalResponseStage,
 ];

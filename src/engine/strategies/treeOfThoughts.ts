@@ -22,9 +22,13 @@ const stages: StageDefinition[] = [
     purpose: 'develop a branch a step further',
     write: 'The next step of the branch; send its branchFromThought and branchId again.',
     expects: 'branch',
-    repeats: 'the branch\'s next step',
+    repeats: "the branch's next step",
   },
-  { name: 'branch_evaluation', purpose: 'judge how promising the branch is', write: 'Its promise, risks and cost compared with the other branches.' },
+  {
+    name: 'branch_evaluation',
+    purpose: 'judge how promising the branch is',
+    write: 'Its promise, risks and cost compared with the other branches.',
+  },
   { name: 'branch_selection', purpose: 'pick the branch to pursue', write: 'Which branch leads, and why.' },
   {
     name: 'continuation_decision',

@@ -145,7 +145,9 @@ export class ExplorerConnection implements vscode.Disposable {
 
   post(message: HostMessage): void {
     if (!this.ready) return;
-    void this.webview.postMessage(message).then(undefined, (error: unknown) => this.services.log.warn(`Explorer message not delivered: ${String(error)}`));
+    void this.webview
+      .postMessage(message)
+      .then(undefined, (error: unknown) => this.services.log.warn(`Explorer message not delivered: ${String(error)}`));
   }
 
   /** Full SVGs of the diagrams of `sessionId` (or of the shown session), rendered by this webview's Mermaid. */
@@ -319,7 +321,9 @@ export class ExplorerConnection implements vscode.Disposable {
       if (this.sessionId === undefined && this.mode === 'live') this.sessionId = this.latestSessionId();
       session = this.sessionId === undefined ? null : this.sessionView(this.sessionId);
     } catch (error) {
-      this.services.log.error(`Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.error(
+        `Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     this.sentThoughts = session?.thoughts.length ?? 0;
     this.sentSwitches = session?.strategySwitches.length ?? 0;

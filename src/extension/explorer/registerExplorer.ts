@@ -111,12 +111,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
       this.panel.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(
-      PANEL_VIEW_TYPE,
-      'Thought Explorer',
-      vscode.ViewColumn.Active,
-      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
-    );
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Thought Explorer', vscode.ViewColumn.Active, {
+      ...webviewOptions(this.services.extensionUri),
+      retainContextWhenHidden: false,
+    });
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
     const connection = this.connectPanel(panel, sessionId === undefined ? 'live' : 'pinned', sessionId);
     const entry = { panel, connection };
@@ -156,7 +154,9 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
   }
 
   status(): ExplorerConnectionStatus[] {
-    return [this.view?.connection, this.panel?.connection, ...this.replays].flatMap((connection) => (connection ? [connection.status] : []));
+    return [this.view?.connection, this.panel?.connection, ...this.replays].flatMap((connection) =>
+      connection ? [connection.status] : [],
+    );
   }
 
   dispose(): void {

@@ -11,7 +11,13 @@ import type { ToolGateway } from '../../engine/toolGateway';
 import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
 import { plannedCalls } from '../../deliberation/plans';
 import { RecordingError } from '../../deliberation/recorder';
-import { DeliberationInputError, deliberateInputShape, parseDeliberateInput, prepareDeliberation, type PreparedDeliberation } from '../../deliberation/request';
+import {
+  DeliberationInputError,
+  deliberateInputShape,
+  parseDeliberateInput,
+  prepareDeliberation,
+  type PreparedDeliberation,
+} from '../../deliberation/request';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
@@ -93,7 +99,12 @@ export const deliberateOutputShape = {
       durationMs: z.number().describe('Wall time of the deliberation.'),
     })
     .describe('Usage totals.'),
-  budgets: z.object({ capped: z.array(z.string()).describe('Budgets asked above their cap.'), cut: z.array(z.string()).describe('What budgets cut.') }).describe('Budget notes.'),
+  budgets: z
+    .object({
+      capped: z.array(z.string()).describe('Budgets asked above their cap.'),
+      cut: z.array(z.string()).describe('What budgets cut.'),
+    })
+    .describe('Budget notes.'),
   tools: z
     .object({
       requested: z.array(z.string()).describe("The plan's tools."),
@@ -105,7 +116,9 @@ export const deliberateOutputShape = {
     .optional()
     .describe('When the plan names tools: what was offered and called.'),
   gateway: z.string().describe('Where the model ran.'),
-  thoughts: z.object({ first: z.number().int().describe('First thought number.'), last: z.number().int().describe('Last thought number.') }).describe('The thoughts recorded.'),
+  thoughts: z
+    .object({ first: z.number().int().describe('First thought number.'), last: z.number().int().describe('Last thought number.') })
+    .describe('The thoughts recorded.'),
 };
 
 export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDeps): RegisteredTool {
@@ -153,7 +166,12 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
             void extra
               .sendNotification({
                 method: 'notifications/progress',
-                params: { progressToken, progress: done, total, message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)` },
+                params: {
+                  progressToken,
+                  progress: done,
+                  total,
+                  message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)`,
+                },
               })
               .catch(() => {});
           },

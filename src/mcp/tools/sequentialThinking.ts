@@ -82,11 +82,18 @@ export function registerSequentialThinkingTool(
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         const outcome = engine.process(connectionId, args, processOptions);
         if (!outcome.ok) {
-          log(outcome.storeFailed ? 'error' : 'warning', `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`, extra.requestId);
+          log(
+            outcome.storeFailed ? 'error' : 'warning',
+            `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`,
+            extra.requestId,
+          );
           return errorResult(outcome.error);
         }
         // Compact JSON: agents pay for every token.
-        return { content: [{ type: 'text', text: JSON.stringify(outcome.reply) }], structuredContent: outcome.reply as unknown as Record<string, unknown> };
+        return {
+          content: [{ type: 'text', text: JSON.stringify(outcome.reply) }],
+          structuredContent: outcome.reply as unknown as Record<string, unknown>,
+        };
       } catch (error) {
         log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${error instanceof Error ? error.message : String(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);

@@ -51,7 +51,9 @@ const argumentsSchema = z.looseObject({
   query: textField('For search: text to look for (case-insensitive).'),
   text: textField('For list: only sessions whose title or purpose contains this text.'),
   strategy: textField('For list: only sessions of this strategy.'),
-  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional().describe('For list: only sessions with this status.'),
+  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable())
+    .optional()
+    .describe('For list: only sessions with this status.'),
   offset: count('For list and search: how many to skip (default 0).'),
   limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
   recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
@@ -66,7 +68,7 @@ const resultSchema = z.looseObject({
   total: z.number().int().optional().describe('list: how many sessions match.'),
   offset: z.number().int().optional().describe('list: where this page starts.'),
   nextOffset: z.number().int().optional().describe('list and search: the offset of the next page, when there is one.'),
-  meta: item.optional().describe('get (full): the session\'s meta.'),
+  meta: item.optional().describe("get (full): the session's meta."),
   strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
   thoughts: z.array(item).optional().describe('get (full): every thought.'),
   query: z.string().optional().describe('search: the text searched for.'),
@@ -93,7 +95,12 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
 
 class ArgumentProblem extends Error {}
 
-export function registerThinkingSessionsTool(server: McpServer, engine: ThinkingEngine, connectionId: string, log: ConnectionLog = () => {}): void {
+export function registerThinkingSessionsTool(
+  server: McpServer,
+  engine: ThinkingEngine,
+  connectionId: string,
+  log: ConnectionLog = () => {},
+): void {
   server.registerTool(
     THINKING_SESSIONS_TOOL_NAME,
     {
@@ -167,12 +174,17 @@ function get(engine: ThinkingEngine, args: Arguments): unknown {
   const detail = optionalChoice(args, 'detail', DETAILS, '"summary" or "full"') ?? 'summary';
   if (detail === 'full') return { meta: snapshot.meta, strategySwitches: snapshot.strategySwitches, thoughts: snapshot.thoughts };
   const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
-  return { ...summarizeMeta(snapshot.meta), branches: describeBranches(snapshot.thoughts), recentThoughts: snapshot.thoughts.slice(-recent).map(compactThought) };
+  return {
+    ...summarizeMeta(snapshot.meta),
+    branches: describeBranches(snapshot.thoughts),
+    recentThoughts: snapshot.thoughts.slice(-recent).map(compactThought),
+  };
 }
 
 function search(engine: ThinkingEngine, args: Arguments): unknown {
   const query = optionalString(args, 'query') ?? optionalString(args, 'text');
-  if (query === undefined || query.trim() === '') throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
+  if (query === undefined || query.trim() === '')
+    throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
   const needle = query.toLowerCase();
   const offset = optionalCount(args, 'offset') ?? 0;
   const limit = pageLimit(args);
@@ -189,7 +201,8 @@ function search(engine: ThinkingEngine, args: Arguments): unknown {
     for (const thought of snapshot?.thoughts ?? []) {
       scannedThoughts++;
       const at = thought.thought.toLowerCase().indexOf(needle);
-      if (at >= 0 && hits.length < 5) hits.push({ thoughtNumber: thought.thoughtNumber, seq: thought.seq, snippet: snippet(thought.thought, at, needle.length) });
+      if (at >= 0 && hits.length < 5)
+        hits.push({ thoughtNumber: thought.thoughtNumber, seq: thought.seq, snippet: snippet(thought.thought, at, needle.length) });
     }
     if (inMeta || hits.length > 0) matches.push({ ...summarizeMeta(meta), matchingThoughts: hits });
   }
@@ -260,7 +273,9 @@ function compactThought(thought: ThoughtRecord): Record<string, unknown> {
 }
 
 /** Each branch with its fork point and how far it got, in order of first appearance. */
-function describeBranches(thoughts: readonly ThoughtRecord[]): { branchId: string; fromThought: number | undefined; thoughts: number; lastThoughtNumber: number }[] {
+function describeBranches(
+  thoughts: readonly ThoughtRecord[],
+): { branchId: string; fromThought: number | undefined; thoughts: number; lastThoughtNumber: number }[] {
   const branches = new Map<string, { branchId: string; fromThought: number | undefined; thoughts: number; lastThoughtNumber: number }>();
   for (const thought of thoughts) {
     if (thought.branchId === undefined) continue;
@@ -269,7 +284,12 @@ function describeBranches(thoughts: readonly ThoughtRecord[]): { branchId: strin
       branch.thoughts++;
       branch.lastThoughtNumber = thought.thoughtNumber;
     } else {
-      branches.set(thought.branchId, { branchId: thought.branchId, fromThought: thought.branchFromThought, thoughts: 1, lastThoughtNumber: thought.thoughtNumber });
+      branches.set(thought.branchId, {
+        branchId: thought.branchId,
+        fromThought: thought.branchFromThought,
+        thoughts: 1,
+        lastThoughtNumber: thought.thoughtNumber,
+      });
     }
   }
   return [...branches.values()];
@@ -283,7 +303,8 @@ function snippet(text: string, at: number, length: number): string {
 
 function requireSessionId(args: Arguments): string {
   const id = optionalString(args, 'sessionId');
-  if (id === undefined || id === '') throw new ArgumentProblem('Invalid sessionId: this action needs sessionId (find one with action "list" or "search").');
+  if (id === undefined || id === '')
+    throw new ArgumentProblem('Invalid sessionId: this action needs sessionId (find one with action "list" or "search").');
   return id;
 }
 
@@ -305,7 +326,9 @@ function field(args: Arguments, name: string): unknown {
   const value = args[name];
   if (value !== undefined && value !== null) return value;
   const snake = SNAKE_CASE[name];
-  return snake === undefined || args[snake] === undefined ? value : argumentsSchema.shape[name as keyof typeof argumentsSchema.shape].parse(args[snake]);
+  return snake === undefined || args[snake] === undefined
+    ? value
+    : argumentsSchema.shape[name as keyof typeof argumentsSchema.shape].parse(args[snake]);
 }
 
 function optionalString(args: Arguments, name: string): string | undefined {
@@ -316,7 +339,12 @@ function optionalString(args: Arguments, name: string): string | undefined {
 }
 
 /** One of `choices`; text that is none of them is refused with the list (or `expected`), anything else as not text. */
-function optionalChoice<T extends string>(args: Arguments, name: string, choices: readonly T[], expected = `one of ${choices.join(', ')}`): T | undefined {
+function optionalChoice<T extends string>(
+  args: Arguments,
+  name: string,
+  choices: readonly T[],
+  expected = `one of ${choices.join(', ')}`,
+): T | undefined {
   const value = field(args, name);
   if (value === undefined || value === null) return undefined;
   if (value instanceof RefusedValue) {
@@ -332,7 +360,10 @@ function optionalCount(args: Arguments, name: string): number | undefined {
   if (typeof value !== 'number') {
     const sent = sentValue(value);
     const number = typeof sent === 'string' && WHOLE_NUMBER_TEXT.test(sent) ? Number(sent) : sent;
-    const expected = typeof number === 'number' && Number.isInteger(number) && number >= 0 ? `a whole number from 0 to ${MAX_WHOLE_NUMBER}` : 'a whole number of 0 or more';
+    const expected =
+      typeof number === 'number' && Number.isInteger(number) && number >= 0
+        ? `a whole number from 0 to ${MAX_WHOLE_NUMBER}`
+        : 'a whole number of 0 or more';
     throw new ArgumentProblem(`Invalid ${name}: got ${describeValue(sent)}; expected ${expected}.`);
   }
   return value;

@@ -23,7 +23,12 @@ export function raw(port: number, options: RawRequest): Promise<RawResponse> {
         port,
         method: options.method ?? 'POST',
         path: options.path ?? '/mcp',
-        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+        headers: {
+          host: `127.0.0.1:${port}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...options.headers,
+        },
       },
       (response) => {
         let body = '';

@@ -4,7 +4,12 @@
 // never answers or asks for tools; a scripted ToolGateway answers the tool calls.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../../src/engine/engine';
 import type { ModelGateway, ModelTool, ModelToolCall } from '../../../src/engine/modelGateway';
 import type { ToolCallOutcome, ToolGateway } from '../../../src/engine/toolGateway';
@@ -57,7 +62,10 @@ export interface DeliberationHarness {
   client: Client;
   engine: ThinkingEngine;
   log: ScriptedModelLog;
-  deliberate(args: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<CallToolResult>;
+  deliberate(
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -65,10 +73,22 @@ const quiet = () => {};
 
 export async function connectDeliberation(
   script: Script,
-  options: { sampling?: boolean; samplingTools?: boolean; engine?: ThinkingEngine; gateway?: ModelGateway; toolGateway?: ToolGateway; connectionId?: string } = {},
+  options: {
+    sampling?: boolean;
+    samplingTools?: boolean;
+    engine?: ThinkingEngine;
+    gateway?: ModelGateway;
+    toolGateway?: ToolGateway;
+    connectionId?: string;
+  } = {},
 ): Promise<DeliberationHarness> {
   const engine = options.engine ?? new ThinkingEngine({ log: quiet });
-  const { server } = createServer({ engine, connectionId: options.connectionId ?? 'test-connection', modelGateway: options.gateway, toolGateway: options.toolGateway });
+  const { server } = createServer({
+    engine,
+    connectionId: options.connectionId ?? 'test-connection',
+    modelGateway: options.gateway,
+    toolGateway: options.toolGateway,
+  });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const capabilities = options.sampling === false ? {} : { sampling: options.samplingTools ? { tools: {} } : {} };
@@ -101,10 +121,27 @@ export async function connectDeliberation(
         const text = reply.text ?? `${role} says something about it.`;
         const meta = reply.usage ? { _meta: { usage: reply.usage } } : {};
         if (reply.toolCalls && request.params.tools) {
-          const uses = reply.toolCalls.map((use, index) => ({ type: 'tool_use' as const, id: `use-${call.index}-${index}`, name: use.name, input: use.input ?? {} }));
-          return { role: 'assistant', model: 'scripted-1', content: [...(text ? [{ type: 'text' as const, text }] : []), ...uses], stopReason: 'toolUse', ...meta } as unknown as CreateMessageResult;
+          const uses = reply.toolCalls.map((use, index) => ({
+            type: 'tool_use' as const,
+            id: `use-${call.index}-${index}`,
+            name: use.name,
+            input: use.input ?? {},
+          }));
+          return {
+            role: 'assistant',
+            model: 'scripted-1',
+            content: [...(text ? [{ type: 'text' as const, text }] : []), ...uses],
+            stopReason: 'toolUse',
+            ...meta,
+          } as unknown as CreateMessageResult;
         }
-        return { role: 'assistant', model: 'scripted-1', content: { type: 'text', text }, stopReason: reply.stopReason ?? 'endTurn', ...meta };
+        return {
+          role: 'assistant',
+          model: 'scripted-1',
+          content: { type: 'text', text },
+          stopReason: reply.stopReason ?? 'endTurn',
+          ...meta,
+        };
       } finally {
         log.inFlight--;
       }
@@ -149,7 +186,12 @@ export class ScriptedToolGateway implements ToolGateway {
   readonly calls: ModelToolCall[] = [];
   readonly aborted: ModelToolCall[] = [];
 
-  constructor(private readonly answers: Record<string, { tool?: Partial<ModelTool>; answer: (input: Record<string, unknown>) => ToolCallOutcome | 'hang' }>) {}
+  constructor(
+    private readonly answers: Record<
+      string,
+      { tool?: Partial<ModelTool>; answer: (input: Record<string, unknown>) => ToolCallOutcome | 'hang' }
+    >,
+  ) {}
 
   tools(): readonly ModelTool[] {
     return Object.entries(this.answers).map(([name, entry]) => ({ name, description: `The ${name} tool.`, ...entry.tool }));

@@ -53,6 +53,11 @@ export async function eventually(condition: () => boolean, timeoutMs = 3000, wha
 }
 
 /** A plain thought's arguments, as an agent sends them. */
-export function thought(thoughtNumber: number, totalThoughts: number, text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function thought(
+  thoughtNumber: number,
+  totalThoughts: number,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { thought: text, thoughtNumber, totalThoughts, nextThoughtNeeded: thoughtNumber < totalThoughts, ...extra };
 }

@@ -375,7 +375,10 @@ export const lm = {
   selectChatModels(selector: { vendor?: string; family?: string; id?: string } = {}) {
     return Promise.resolve(
       stub.chatModels.filter(
-        (model) => (!selector.vendor || model.vendor === selector.vendor) && (!selector.family || model.family === selector.family) && (!selector.id || model.id === selector.id),
+        (model) =>
+          (!selector.vendor || model.vendor === selector.vendor) &&
+          (!selector.family || model.family === selector.family) &&
+          (!selector.id || model.id === selector.id),
       ),
     );
   },

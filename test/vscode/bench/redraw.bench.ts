@@ -63,7 +63,8 @@ function historyLength(result: vscode.LanguageModelToolResult): number {
 
 export async function run(): Promise<void> {
   const thoughts = Number(requiredEnv('THOUGHT_EXPLORER_BENCH_THOUGHTS'));
-  if (!Number.isInteger(thoughts) || thoughts < 1) throw new Error(`THOUGHT_EXPLORER_BENCH_THOUGHTS must be a positive integer, got ${thoughts}`);
+  if (!Number.isInteger(thoughts) || thoughts < 1)
+    throw new Error(`THOUGHT_EXPLORER_BENCH_THOUGHTS must be a positive integer, got ${thoughts}`);
   try {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
@@ -84,7 +85,8 @@ export async function run(): Promise<void> {
       const end = Date.now();
       // A fresh store and one connection: thought n is the session's seq n-1. Anything else would time the wrong card.
       const length = historyLength(result);
-      if (length !== seq + 1) throw new Error(`thought ${seq + 1} left the session with ${length} thoughts; the bench needs one fresh session`);
+      if (length !== seq + 1)
+        throw new Error(`thought ${seq + 1} left the session with ${length} thoughts; the bench needs one fresh session`);
       await askBench('/drawn', { seq, start, end });
       seq++;
     }

@@ -37,10 +37,9 @@ function sessionNodes(api: ThoughtExplorerApi): SessionsTreeNode[] {
 
 /** The subtree of a node as indented lines `label — description`. */
 function renderTree(api: ThoughtExplorerApi, node: SessionsTreeNode, depth = 0): string[] {
-  return api.sessionsTree.getChildren(node).flatMap((child) => [
-    `${'  '.repeat(depth)}${label(api, child)} — ${description(api, child)}`,
-    ...renderTree(api, child, depth + 1),
-  ]);
+  return api.sessionsTree
+    .getChildren(node)
+    .flatMap((child) => [`${'  '.repeat(depth)}${label(api, child)} — ${description(api, child)}`, ...renderTree(api, child, depth + 1)]);
 }
 
 /** A minimal MCP client over the stdio CLI's newline-delimited JSON-RPC. */
@@ -133,13 +132,29 @@ suite('extension: Thought Explorer in real VS Code', () => {
     this.timeout(60_000);
     assert.ok(toolName, 'the tool was found by the previous test');
     const invoke = async (input: Record<string, unknown>) =>
-      toolResultJson(await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+      toolResultJson(
+        await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token),
+      );
     const first = await invoke({ thought: 'Find why the cache misses', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true });
     assert.equal(typeof first.sessionId, 'string', JSON.stringify(first));
     sessionId = first.sessionId as string;
     await invoke({ thought: 'The key includes a timestamp', thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true });
-    await invoke({ thought: 'The key includes the request id, not a timestamp', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 });
-    const branch = await invoke({ thought: 'Alternatively the TTL is too short', thoughtNumber: 4, totalThoughts: 5, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'ttl' });
+    await invoke({
+      thought: 'The key includes the request id, not a timestamp',
+      thoughtNumber: 3,
+      totalThoughts: 4,
+      nextThoughtNeeded: true,
+      isRevision: true,
+      revisesThought: 2,
+    });
+    const branch = await invoke({
+      thought: 'Alternatively the TTL is too short',
+      thoughtNumber: 4,
+      totalThoughts: 5,
+      nextThoughtNeeded: true,
+      branchFromThought: 2,
+      branchId: 'ttl',
+    });
     assert.equal(branch.sessionId, sessionId);
     assert.deepEqual(branch.branches, ['ttl']);
 
@@ -148,7 +163,10 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.equal(snapshot?.thoughts.length, 4);
     assert.equal(snapshot?.meta.revisionCount, 1);
 
-    const node = await eventually(() => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId), 'the session in the tree');
+    const node = await eventually(
+      () => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId),
+      'the session in the tree',
+    );
     assert.equal(label(api, node), 'Find why the cache misses');
     assert.match(description(api, node), /4 thoughts · 1 branch · 1 revision/);
     const lines = renderTree(api, node);
@@ -176,11 +194,18 @@ suite('extension: Thought Explorer in real VS Code', () => {
     this.timeout(60_000);
     const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
     assert.ok(existsSync(cli), `${cli} is built`);
-    const child = spawn(process.execPath, [cli, '--storage-path', storage], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const child = spawn(process.execPath, [cli, '--storage-path', storage], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
     const changesBefore = api.storeWatcher.externalChanges;
     try {
       const client = new StdioClient(child);
-      const init = await client.request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-desktop-stand-in', version: '1' } });
+      const init = await client.request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'claude-desktop-stand-in', version: '1' },
+      });
       assert.ok(init.result, JSON.stringify(init));
       client.notify('notifications/initialized');
       const call = await client.request(2, 'tools/call', {
@@ -193,12 +218,25 @@ suite('extension: Thought Explorer in real VS Code', () => {
         'the CLI session in the Sessions tree (store watcher)',
       );
       // Noticed by the store watcher (which makes VS Code redraw), not only found on the next listing.
-      await eventually(() => (api.storeWatcher.externalChanges > changesBefore ? true : undefined), 'the store watcher to notice the CLI write');
+      await eventually(
+        () => (api.storeWatcher.externalChanges > changesBefore ? true : undefined),
+        'the store watcher to notice the CLI write',
+      );
       await client.request(3, 'tools/call', {
         name: 'sequentialthinking',
         arguments: { thought: 'Second CLI thought', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false },
       });
-      await eventually(() => (api.sessionsTree.getChildren(sessionNodes(api).find((candidate) => candidate.kind === 'session' && node.kind === 'session' && candidate.sessionId === node.sessionId)).length === 2 ? true : undefined), 'the second CLI thought in the tree');
+      await eventually(
+        () =>
+          api.sessionsTree.getChildren(
+            sessionNodes(api).find(
+              (candidate) => candidate.kind === 'session' && node.kind === 'session' && candidate.sessionId === node.sessionId,
+            ),
+          ).length === 2
+            ? true
+            : undefined,
+        'the second CLI thought in the tree',
+      );
     } finally {
       child.kill();
     }
@@ -208,28 +246,49 @@ suite('extension: Thought Explorer in real VS Code', () => {
     this.timeout(60_000);
     assert.ok(toolName && sessionId, 'a session was recorded by the earlier tests');
     const invoke = async (input: Record<string, unknown>) =>
-      toolResultJson(await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+      toolResultJson(
+        await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token),
+      );
     // The extension's engine now holds the session in memory (and it is this MCP connection's current session).
     const back = await invoke({ sessionId, thought: 'Back in VS Code', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true });
     assert.equal(back.sessionId, sessionId, JSON.stringify(back));
     const held = api.engine().getSession(sessionId)?.thoughts.length ?? 0;
     const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--storage-path', storage], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const child = spawn(process.execPath, [cli, '--storage-path', storage], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
     try {
       const client = new StdioClient(child);
-      const init = await client.request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-desktop-stand-in', version: '1' } });
+      const init = await client.request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'claude-desktop-stand-in', version: '1' },
+      });
       assert.ok(init.result, JSON.stringify(init));
       client.notify('notifications/initialized');
       const call = await client.request(2, 'tools/call', {
         name: 'sequentialthinking',
-        arguments: { sessionId, thought: 'Added by the CLI to a held session', thoughtNumber: 6, totalThoughts: 7, nextThoughtNeeded: true },
+        arguments: {
+          sessionId,
+          thought: 'Added by the CLI to a held session',
+          thoughtNumber: 6,
+          totalThoughts: 7,
+          nextThoughtNeeded: true,
+        },
       });
       assert.ok(call.result, JSON.stringify(call));
     } finally {
       child.kill();
     }
     await eventually(
-      () => (api.engine().getSession(sessionId)?.thoughts.some((thought) => thought.thought === 'Added by the CLI to a held session') ? true : undefined),
+      () =>
+        api
+          .engine()
+          .getSession(sessionId)
+          ?.thoughts.some((thought) => thought.thought === 'Added by the CLI to a held session')
+          ? true
+          : undefined,
       'the held session re-read after the CLI wrote to it',
     );
     await eventually(() => {
@@ -252,7 +311,11 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.equal(response.status, 401);
     const wrong = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer wrong-secret-wrong-secret' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: 'Bearer wrong-secret-wrong-secret',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
     });
     assert.equal(wrong.status, 401);
@@ -290,13 +353,22 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.ok(sessionId, 'a session was recorded by an earlier test');
     // Back to live: the earlier session is still receiving thoughts when the picture is taken.
     await vscode.lm.invokeTool(toolName, {
-      input: { thought: 'Check the TTL against the traffic pattern', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true, sessionId },
+      input: {
+        thought: 'Check the TTL against the traffic pattern',
+        thoughtNumber: 5,
+        totalThoughts: 7,
+        nextThoughtNeeded: true,
+        sessionId,
+      },
       toolInvocationToken: undefined,
     });
     await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
     await api.revealSession(sessionId);
     await api.services.showInExplorer(sessionId);
-    const node = await eventually(() => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId), 'the session');
+    const node = await eventually(
+      () => sessionNodes(api).find((candidate) => candidate.kind === 'session' && candidate.sessionId === sessionId),
+      'the session',
+    );
     assert.equal((api.sessionsTree.getTreeItem(node) as vscode.TreeItem).contextValue, 'session.live');
     // What the sidebar explorer shows: it has received every thought of the session (one card each), and its diagrams,
     // rendered by its own Mermaid from what it holds, have a branch-tree node for every thought.
@@ -309,10 +381,16 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.equal(view.mode === 'live' || view.mode === 'pinned', true, view.mode);
     const svgs = await eventually(async () => {
       const rendered = await api.explorer.renderedSvgs(sessionId);
-      return rendered.stageGraph !== undefined && rendered.branchTree !== undefined && rendered.revisionChain !== undefined ? rendered : undefined;
+      return rendered.stageGraph !== undefined && rendered.branchTree !== undefined && rendered.revisionChain !== undefined
+        ? rendered
+        : undefined;
     }, 'the explorer to render the three diagrams');
     const nodes = [...(svgs.branchTree ?? '').matchAll(/-flowchart-(t\d+)-/g)].map((match) => match[1]);
-    assert.deepEqual([...new Set(nodes)].sort(), snapshot.thoughts.map((thought) => `t${thought.seq}`).sort(), 'one branch-tree node per thought');
+    assert.deepEqual(
+      [...new Set(nodes)].sort(),
+      snapshot.thoughts.map((thought) => `t${thought.seq}`).sort(),
+      'one branch-tree node per thought',
+    );
     const stage = snapshot.meta.stage ?? '';
     assert.ok(stage !== '' && (svgs.stageGraph ?? '').includes(stage), `the stage graph draws the current stage ${stage}`);
     // A screenshot tool driving this run may set the marker below: the workbench is pictured while the session is

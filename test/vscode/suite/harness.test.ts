@@ -37,7 +37,9 @@ suite('harness: real VS Code', () => {
       compareVersions(running, minimumVersion(manifest.engines.vscode)) >= 0,
       `VS Code ${vscode.version} is older than engines.vscode ${manifest.engines.vscode}`,
     );
-    console.log(`    VS Code ${vscode.version} (${vscode.env.appName}, host ${vscode.env.appHost}, remote ${vscode.env.remoteName ?? 'none'})`);
+    console.log(
+      `    VS Code ${vscode.version} (${vscode.env.appName}, host ${vscode.env.appHost}, remote ${vscode.env.remoteName ?? 'none'})`,
+    );
   });
 
   test('loads Thought Explorer from this repository as the extension under development', () => {
@@ -60,6 +62,9 @@ suite('harness: real VS Code', () => {
     const expected = process.env.THOUGHT_EXPLORER_TEST_WORKSPACE;
     assert.ok(expected, 'THOUGHT_EXPLORER_TEST_WORKSPACE is not set: run the suite through npm run test:vscode');
     const folders = vscode.workspace.workspaceFolders ?? [];
-    assert.deepEqual(folders.map((folder) => folder.uri.fsPath), [expected]);
+    assert.deepEqual(
+      folders.map((folder) => folder.uri.fsPath),
+      [expected],
+    );
   });
 });

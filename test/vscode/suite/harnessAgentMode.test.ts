@@ -38,7 +38,11 @@ interface ScriptedModelApi {
 /** The slice of the extension's test API this file uses. */
 interface ThoughtExplorerTestApi {
   engine(): {
-    getSession(id: string): { meta: { status: string }; thoughts: { thought: string; thoughtNumber: number; isRevision?: boolean; revisesThought?: number }[] } | undefined;
+    getSession(
+      id: string,
+    ):
+      | { meta: { status: string }; thoughts: { thought: string; thoughtNumber: number; isRevision?: boolean; revisesThought?: number }[] }
+      | undefined;
   };
 }
 
@@ -60,7 +64,9 @@ async function startOurMcpServer(timeoutMs: number): Promise<vscode.LanguageMode
     const tool = ourTool();
     if (tool) return tool;
     if (Date.now() > deadline) {
-      throw new Error(`No MCP tool ending in "${TOOL_SUFFIX}" after ${timeoutMs} ms; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+      throw new Error(
+        `No MCP tool ending in "${TOOL_SUFFIX}" after ${timeoutMs} ms; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`,
+      );
     }
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true }).then(
       () => undefined,
@@ -84,7 +90,14 @@ function scriptedThoughts(marker: string): Record<string, unknown>[] {
   return [
     { thought: `${marker}: list what the migration must keep working`, thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true },
     { thought: `${marker}: move the tables in one step`, thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true },
-    { thought: `${marker}: move them in two steps behind a flag instead`, thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 },
+    {
+      thought: `${marker}: move them in two steps behind a flag instead`,
+      thoughtNumber: 3,
+      totalThoughts: 4,
+      nextThoughtNeeded: true,
+      isRevision: true,
+      revisesThought: 2,
+    },
     { thought: `${marker}: ship the two-step plan`, thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false },
   ];
 }
@@ -108,7 +121,7 @@ suite('harness: agent loop without Copilot', () => {
 
   setup(() => helper.reset());
 
-  test('a chat request drives four thoughts through the scripted model, VS Code\'s MCP client and the engine', async function () {
+  test("a chat request drives four thoughts through the scripted model, VS Code's MCP client and the engine", async function () {
     this.timeout(120_000);
     const marker = `agent-loop-${randomUUID()}`;
     const calls = scriptedThoughts(marker);
@@ -129,7 +142,10 @@ suite('harness: agent loop without Copilot', () => {
     assert.equal(run.finalText, 'Plan: migrate in two steps behind a flag.');
     assert.equal(run.toolCalls.length, calls.length);
     // The model was asked once per step plus once for the final answer, and saw one more tool result each time.
-    assert.deepEqual(helper.requests.map((request) => request.toolResultsSeen), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      helper.requests.map((request) => request.toolResultsSeen),
+      [0, 1, 2, 3, 4],
+    );
     assert.ok(helper.requests.every((request) => request.offeredTools.some((name) => name.endsWith(TOOL_SUFFIX))));
 
     const replies = run.toolCalls.map((call) => parseReply(call.resultText));
@@ -139,11 +155,17 @@ suite('harness: agent loop without Copilot', () => {
     assert.equal(replies[3].nextThoughtNeeded, false);
     const sessionId = replies[0].sessionId;
     assert.equal(typeof sessionId, 'string');
-    assert.ok(replies.every((reply) => reply.sessionId === sessionId), 'all four thoughts belong to one session');
+    assert.ok(
+      replies.every((reply) => reply.sessionId === sessionId),
+      'all four thoughts belong to one session',
+    );
 
     const session = explorer.engine().getSession(sessionId as string);
     assert.ok(session, `session ${String(sessionId)} is not in the engine`);
-    assert.deepEqual(session.thoughts.map((thought) => thought.thought), calls.map((call) => call.thought));
+    assert.deepEqual(
+      session.thoughts.map((thought) => thought.thought),
+      calls.map((call) => call.thought),
+    );
     const revision = session.thoughts[2];
     assert.equal(revision.isRevision, true);
     assert.equal(revision.revisesThought, 2);

@@ -84,6 +84,12 @@ suite('harness: the packaged .vsix installed into code-server', () => {
     const replyText = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     const reply = JSON.parse(replyText) as { sessionId: string; thoughtNumber: number };
     assert.equal(reply.thoughtNumber, 1);
-    assert.deepEqual(api.engine().getSession(reply.sessionId)?.thoughts.map((thought) => thought.thought), [text]);
+    assert.deepEqual(
+      api
+        .engine()
+        .getSession(reply.sessionId)
+        ?.thoughts.map((thought) => thought.thought),
+      [text],
+    );
   });
 });

@@ -43,7 +43,10 @@ const RUN_ONLY_WHEN_NAMED = new Set(['harnessVsix.test.js']);
 /** The compiled test files to load: the named ones (comma-separated), or every ordinary *.test.js. */
 function selectTestFiles(names: readonly string[], only: string | undefined): string[] {
   const tests = names.filter((name) => name.endsWith('.test.js')).sort();
-  const wanted = (only ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const wanted = (only ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (wanted.length > 0) {
     const missing = wanted.filter((name) => !tests.includes(name));
     if (missing.length > 0) throw new Error(`No compiled test file ${missing.join(', ')} next to ${__filename}`);

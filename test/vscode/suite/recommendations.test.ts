@@ -18,7 +18,7 @@ interface Recommended {
   generic?: boolean;
 }
 
-suite('tool recommendations from the editor\'s tools', () => {
+suite("tool recommendations from the editor's tools", () => {
   let api: ThoughtExplorerApi;
   let storage: IsolatedStorage;
 
@@ -36,9 +36,13 @@ suite('tool recommendations from the editor\'s tools', () => {
     await storage?.restore();
   });
 
-  test('no tool list sent: recommendations name tools of vscode.lm.tools, the helper\'s included, none of ours', async function () {
+  test("no tool list sent: recommendations name tools of vscode.lm.tools, the helper's included, none of ours", async function () {
     this.timeout(150_000);
-    await eventually(() => (vscode.lm.tools.some((tool) => tool.name === PROBE_TOOL) ? true : undefined), `${PROBE_TOOL} in vscode.lm.tools`, 30_000);
+    await eventually(
+      () => (vscode.lm.tools.some((tool) => tool.name === PROBE_TOOL) ? true : undefined),
+      `${PROBE_TOOL} in vscode.lm.tools`,
+      30_000,
+    );
     const toolName = await sequentialThinkingTool();
     const reply = await invokeJson(toolName, {
       thought: 'First check which Tailwind version is installed before touching the config.',
@@ -46,7 +50,10 @@ suite('tool recommendations from the editor\'s tools', () => {
       totalThoughts: 3,
       nextThoughtNeeded: true,
       verificationTarget: 'Tailwind CSS version',
-      currentStep: { stepDescription: 'Read package.json to find the installed Tailwind version', expectedOutcome: 'The installed version' },
+      currentStep: {
+        stepDescription: 'Read package.json to find the installed Tailwind version',
+        expectedOutcome: 'The installed version',
+      },
     });
     const recommendation = reply.recommendation as { toolsFrom: string; recommendedTools: Recommended[] };
     assert.ok(recommendation, `no recommendation in the reply: ${JSON.stringify(reply)}`);
@@ -71,13 +78,23 @@ suite('tool recommendations from the editor\'s tools', () => {
     // The journal records the same recommendation and the list it came from.
     const session = api.engine().getSession(reply.sessionId as string);
     assert.ok(session, 'the session is not in the engine');
-    const qa = session.thoughts[0].extra?.qa as { toolsFrom: string; toolCount: number; recommendation: { recommendedTools: Recommended[] } };
+    const qa = session.thoughts[0].extra?.qa as {
+      toolsFrom: string;
+      toolCount: number;
+      recommendation: { recommendedTools: Recommended[] };
+    };
     assert.equal(qa.toolsFrom, 'editor');
-    assert.ok(qa.toolCount > 0 && qa.toolCount < editorTools.size, `toolCount ${qa.toolCount} should count the editor's tools minus ours (${editorTools.size})`);
-    assert.deepEqual(qa.recommendation.recommendedTools.map((tool) => tool.toolName), names);
+    assert.ok(
+      qa.toolCount > 0 && qa.toolCount < editorTools.size,
+      `toolCount ${qa.toolCount} should count the editor's tools minus ours (${editorTools.size})`,
+    );
+    assert.deepEqual(
+      qa.recommendation.recommendedTools.map((tool) => tool.toolName),
+      names,
+    );
   });
 
-  test('a tool list sent with the call wins over the editor\'s (toolsFrom: request)', async function () {
+  test("a tool list sent with the call wins over the editor's (toolsFrom: request)", async function () {
     this.timeout(60_000);
     const toolName = await sequentialThinkingTool();
     const reply = await invokeJson(toolName, {
@@ -90,6 +107,9 @@ suite('tool recommendations from the editor\'s tools', () => {
     });
     const recommendation = reply.recommendation as { toolsFrom: string; recommendedTools: Recommended[] };
     assert.equal(recommendation.toolsFrom, 'request');
-    assert.deepEqual(recommendation.recommendedTools.map((tool) => tool.toolName), ['my_read_file']);
+    assert.deepEqual(
+      recommendation.recommendedTools.map((tool) => tool.toolName),
+      ['my_read_file'],
+    );
   });
 });

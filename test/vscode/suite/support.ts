@@ -10,7 +10,12 @@ import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 export const EXTENSION_ID = 'thought-explorer.thought-explorer';
 
 /** Polls `probe` until it returns something other than undefined; throws naming `what` after `timeoutMs`. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -22,9 +27,7 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
 
 /** The tool's text reply parsed as JSON (our tool answers JSON text next to its structuredContent). */
 export function toolResultJson(result: vscode.LanguageModelToolResult): Record<string, unknown> {
-  const text = result.content
-    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
-    .join('');
+  const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
@@ -56,7 +59,11 @@ export async function sequentialThinkingTool(timeoutMs = 90_000): Promise<string
 
 /** One tool call through vscode.lm.invokeTool (VS Code's MCP client → the in-host server); the reply as JSON. */
 export async function invokeJson(toolName: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  const result = await vscode.lm.invokeTool(
+    toolName,
+    { input, toolInvocationToken: undefined },
+    new vscode.CancellationTokenSource().token,
+  );
   return toolResultJson(result);
 }
 

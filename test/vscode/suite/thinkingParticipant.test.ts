@@ -46,7 +46,11 @@ async function ask(query: string): Promise<void> {
 
 /** The request @thinking answered whose prompt holds `marker` (the chat view may return before the handler ends). */
 function answered(api: ThoughtExplorerApi, marker: string) {
-  return eventually(() => api.chatRequests().find((entry) => entry.prompt.includes(marker)), `@thinking to answer the request ${marker}`, 60_000);
+  return eventually(
+    () => api.chatRequests().find((entry) => entry.prompt.includes(marker)),
+    `@thinking to answer the request ${marker}`,
+    60_000,
+  );
 }
 
 function sessionWith(api: ThoughtExplorerApi, marker: string): { id: string; thoughts: ThoughtRecord[] } | undefined {
@@ -122,7 +126,10 @@ suite('@thinking: deliberation on VS Code models', () => {
     const metadata = record.result.metadata as { status?: string; sessionId?: string; roles?: { role: string; status: string }[] };
     assert.equal(record.result.errorDetails, undefined, JSON.stringify(record.result));
     assert.equal(metadata.status, 'complete');
-    assert.deepEqual(metadata.roles?.map((role) => role.role), routing.sequence);
+    assert.deepEqual(
+      metadata.roles?.map((role) => role.role),
+      routing.sequence,
+    );
     assert.equal(helper.responded, routing.sequence.length, 'one model call per routed hat');
 
     const session = sessionWith(api, marker);
@@ -139,17 +146,24 @@ suite('@thinking: deliberation on VS Code models', () => {
     // The explorer: open it on the session, it holds every thought and draws a branch-tree node for each.
     await vscode.commands.executeCommand('thoughtExplorer.openInExplorer', session.id);
     await eventually(
-      () => api.explorer.status().find((status) => status.sessionId === session.id && status.ready && status.thoughtsSent === session.thoughts.length),
+      () =>
+        api.explorer
+          .status()
+          .find((status) => status.sessionId === session.id && status.ready && status.thoughtsSent === session.thoughts.length),
       'an explorer showing the deliberation',
       30_000,
     );
     const svgs = await api.explorer.renderedSvgs(session.id);
     assert.ok(svgs.branchTree, 'the branch tree rendered');
-    for (const thought of session.thoughts) assert.ok(svgs.branchTree.includes(`-flowchart-t${thought.seq}-`), `branch tree node t${thought.seq}`);
+    for (const thought of session.thoughts)
+      assert.ok(svgs.branchTree.includes(`-flowchart-t${thought.seq}-`), `branch tree node t${thought.seq}`);
     assert.ok(svgs.stageGraph?.includes('synthesis'), 'the stage graph shows the synthesis stage');
     const live = api.services.deliberations.state(session.id);
     assert.equal(live?.status, 'complete');
-    assert.deepEqual(live?.roles.map((role) => `${role.role}:${role.state}`), routing.sequence.map((hat) => `${hat}:done`));
+    assert.deepEqual(
+      live?.roles.map((role) => `${role.role}:${role.state}`),
+      routing.sequence.map((hat) => `${hat}:done`),
+    );
   });
 
   test('/plan task calls a tool registered with vscode.lm.registerTool through invokeTool and stops at maxToolCalls', async function () {
@@ -161,7 +175,8 @@ suite('@thinking: deliberation on VS Code models', () => {
       // Every tool offered in any call: once maxToolCalls is spent, the later calls are offered none.
       offered = [...new Set([...offered, ...request.offeredTools])];
       // Always asks for the tool again: only the budget stops it.
-      if (request.offeredTools.includes(TEST_TOOL)) return { text: 'Looking it up.\nSTATUS: CONTINUE', toolCalls: [{ name: TEST_TOOL, input: { word: marker } }] };
+      if (request.offeredTools.includes(TEST_TOOL))
+        return { text: 'Looking it up.\nSTATUS: CONTINUE', toolCalls: [{ name: TEST_TOOL, input: { word: marker } }] };
       return { text: `Answer about ${marker}.\nSTATUS: DONE` };
     });
     await ask(`@thinking /plan task --tools ${TEST_TOOL} ${marker}: how long is this word?`);
@@ -170,7 +185,10 @@ suite('@thinking: deliberation on VS Code models', () => {
     assert.ok(offered.includes(TEST_TOOL), `the model was offered ${offered.join(', ')}`);
     assert.ok(!offered.some((name) => /_(sequentialthinking|thinking_sessions|deliberate)$/.test(name)), 'our own tools are never offered');
     assert.equal(helper.toolInvocations.length, 2, 'stopped at maxToolCalls = 2');
-    assert.ok(helper.toolInvocations.every((call) => call.hadToken), 'invoked with the chat request\'s toolInvocationToken');
+    assert.ok(
+      helper.toolInvocations.every((call) => call.hadToken),
+      "invoked with the chat request's toolInvocationToken",
+    );
     const session = sessionWith(api, marker);
     assert.ok(session);
     const toolThoughts = session.thoughts.filter((thought) => thought.stage === 'tool_call');
@@ -202,19 +220,39 @@ suite('@thinking: deliberation on VS Code models', () => {
     assert.equal(calls, 2, 'no model call after the cancellation');
     const session = sessionWith(api, marker);
     assert.ok(session);
-    const byRole = new Map(session.thoughts.filter((thought) => roleOf(thought) && roleOf(thought) !== 'framing' && roleOf(thought) !== 'result').map((thought) => [roleOf(thought), statusOf(thought)]));
-    assert.deepEqual([...byRole], [['factual', 'ok'], ['critical', 'cancelled'], ['optimistic', 'cancelled'], ['synthesis', 'cancelled']]);
+    const byRole = new Map(
+      session.thoughts
+        .filter((thought) => roleOf(thought) && roleOf(thought) !== 'framing' && roleOf(thought) !== 'result')
+        .map((thought) => [roleOf(thought), statusOf(thought)]),
+    );
+    assert.deepEqual(
+      [...byRole],
+      [
+        ['factual', 'ok'],
+        ['critical', 'cancelled'],
+        ['optimistic', 'cancelled'],
+        ['synthesis', 'cancelled'],
+      ],
+    );
     const live = api.services.deliberations.state(session.id);
     assert.equal(live?.status, 'cancelled');
   });
 
-  test('the deliberate MCP tool, called through VS Code\'s own MCP client, runs on the vscode.lm model', async function () {
+  test("the deliberate MCP tool, called through VS Code's own MCP client, runs on the vscode.lm model", async function () {
     this.timeout(150_000);
     await sequentialThinkingTool();
-    const tool = await eventually(() => vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'))?.name, 'the mcp_…_deliberate tool', 60_000);
+    const tool = await eventually(
+      () => vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'))?.name,
+      'the mcp_…_deliberate tool',
+      60_000,
+    );
     const marker = `mcp-${randomUUID().slice(0, 8)}`;
     helper.setResponder((request) => ({ text: `MCP ${hatOf(request)} on ${marker}.` }));
-    const result = await vscode.lm.invokeTool(tool, { input: { problem: `${marker}: pick a queue`, plan: 'direct' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    const result = await vscode.lm.invokeTool(
+      tool,
+      { input: { problem: `${marker}: pick a queue`, plan: 'direct' }, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     // VS Code's MCP client hands back the structured reply as JSON text.
     const reply = JSON.parse(text) as { status: string; gateway: string; roles: { model?: string }[] };
@@ -233,12 +271,17 @@ suite('@thinking: deliberation on VS Code models', () => {
     const marker = `nomodel-${randomUUID().slice(0, 8)}`;
     // With no model at all VS Code's chat view itself refuses to send ("Language model unavailable"): the chat case
     // is a setting naming a model nobody provides.
-    await vscode.workspace.getConfiguration('thoughtExplorer').update('deliberation.model', 'no-such-vendor/none', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('thoughtExplorer')
+      .update('deliberation.model', 'no-such-vendor/none', vscode.ConfigurationTarget.Global);
     try {
       await ask(`@thinking /hats ${marker}: anything`);
       const record = await answered(api, marker);
       const message = record.result.errorDetails?.message ?? '';
-      assert.match(message, /No VS Code language model matches thoughtExplorer\.deliberation\.model "no-such-vendor\/none"\. Install and sign in to GitHub Copilot/);
+      assert.match(
+        message,
+        /No VS Code language model matches thoughtExplorer\.deliberation\.model "no-such-vendor\/none"\. Install and sign in to GitHub Copilot/,
+      );
       assert.match(message, new RegExp(`Available: .*${helper.vendor}/`));
       assert.match(message, /Nothing was run or recorded/);
     } finally {
@@ -246,10 +289,22 @@ suite('@thinking: deliberation on VS Code models', () => {
     }
 
     helper.unregisterModel();
-    await eventually(async () => ((await vscode.lm.selectChatModels({ vendor: helper.vendor })).length === 0 ? true : undefined), 'the scripted model to go away', 10_000);
+    await eventually(
+      async () => ((await vscode.lm.selectChatModels({ vendor: helper.vendor })).length === 0 ? true : undefined),
+      'the scripted model to go away',
+      10_000,
+    );
     const available = await vscode.lm.selectChatModels();
-    const tool = await eventually(() => vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'))?.name, 'the mcp_…_deliberate tool', 60_000);
-    const result = await vscode.lm.invokeTool(tool, { input: { problem: `${marker}: via MCP` }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    const tool = await eventually(
+      () => vscode.lm.tools.find((entry) => entry.name.startsWith('mcp_') && entry.name.endsWith('_deliberate'))?.name,
+      'the mcp_…_deliberate tool',
+      60_000,
+    );
+    const result = await vscode.lm.invokeTool(
+      tool,
+      { input: { problem: `${marker}: via MCP` }, toolInvocationToken: undefined },
+      new vscode.CancellationTokenSource().token,
+    );
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     if (available.length === 0) assert.match(text, /No language model is available in VS Code\. Install and sign in to GitHub Copilot/);
     assert.match(text, /Nothing was run or recorded/);
@@ -278,7 +333,8 @@ suite('@thinking: deliberation on VS Code models', () => {
       calls += 1;
       const hat = hatOf(request);
       await new Promise((resolve) => setTimeout(resolve, 400));
-      if (stage === 'explorer' && hat === 'synthesis') await new Promise<void>((resolve) => request.token.onCancellationRequested(() => resolve()));
+      if (stage === 'explorer' && hat === 'synthesis')
+        await new Promise<void>((resolve) => request.token.onCancellationRequested(() => resolve()));
       return { text: answers[hat] ?? 'Scripted answer.' };
     });
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -294,7 +350,11 @@ suite('@thinking: deliberation on VS Code models', () => {
     const sessionId = await eventually(() => (calls >= 6 ? sessionWith(api, marker)?.id : undefined), 'the synthesis hat to start', 60_000);
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('thoughtExplorer.openExplorer', sessionId);
-    await eventually(() => api.explorer.status().find((status) => status.surface === 'panel' && status.ready && status.deliberation?.status === 'running'), 'the panel to show the running deliberation', 30_000);
+    await eventually(
+      () => api.explorer.status().find((status) => status.surface === 'panel' && status.ready && status.deliberation?.status === 'running'),
+      'the panel to show the running deliberation',
+      30_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 3000));
   });
 });

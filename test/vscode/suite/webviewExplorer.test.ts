@@ -23,9 +23,28 @@ const INJECTION = '<img src=x onerror=alert(1)>';
 /** The session this suite records: thought text, and what each call adds. */
 const THOUGHTS: readonly Record<string, unknown>[] = [
   { thought: 'Why does the nightly export time out', thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true },
-  { thought: `The report query scans every row ${INJECTION} of the events table`, thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true },
-  { thought: 'The query scans only the last day but sorts it twice', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 },
-  { thought: 'Alternatively a missing index on the created column', thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, branchFromThought: 2, branchId: 'index' },
+  {
+    thought: `The report query scans every row ${INJECTION} of the events table`,
+    thoughtNumber: 2,
+    totalThoughts: 4,
+    nextThoughtNeeded: true,
+  },
+  {
+    thought: 'The query scans only the last day but sorts it twice',
+    thoughtNumber: 3,
+    totalThoughts: 4,
+    nextThoughtNeeded: true,
+    isRevision: true,
+    revisesThought: 2,
+  },
+  {
+    thought: 'Alternatively a missing index on the created column',
+    thoughtNumber: 3,
+    totalThoughts: 4,
+    nextThoughtNeeded: true,
+    branchFromThought: 2,
+    branchId: 'index',
+  },
   { thought: 'Drop the second sort and add the index', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false },
 ];
 
@@ -94,18 +113,22 @@ suite('explorer: the webviews and export in real VS Code', () => {
     await eventually(() => (statusOf(api, 'view')?.ready ? true : undefined), 'the sidebar explorer to say ready', 30_000);
     const viewReady = Date.now() - started;
     await vscode.commands.executeCommand('thoughtExplorer.openExplorer');
-    const panel = await eventually(() => (statusOf(api, 'panel')?.ready ? statusOf(api, 'panel') : undefined), 'the explorer panel to say ready', 30_000);
+    const panel = await eventually(
+      () => (statusOf(api, 'panel')?.ready ? statusOf(api, 'panel') : undefined),
+      'the explorer panel to say ready',
+      30_000,
+    );
     console.log(`    view ready after ${viewReady} ms, panel after ${Date.now() - started} ms`);
     assert.equal(panel.mode, 'live', 'the panel follows the live session');
     assert.equal(panelTabs().length, 1, 'one explorer panel tab');
   });
 
-  test('thoughts recorded through VS Code\'s MCP client reach both webviews: snapshot plus deltas of the live session', async function () {
+  test("thoughts recorded through VS Code's MCP client reach both webviews: snapshot plus deltas of the live session", async function () {
     this.timeout(120_000);
     toolName = await sequentialThinkingTool();
     const first = await invokeJson(toolName, THOUGHTS[0]);
     assert.equal(typeof first.sessionId, 'string', JSON.stringify(first));
-    assert.equal(first.thoughtHistoryLength, 1, 'a new session in this suite\'s own store');
+    assert.equal(first.thoughtHistoryLength, 1, "a new session in this suite's own store");
     sessionId = first.sessionId as string;
     // The panel switches to the new live session by itself.
     await eventually(() => {
@@ -165,7 +188,10 @@ suite('explorer: the webviews and export in real VS Code', () => {
     }
     // GitHub renders raw HTML in Markdown: the injected tag must not survive as a tag. A backslash before `<` makes
     // it literal text in CommonMark, which is how the export writes it.
-    assert.ok(text.includes('The report query scans every row \\<img src=x onerror=alert(1)\\> of the events table'), 'the escaped thought');
+    assert.ok(
+      text.includes('The report query scans every row \\<img src=x onerror=alert(1)\\> of the events table'),
+      'the escaped thought',
+    );
     assert.doesNotMatch(text, /(?:^|[^\\])<img\b/im, 'an unescaped <img tag');
   });
 
@@ -192,13 +218,19 @@ suite('explorer: the webviews and export in real VS Code', () => {
   test('Export Session writes the sequentialthinking-plus shape {id, timestamp, thoughtHistory, branches}', async function () {
     this.timeout(30_000);
     const target = join(exportDir, 'session.stp.json');
-    assert.equal(await vscode.commands.executeCommand('thoughtExplorer.exportSession', sessionId, 'sequentialthinking-plus', target), target);
+    assert.equal(
+      await vscode.commands.executeCommand('thoughtExplorer.exportSession', sessionId, 'sequentialthinking-plus', target),
+      target,
+    );
     const file = JSON.parse(readFileSync(target, 'utf8')) as Record<string, unknown>;
     assert.equal(file.id, sessionId);
     assert.ok(typeof file.timestamp === 'string' && !Number.isNaN(Date.parse(file.timestamp)), `timestamp ${String(file.timestamp)}`);
     assert.ok(Array.isArray(file.thoughtHistory));
     const history = file.thoughtHistory as Record<string, unknown>[];
-    assert.deepEqual(history.map((thought) => thought.thought), THOUGHTS.map((input) => input.thought));
+    assert.deepEqual(
+      history.map((thought) => thought.thought),
+      THOUGHTS.map((input) => input.thought),
+    );
     assert.equal(history[2].isRevision, true);
     assert.equal(history[2].revisesThought, 2);
     const branches = file.branches as Record<string, Record<string, unknown>[]>;
@@ -210,7 +242,7 @@ suite('explorer: the webviews and export in real VS Code', () => {
     assert.equal(parsed.snapshot.thoughts.length, THOUGHTS.length);
   });
 
-  test('Export Session writes self-contained HTML: CSP, no remote resource, the editor\'s SVGs, thought text escaped', async function () {
+  test("Export Session writes self-contained HTML: CSP, no remote resource, the editor's SVGs, thought text escaped", async function () {
     this.timeout(120_000);
     assert.equal(statusOf(api, 'view')?.ready, true, 'the sidebar explorer is open to pre-render the diagrams');
     const target = join(exportDir, 'session.html');
@@ -226,15 +258,27 @@ suite('explorer: the webviews and export in real VS Code', () => {
     assert.doesNotMatch(html, /\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i, 'no remote src or href');
     assert.doesNotMatch(html, /<link\b/i);
     // The thought text, escaped; the injected tag never appears as a tag.
-    assert.ok(html.includes('The report query scans every row &lt;img src=x onerror=alert(1)&gt; of the events table'), 'the escaped thought');
+    assert.ok(
+      html.includes('The report query scans every row &lt;img src=x onerror=alert(1)&gt; of the events table'),
+      'the escaped thought',
+    );
     assert.ok(!html.includes(INJECTION), 'the raw tag is absent');
     for (const tag of html.match(/<img\b[^>]*>/gi) ?? []) {
-      assert.match(tag, /^<img class="diagram-img" alt="[^"]*" src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+">$/, `only diagram images: ${tag.slice(0, 120)}`);
+      assert.match(
+        tag,
+        /^<img class="diagram-img" alt="[^"]*" src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+">$/,
+        `only diagram images: ${tag.slice(0, 120)}`,
+      );
     }
-    const images = [...html.matchAll(/src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1], 'base64').toString('utf8'));
+    const images = [...html.matchAll(/src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g)].map((match) =>
+      Buffer.from(match[1], 'base64').toString('utf8'),
+    );
     assert.equal(images.length, 3, 'the three diagrams as SVG images');
     for (const svg of images) assert.match(svg, /<svg[\s>]/);
-    assert.ok(images.some((svg) => svg.includes('-flowchart-t4-')), 'the branch tree image has the last thought');
+    assert.ok(
+      images.some((svg) => svg.includes('-flowchart-t4-')),
+      'the branch tree image has the last thought',
+    );
     for (const input of THOUGHTS.filter((thought) => thought !== THOUGHTS[1])) {
       assert.ok(html.includes(input.thought as string), `the HTML has "${String(input.thought)}"`);
     }

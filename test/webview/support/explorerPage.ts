@@ -43,7 +43,8 @@ export function requireBundle(): void {
 }
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
@@ -129,10 +130,17 @@ export class ExplorerPage {
       if (url.pathname === '/index.html') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
       const file = join(BUNDLE_DIR, url.pathname.replace(/^\/+/, ''));
       if (!file.startsWith(BUNDLE_DIR) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-      return route.fulfill({ status: 200, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+      return route.fulfill({
+        status: 200,
+        contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        body: readFileSync(file),
+      });
     });
     // Anything outside the fake webview origin is refused, as the CSP would: a test fails if something tries.
-    await page.route((url) => !url.href.startsWith(WEBVIEW_ORIGIN) && !url.href.startsWith('data:'), (route) => route.abort());
+    await page.route(
+      (url) => !url.href.startsWith(WEBVIEW_ORIGIN) && !url.href.startsWith('data:'),
+      (route) => route.abort(),
+    );
 
     await page.goto(`${WEBVIEW_ORIGIN}/index.html`);
     await explorer.waitForPosted('ready');

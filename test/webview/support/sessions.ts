@@ -27,7 +27,8 @@ export function reactSession(options: ReactSessionOptions): SessionSnapshot {
   if (total < 4) throw new RangeError('a ReAct session here needs at least 4 thoughts');
   const revisionEvery = options.revisionEvery ?? 10;
   const branchEvery = options.branchEvery ?? 25;
-  const text = options.text ?? ((n: number) => `Thought ${n}: weighing the evidence gathered so far and what it implies for the next step.`);
+  const text =
+    options.text ?? ((n: number) => `Thought ${n}: weighing the evidence gathered so far and what it implies for the next step.`);
   const sessionId = options.sessionId ?? `react-${total}`;
   const loopEnd = options.complete ? total - 2 : total;
   for (let n = 1; n <= loopEnd; n++) {
@@ -64,7 +65,14 @@ function finishReact(engine: ThinkingEngine, sessionId: string, from: number, to
   let index = REACT_LOOP.indexOf(current);
   let n = from;
   const send = (stage: string, last: boolean): void => {
-    const outcome = engine.process('fixture', { sessionId, thought: text(n), thoughtNumber: n, totalThoughts: Math.max(total, n), nextThoughtNeeded: !last, stage });
+    const outcome = engine.process('fixture', {
+      sessionId,
+      thought: text(n),
+      thoughtNumber: n,
+      totalThoughts: Math.max(total, n),
+      nextThoughtNeeded: !last,
+      stage,
+    });
     if (!outcome.ok) throw new Error(`fixture thought ${n} refused: ${outcome.error}`);
     n++;
   };
@@ -94,7 +102,15 @@ export function switchingSession(sessionId = 'switching'): SessionSnapshot {
   ];
   steps.forEach(([strategy, stage], index) => {
     const n = index + 1;
-    const outcome = engine.process('fixture', { sessionId, strategy, stage, thought: `Thought ${n} in ${stage}.`, thoughtNumber: n, totalThoughts: 6, nextThoughtNeeded: true });
+    const outcome = engine.process('fixture', {
+      sessionId,
+      strategy,
+      stage,
+      thought: `Thought ${n} in ${stage}.`,
+      thoughtNumber: n,
+      totalThoughts: 6,
+      nextThoughtNeeded: true,
+    });
     if (!outcome.ok) throw new Error(`fixture thought ${n} refused: ${outcome.error}`);
   });
   const snapshot = engine.getSession(sessionId);

@@ -23,7 +23,9 @@ export interface RecordedRequest {
   readonly toolResultsSeen: number;
   /** Text of the tool results in this request's messages, oldest first. */
   readonly toolResultTexts: readonly string[];
-  readonly answered: { readonly kind: 'toolCall'; readonly tool: string; readonly input: Record<string, unknown> } | { readonly kind: 'text'; readonly text: string };
+  readonly answered:
+    | { readonly kind: 'toolCall'; readonly tool: string; readonly input: Record<string, unknown> }
+    | { readonly kind: 'text'; readonly text: string };
 }
 
 /** What a deliberation test scripts: the reply to each request, from the request's text and the tools offered. */
@@ -32,7 +34,10 @@ export interface ScriptedRequest {
   readonly offeredTools: readonly string[];
   readonly token: vscode.CancellationToken;
 }
-export type ScriptedReply = { readonly text?: string; readonly toolCalls?: readonly { readonly name: string; readonly input: Record<string, unknown> }[] };
+export type ScriptedReply = {
+  readonly text?: string;
+  readonly toolCalls?: readonly { readonly name: string; readonly input: Record<string, unknown> }[];
+};
 export type Responder = (request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>;
 
 export const TEST_TOOL = 'thought_explorer_test_lookup';
@@ -122,9 +127,10 @@ class ScriptedModel implements LanguageModelChatProviderShape {
       progress.report(new vscode.LanguageModelToolCallPart(`scripted-call-${this.callCounter}`, tool, input));
       answered = { kind: 'toolCall', tool, input };
     } else {
-      const text = tool || step >= this.script.calls.length
-        ? this.script.finalText
-        : `No tool ending in "${this.script.toolNameSuffix}" was offered (offered: ${offeredTools.join(', ') || 'none'}).`;
+      const text =
+        tool || step >= this.script.calls.length
+          ? this.script.finalText
+          : `No tool ending in "${this.script.toolNameSuffix}" was offered (offered: ${offeredTools.join(', ') || 'none'}).`;
       progress.report(new vscode.LanguageModelTextPart(text));
       answered = { kind: 'text', text };
     }
@@ -140,7 +146,9 @@ class ScriptedModel implements LanguageModelChatProviderShape {
 export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   const model = new ScriptedModel();
   // The provider API is finalized after the 1.101 typings this repo pins; feature-detect it.
-  const lm = vscode.lm as unknown as { registerLanguageModelChatProvider?: (vendor: string, provider: LanguageModelChatProviderShape) => vscode.Disposable };
+  const lm = vscode.lm as unknown as {
+    registerLanguageModelChatProvider?: (vendor: string, provider: LanguageModelChatProviderShape) => vscode.Disposable;
+  };
   if (typeof lm.registerLanguageModelChatProvider !== 'function') {
     throw new Error(`vscode.lm.registerLanguageModelChatProvider is missing in VS Code ${vscode.version}`);
   }
@@ -152,13 +160,21 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     vscode.lm.registerTool<{ word?: string }>(TEST_TOOL, {
       invoke: (options) => {
         toolInvocations.push({ input: options.input, hadToken: options.toolInvocationToken !== undefined });
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Fact ${toolInvocations.length} about ${String(options.input.word)}: it has ${String(options.input.word).length} letters.`)]);
+        return new vscode.LanguageModelToolResult([
+          new vscode.LanguageModelTextPart(
+            `Fact ${toolInvocations.length} about ${String(options.input.word)}: it has ${String(options.input.word).length} letters.`,
+          ),
+        ]);
       },
     }),
   );
   const participantRuns: ParticipantRun[] = [];
   context.subscriptions.push(
-    registerThinkerParticipant(() => vscode.lm.selectChatModels({ vendor: VENDOR, id: MODEL_ID }), () => model.script.toolNameSuffix, participantRuns),
+    registerThinkerParticipant(
+      () => vscode.lm.selectChatModels({ vendor: VENDOR, id: MODEL_ID }),
+      () => model.script.toolNameSuffix,
+      participantRuns,
+    ),
   );
   return {
     vendor: VENDOR,

@@ -48,7 +48,11 @@ export function registerThinkerParticipant(
         const results: vscode.LanguageModelToolResultPart[] = [];
         for (const call of calls) {
           stream.progress(`Calling ${call.name}…`);
-          const result = await vscode.lm.invokeTool(call.name, { input: call.input, toolInvocationToken: request.toolInvocationToken }, token);
+          const result = await vscode.lm.invokeTool(
+            call.name,
+            { input: call.input, toolInvocationToken: request.toolInvocationToken },
+            token,
+          );
           toolCalls.push({ tool: call.name, input: call.input, resultText: textOf(result.content) });
           results.push(new vscode.LanguageModelToolResultPart(call.callId, result.content));
         }
