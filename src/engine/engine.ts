@@ -51,6 +51,11 @@ export class ThinkingEngine {
   private readonly now: () => number;
   /** Sessions in memory, least recently used first. */
   private readonly held = new Map<string, HeldSession>();
+  /**
+   * The session hold() added last. Keys join `held` only through hold(), so while this id is in the map it is the most
+   * recently used one, and a session's next thought needs no reordering.
+   */
+  private newestHeldId: string | undefined;
   /** Each MCP connection's current session. */
   private readonly currentByConnection = new Map<string, string>();
 
@@ -215,8 +220,11 @@ export class ThinkingEngine {
   private lookup(id: string): HeldSession | undefined {
     const held = this.held.get(id);
     if (held) {
-      this.held.delete(id);
-      this.held.set(id, held);
+      if (id !== this.newestHeldId) {
+        this.held.delete(id);
+        this.held.set(id, held);
+        this.newestHeldId = id;
+      }
       return held;
     }
     const snapshot = this.store?.loadSession(id);
@@ -227,7 +235,10 @@ export class ThinkingEngine {
   }
 
   private hold(session: HeldSession): void {
+    // Deleted first so that the session is last in the map even if it was held already (see newestHeldId).
+    this.held.delete(session.meta.id);
     this.held.set(session.meta.id, session);
+    this.newestHeldId = session.meta.id;
     while (this.held.size > this.limits.maxSessionsInMemory) {
       const oldest = this.held.keys().next().value as string;
       this.held.delete(oldest);

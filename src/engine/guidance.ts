@@ -31,6 +31,42 @@ export interface GuidanceContext {
 export function buildGuidance({ strategy, meta, thought, nextStages, choice, thoughtsInStage }: GuidanceContext): string {
   if (meta.status === 'complete') return 'Session complete. Start a new one with thoughtNumber 1.';
   const current = thought.stage ?? strategy.stages[0].name;
+  const sentence = nextStepSentence(strategy, current, nextStages, choice, thoughtsInStage);
+  const nudge = stageNudge(strategy, meta, thought);
+  return nudge ? `${sentence} ${nudge}` : sentence;
+}
+
+/**
+ * The next-step sentence depends only on the strategy, the stage and how the stage was chosen, so it is built once per
+ * combination (every thought of a long session asks for the same few). Cached only when the next stages are the
+ * strategy's own list for the stage (data that never changes); any other list is described afresh.
+ */
+const sentenceCache = new WeakMap<StrategyDefinition, Map<string, (string | undefined)[]>>();
+
+function nextStepSentence(
+  strategy: StrategyDefinition,
+  current: string,
+  nextStages: readonly string[],
+  choice: StageChoice,
+  thoughtsInStage: number,
+): string {
+  if (nextStages !== strategy.transitions[current]) return describeNextStep(strategy, current, nextStages, choice, thoughtsInStage);
+  // The three ways choice and thoughtsInStage change the sentence (see describeNextStep).
+  const variant = choice !== 'stayed' ? 0 : thoughtsInStage > 2 ? 1 : 2;
+  let byStage = sentenceCache.get(strategy);
+  if (byStage === undefined) sentenceCache.set(strategy, (byStage = new Map()));
+  let sentences = byStage.get(current);
+  if (sentences === undefined) byStage.set(current, (sentences = [undefined, undefined, undefined]));
+  return (sentences[variant] ??= describeNextStep(strategy, current, nextStages, choice, thoughtsInStage));
+}
+
+function describeNextStep(
+  strategy: StrategyDefinition,
+  current: string,
+  nextStages: readonly string[],
+  choice: StageChoice,
+  thoughtsInStage: number,
+): string {
   let sentence: string;
   if (nextStages.length === 1) {
     const next = findStage(strategy, nextStages[0]);
@@ -53,8 +89,7 @@ export function buildGuidance({ strategy, meta, thought, nextStages, choice, tho
   }
   const repeats = findStage(strategy, current)?.repeats;
   if (repeats !== undefined && nextStages.length > 0) sentence += ` Or send stage "${current}" again for ${repeats}.`;
-  const nudge = stageNudge(strategy, meta, thought);
-  return nudge ? `${sentence} ${nudge}` : sentence;
+  return sentence;
 }
 
 /** The nudge the strategy calls for where this thought landed, unless the agent already does what it asks. */

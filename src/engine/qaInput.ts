@@ -142,8 +142,18 @@ const ALIASES: Record<keyof typeof QA_FIELDS, readonly string[]> = {
 
 const absent = (value: unknown) => value === undefined || value === null;
 
+/** Every name a QA field may come under. */
+const QA_KEYS: ReadonlySet<string> = new Set(Object.entries(ALIASES).flatMap(([field, aliases]) => [field, ...aliases]));
+
+/** Whether the arguments carry any QA name at all: a thought's few keys are checked, not the many QA names. */
+function hasQaKey(args: Record<string, unknown>): boolean {
+  for (const key in args) if (QA_KEYS.has(key)) return true;
+  return false;
+}
+
 /** The QA fields of parsed tool arguments, or undefined when the call carries none (the common case: cheap). */
 export function parseQaInput(args: Record<string, unknown>, workflowNames: ReadonlySet<string>): QaInput | undefined {
+  if (!hasQaKey(args)) return undefined;
   let qa: QaInput | undefined;
   const ensure = () => (qa ??= { notes: [] });
   for (const field of Object.keys(ALIASES) as (keyof typeof QA_FIELDS)[]) {

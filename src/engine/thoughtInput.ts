@@ -184,12 +184,21 @@ function requiredFlag(parsed: Record<string, unknown>, field: Field): boolean {
   throw new ThoughtInputError(key, sentValue(value), 'true or false');
 }
 
+const NOT_SENT: { key: string; value: undefined } = Object.freeze({ key: '', value: undefined });
+const expectFlag = () => 'true or false';
+const expectName = () => NAME_RULE;
+
 /** An optional field: undefined when absent, else its value, or a refusal in the words of its kind. */
 function optional<T>(
   parsed: Record<string, unknown>,
   field: Field,
   expected: (value: unknown) => string,
 ): { key: string; value: T | undefined } {
+  // Most optional fields are not sent at all: answer that without building a result per field and thought.
+  if (parsed[field] === undefined) {
+    const snake = SNAKE_CASE[field];
+    if (snake === undefined || parsed[snake] === undefined) return NOT_SENT;
+  }
   const { key, value } = pick(parsed, field);
   if (value instanceof RefusedValue) throw new ThoughtInputError(key, value.value, expected(value.value));
   return { key, value: absent(value) ? undefined : (value as T) };
@@ -223,25 +232,25 @@ export function parseThoughtInput(raw: unknown, maxThoughtLength: number, alread
     nextThoughtNeeded: requiredFlag(parsed, 'nextThoughtNeeded'),
   };
 
-  const isRevision = optional<boolean>(parsed, 'isRevision', () => 'true or false');
+  const isRevision = optional<boolean>(parsed, 'isRevision', expectFlag);
   if (isRevision.value !== undefined) input.isRevision = isRevision.value;
   const revisesThought = optional<number>(parsed, 'revisesThought', wholeNumberExpectation);
   if (revisesThought.value !== undefined) input.revisesThought = revisesThought.value;
   const branchFromThought = optional<number>(parsed, 'branchFromThought', wholeNumberExpectation);
   if (branchFromThought.value !== undefined) input.branchFromThought = branchFromThought.value;
-  const branchId = optional<string>(parsed, 'branchId', () => NAME_RULE);
+  const branchId = optional<string>(parsed, 'branchId', expectName);
   if (branchId.value !== undefined) input.branchId = branchId.value;
-  const needsMoreThoughts = optional<boolean>(parsed, 'needsMoreThoughts', () => 'true or false');
+  const needsMoreThoughts = optional<boolean>(parsed, 'needsMoreThoughts', expectFlag);
   if (needsMoreThoughts.value !== undefined) input.needsMoreThoughts = needsMoreThoughts.value;
-  const sessionId = optional<string>(parsed, 'sessionId', () => NAME_RULE);
+  const sessionId = optional<string>(parsed, 'sessionId', expectName);
   if (sessionId.value !== undefined) {
     // Session ids name files: ".", ".." and hidden names could leave or hide in the store's directory.
     if (sessionId.value.startsWith('.')) throw new ThoughtInputError(sessionId.key, sessionId.value, `${NAME_RULE}, not starting with "."`);
     input.sessionId = sessionId.value;
   }
-  const strategy = optional<string>(parsed, 'strategy', () => NAME_RULE);
+  const strategy = optional<string>(parsed, 'strategy', expectName);
   if (strategy.value !== undefined) input.strategy = strategy.value;
-  const stage = optional<string>(parsed, 'stage', () => NAME_RULE);
+  const stage = optional<string>(parsed, 'stage', expectName);
   if (stage.value !== undefined) input.stage = stage.value;
 
   const qa = parseQaInput(parsed, QA_WORKFLOW_NAMES);

@@ -71,6 +71,8 @@ export class FileSessionStore implements SessionStore {
   private readonly index: SessionIndex;
   /** Open journals, least recently used first. */
   private readonly writers = new Map<string, JournalWriter>();
+  /** The session whose writer is last in `writers` (most recently used): its next thought needs no reordering. */
+  private newestWriterId: string | undefined;
   /**
    * Per session, the journal as this store last saw it (or 'deleted' when this store removed it), so a change by
    * another process (the stdio CLI next to the extension) is told from our own with one stat. Kept apart from the
@@ -300,6 +302,7 @@ export class FileSessionStore implements SessionStore {
       }
     }
     this.writers.clear();
+    this.newestWriterId = undefined;
     this.index.close();
   }
 
@@ -327,8 +330,12 @@ export class FileSessionStore implements SessionStore {
   private writerFor(id: string): JournalWriter {
     const open = this.writers.get(id);
     if (open) {
-      this.writers.delete(id);
-      this.writers.set(id, open);
+      // Thoughts mostly go on in the same session: only a switch of session reorders the LRU map.
+      if (id !== this.newestWriterId) {
+        this.writers.delete(id);
+        this.writers.set(id, open);
+        this.newestWriterId = id;
+      }
       return open;
     }
     const path = this.sessionFilePath(id);
@@ -347,6 +354,7 @@ export class FileSessionStore implements SessionStore {
   private keepWriter(id: string, writer: JournalWriter): void {
     this.closeWriter(id);
     this.writers.set(id, writer);
+    this.newestWriterId = id;
     while (this.writers.size > this.maxOpenJournals) {
       const [oldestId] = this.writers.keys();
       this.closeWriter(oldestId);
@@ -357,6 +365,7 @@ export class FileSessionStore implements SessionStore {
     const writer = this.writers.get(id);
     if (!writer) return;
     this.writers.delete(id);
+    if (id === this.newestWriterId) this.newestWriterId = undefined;
     try {
       writer.close();
     } catch (error) {

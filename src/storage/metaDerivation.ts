@@ -74,26 +74,34 @@ export function thoughtMetaPatch(previous: SessionMeta, next: SessionMeta, thoug
   const before = previous as unknown as Record<string, unknown>;
   const after = next as unknown as Record<string, unknown>;
   let patch: Record<string, unknown> | undefined;
-  const compare = (key: string, have: unknown) => {
-    const want = after[key];
-    if (sameValue(want, have)) return;
-    patch ??= {};
-    patch[key] = want === undefined ? null : want;
-  };
   // The keys applyThought's result has: the previous meta's, then those it always sets.
   for (const key in before) {
     if (isDerived(key)) continue;
-    compare(key, expectedAfterThought(before, thought, key));
+    patch = notePatch(patch, after, key, expectedAfterThought(before, thought, key));
   }
-  if (!Object.hasOwn(before, 'updatedAt')) compare('updatedAt', thought.timestamp);
-  if (!Object.hasOwn(before, 'totalThoughts')) compare('totalThoughts', thought.totalThoughts);
-  if (thought.stage !== undefined && !Object.hasOwn(before, 'stage')) compare('stage', thought.stage);
-  // Then the keys only the new meta has (compare is idempotent, so a key seen twice changes nothing).
+  if (!Object.hasOwn(before, 'updatedAt')) patch = notePatch(patch, after, 'updatedAt', thought.timestamp);
+  if (!Object.hasOwn(before, 'totalThoughts')) patch = notePatch(patch, after, 'totalThoughts', thought.totalThoughts);
+  if (thought.stage !== undefined && !Object.hasOwn(before, 'stage')) patch = notePatch(patch, after, 'stage', thought.stage);
+  // Then the keys only the new meta has (notePatch is idempotent, so a key seen twice changes nothing).
   for (const key in after) {
     if (Object.hasOwn(before, key) || isDerived(key)) continue;
-    compare(key, expectedAfterThought(before, thought, key));
+    patch = notePatch(patch, after, key, expectedAfterThought(before, thought, key));
   }
   return patch as MetaPatch | undefined;
+}
+
+/** Adds `key` to the patch when `after` does not hold what a reader would derive (`have`); a plain function, not a closure per thought. */
+function notePatch(
+  patch: Record<string, unknown> | undefined,
+  after: Record<string, unknown>,
+  key: string,
+  have: unknown,
+): Record<string, unknown> | undefined {
+  const want = after[key];
+  if (sameValue(want, have)) return patch;
+  const result = patch ?? {};
+  result[key] = want === undefined ? null : want;
+  return result;
 }
 
 /** What applyThought(previous, thought)[key] is, for a non-derived key. */

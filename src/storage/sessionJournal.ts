@@ -48,7 +48,9 @@ export function serializeRecord(record: JournalRecord): string {
 export function thoughtLine(previous: SessionMeta | undefined, next: SessionMeta, thought: ThoughtRecord): string {
   // Without the previous meta (never the case for the engine) the whole meta goes along: a full patch is still valid.
   const patch = previous === undefined ? (next as MetaPatch) : thoughtMetaPatch(previous, next, thought);
-  return serializeRecord(patch === undefined ? { type: 'thought', thought } : { type: 'thought', thought, meta: patch });
+  // The same bytes serializeRecord would write for { type, thought, meta? }, without the wrapper object per thought.
+  const record = `{"type":"thought","thought":${JSON.stringify(thought)}`;
+  return patch === undefined ? `${record}}\n` : `${record},"meta":${JSON.stringify(patch)}}\n`;
 }
 
 /** An open journal that appends whole lines. */

@@ -4,6 +4,8 @@ import { nextStages } from '../stageFlow';
 import { lastSwitchSeq } from './heldSession';
 import type { ThoughtPlan } from './thoughtPlan';
 
+const NONE: readonly string[] = [];
+
 /** What the `sequentialthinking` tool answers: the reference's five fields first, then ours. */
 export interface ThoughtReply {
   thoughtNumber: number;
@@ -25,7 +27,8 @@ export interface ThoughtReply {
 export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply {
   const { session, strategy, thought, next, completes } = plan;
   const stage = thought.stage as string;
-  const upcoming = completes ? [] : [...nextStages(strategy, stage)];
+  // The strategy's own list goes to the guidance (which caches by it); the reply gets a copy it may keep.
+  const following = completes ? NONE : nextStages(strategy, stage);
   warnings.push(...stageWarnings({ strategy, thought, branchIsNew: plan.branchIsNew, completes }));
   const reply: ThoughtReply = {
     thoughtNumber: thought.thoughtNumber,
@@ -36,12 +39,12 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
     sessionId: next.id,
     strategy: strategy.name,
     stage,
-    nextStages: upcoming,
+    nextStages: [...following],
     guidance: buildGuidance({
       strategy,
       meta: next,
       thought,
-      nextStages: upcoming,
+      nextStages: following,
       choice: plan.choice,
       thoughtsInStage: session.thoughtsInStage,
     }),

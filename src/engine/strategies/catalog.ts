@@ -55,6 +55,18 @@ export function strategyNames(): string[] {
   return STRATEGIES.map((strategy) => strategy.name);
 }
 
+// Stages by name per strategy: every thought looks up its stage several times (flow, guidance, warnings, nudge).
+const stagesByStrategy = new WeakMap<StrategyDefinition, ReadonlyMap<string, StageDefinition>>();
+
 export function findStage(strategy: StrategyDefinition, name: string | undefined): StageDefinition | undefined {
-  return name === undefined ? undefined : strategy.stages.find((stage) => stage.name === name);
+  if (name === undefined) return undefined;
+  let stages = stagesByStrategy.get(strategy);
+  if (stages === undefined) {
+    const byStageName = new Map<string, StageDefinition>();
+    // The first stage of a name wins, as a search from the start would find it.
+    for (const stage of strategy.stages) if (!byStageName.has(stage.name)) byStageName.set(stage.name, stage);
+    stagesByStrategy.set(strategy, byStageName);
+    stages = byStageName;
+  }
+  return stages.get(name);
 }

@@ -31,19 +31,37 @@ session (thinking_sessions can list and resume them). strategy picks a reasoning
 first thought; stage names where in the strategy this thought belongs; the reply lists nextStages and a short
 guidance. Omit stage to let the session move along on its own.`;
 
+/**
+ * A list of strings in the reply. Advertised exactly as z.array(z.string()) is, but checked in one pass: the SDK checks
+ * every reply against this schema, and zod's array check made a result object per element (branch names add up).
+ */
+function stringList(description: string) {
+  return z
+    .unknown()
+    .refine(isStringList, 'expected an array of strings')
+    .meta({ type: 'array', items: { type: 'string' } })
+    .describe(description);
+}
+
+function isStringList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== 'string') return false;
+  return true;
+}
+
 /** The reply; loose, so a client validating with this schema keeps working when a later version adds a field. */
 const replySchema = z.looseObject({
   thoughtNumber: z.number().int().describe('The number of the thought just recorded.'),
   totalThoughts: z.number().int().describe('The current estimate of the thoughts needed.'),
   nextThoughtNeeded: z.boolean().describe('Whether another thought should follow.'),
-  branches: z.array(z.string()).describe('The names of the branches of this session so far.'),
+  branches: stringList('The names of the branches of this session so far.'),
   thoughtHistoryLength: z.number().int().describe('How many thoughts the session holds.'),
   sessionId: z.string().describe('The session the thought went to; send it to continue this session later.'),
   strategy: z.string().describe('The reasoning strategy of the session.'),
   stage: z.string().describe('The strategy stage of this thought.'),
-  nextStages: z.array(z.string()).describe('The stages the next thought may take.'),
+  nextStages: stringList('The stages the next thought may take.'),
   guidance: z.string().describe('A short hint for the next thought.'),
-  warnings: z.array(z.string()).describe('Problems noticed with this thought that did not stop it being recorded.'),
+  warnings: stringList('Problems noticed with this thought that did not stop it being recorded.'),
   progress: z
     .object({
       thoughts: z.number().int().describe('Thoughts in this strategy so far.'),
