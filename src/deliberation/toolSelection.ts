@@ -2,11 +2,8 @@
 // gateway's list. Unknown names are reported, never guessed; our own tools are refused (a deliberation calling
 // deliberate would recurse); and a model gateway without native tool calling gets none, with the reason.
 import type { ModelGateway, ModelTool } from '../engine/modelGateway';
-import type { ToolGateway } from '../engine/toolGateway';
+import { isOwnToolName, type ToolGateway } from '../engine/toolGateway';
 import type { ResolvedPlan } from './plans';
-
-/** Our own MCP tools, never offered to a deliberation (also as VS Code names them: mcp_<server>_<tool>). */
-const OWN_TOOLS = ['sequentialthinking', 'thinking_sessions', 'deliberate'];
 
 export interface ToolSelection {
   /** Names the plan asked for, in order, without duplicates. */
@@ -21,16 +18,12 @@ export interface ToolSelection {
   note?: string;
 }
 
-export function isOwnTool(name: string): boolean {
-  return OWN_TOOLS.some((own) => name === own || (name.startsWith('mcp_') && name.endsWith(`_${own}`)));
-}
-
 export function selectTools(plan: ResolvedPlan, model: ModelGateway, tools: ToolGateway | undefined): ToolSelection {
   const requested = [...new Set(plan.steps.flatMap((step) => step.tools))];
   const selection: ToolSelection = { requested, offered: new Map(), unknown: [], refused: [] };
   if (requested.length === 0) return selection;
-  selection.refused = requested.filter(isOwnTool);
-  const wanted = requested.filter((name) => !isOwnTool(name));
+  selection.refused = requested.filter(isOwnToolName);
+  const wanted = requested.filter((name) => !isOwnToolName(name));
   if (!tools) {
     selection.unknown = wanted;
     selection.note = 'no tools are available to deliberations here (the host gave no tool gateway), so task steps ran without tools';
@@ -39,7 +32,7 @@ export function selectTools(plan: ResolvedPlan, model: ModelGateway, tools: Tool
   const available = new Map(
     tools
       .tools()
-      .filter((tool) => !isOwnTool(tool.name))
+      .filter((tool) => !isOwnToolName(tool.name))
       .map((tool) => [tool.name, tool] as const),
   );
   selection.unknown = wanted.filter((name) => !available.has(name));
@@ -61,7 +54,7 @@ export function describeSelection(selection: ToolSelection, tools: ToolGateway |
     const known = tools
       ? tools
           .tools()
-          .filter((tool) => !isOwnTool(tool.name))
+          .filter((tool) => !isOwnToolName(tool.name))
           .map((tool) => tool.name)
       : [];
     lines.push(

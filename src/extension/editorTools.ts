@@ -3,13 +3,7 @@
 // really exist here. Our own tools are left out (recommending sequentialthinking from inside it helps nobody).
 import * as vscode from 'vscode';
 import { QA_LIMITS, type ToolInfo } from '../engine/qaInput';
-
-/** Our tools' names; VS Code lists MCP tools under a prefixed name ("mcp_thought-explo_sequentialthinking"). */
-const OUR_TOOLS = ['sequentialthinking', 'thinking_sessions', 'deliberate'];
-
-export function isOurTool(name: string): boolean {
-  return OUR_TOOLS.some((own) => name === own || name.endsWith(`_${own}`));
-}
+import { isOwnToolName } from '../engine/toolGateway';
 
 /** Maps the editor's tool list, minus ours and bounded, to ToolInfo; the same array while the editor's list is the same. */
 export function editorToolsProvider(
@@ -22,7 +16,7 @@ export function editorToolsProvider(
     if (tools === source) return mapped;
     source = tools;
     mapped = tools
-      .filter((tool) => !isOurTool(tool.name))
+      .filter((tool) => !isOwnToolName(tool.name))
       .slice(0, QA_LIMITS.availableTools)
       .map((tool) => ({
         name: tool.name.slice(0, QA_LIMITS.toolName),

@@ -3,30 +3,16 @@
 // VS Code shows its usual confirmation. Our own tools are never offered to a deliberation (no recursion).
 import * as vscode from 'vscode';
 import type { ModelTool, ModelToolCall } from '../engine/modelGateway';
-import type { ToolCallOutcome, ToolGateway } from '../engine/toolGateway';
+import { isOwnToolName, type ToolCallOutcome, type ToolGateway } from '../engine/toolGateway';
 
-/** Our MCP server's tools, as VS Code names them (`mcp_<server>_<tool>`), and any tool tagged as ours. */
-const OWN_TOOL = /^mcp_.*_(sequentialthinking|thinking_sessions|deliberate)$/;
+/** A tag that marks a tool as ours, whatever its name. */
 const OWN_TAG = 'thought-explorer';
 /** Longest tool answer handed back to the model (a summary of it is what gets recorded). */
 const MAX_RESULT_LENGTH = 16_000;
 
+/** Our MCP server's tools, as VS Code names them (`mcp_<server>_<tool>`), and any tool tagged as ours. */
 export function isOwnTool(tool: Pick<vscode.LanguageModelToolInformation, 'name' | 'tags'>): boolean {
-  return OWN_TOOL.test(tool.name) || tool.tags.includes(OWN_TAG);
-}
-
-/** The plan's `tools` names matched exactly against what is available; names that match nothing are reported. */
-export function selectPlanTools(available: readonly ModelTool[], wanted: readonly string[]): { tools: ModelTool[]; unknown: string[] } {
-  const byName = new Map(available.map((tool) => [tool.name, tool]));
-  const tools: ModelTool[] = [];
-  const unknown: string[] = [];
-  for (const name of wanted) {
-    const tool = byName.get(name);
-    if (tool) {
-      if (!tools.includes(tool)) tools.push(tool);
-    } else unknown.push(name);
-  }
-  return { tools, unknown };
+  return isOwnToolName(tool.name) || tool.tags.includes(OWN_TAG);
 }
 
 export class VsCodeToolGateway implements ToolGateway {

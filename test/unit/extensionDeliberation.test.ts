@@ -7,7 +7,11 @@ import { parseChatCommand } from '../../src/extension/chatCommands';
 import { parseModelSetting, readDeliberationSettings } from '../../src/extension/deliberationSettings';
 import { LiveDeliberations } from '../../src/extension/liveDeliberations';
 import { chooseModel, describeModelError, ModelUnavailableError } from '../../src/extension/lmGateway';
-import { isOwnTool, selectPlanTools } from '../../src/extension/lmToolGateway';
+import { isOwnTool } from '../../src/extension/lmToolGateway';
+import { selectTools } from '../../src/deliberation/toolSelection';
+import type { ResolvedPlan } from '../../src/deliberation/plans';
+import type { ModelGateway } from '../../src/engine/modelGateway';
+import type { ToolGateway } from '../../src/engine/toolGateway';
 import { isHostMessage, isWebviewMessage } from '../../src/shared/protocol';
 import type { CallOutcome } from '../../src/deliberation/runner';
 import { LanguageModelError, resetStub, stub } from './support/vscodeStub';
@@ -209,7 +213,15 @@ describe('model choice and errors', () => {
       { name: 'lookup', description: '' },
       { name: 'Lookup2', description: '' },
     ];
-    assert.deepEqual(selectPlanTools(available, ['lookup', 'LOOKUP2', 'lookup']), { tools: [available[0]], unknown: ['LOOKUP2'] });
+    // The selection every deliberation uses (src/deliberation/toolSelection.ts), on the names VS Code's gateway lists.
+    const plan = { steps: [{ tools: ['lookup', 'LOOKUP2', 'lookup'] }] } as unknown as ResolvedPlan;
+    const model = { description: 'model', toolCalling: true } as unknown as ModelGateway;
+    const gateway = { description: 'tools', tools: () => available } as unknown as ToolGateway;
+    const selection = selectTools(plan, model, gateway);
+    assert.deepEqual(
+      { tools: [...selection.offered.values()], unknown: selection.unknown },
+      { tools: [available[0]], unknown: ['LOOKUP2'] },
+    );
     assert.equal(isOwnTool({ name: 'mcp_thought_explo_deliberate', tags: [] }), true);
     assert.equal(isOwnTool({ name: 'mcp_thought-explorer_sequentialthinking', tags: [] }), true);
     assert.equal(isOwnTool({ name: 'mcp_github_search', tags: [] }), false);

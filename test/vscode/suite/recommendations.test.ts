@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
-import { isOurTool } from '../../../src/extension/editorTools';
+import { isOwnToolName } from '../../../src/engine/toolGateway';
 import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
 
 /** Registered by test/vscode/helper-extension (src/recsProbeTool.ts). */
@@ -65,7 +65,7 @@ suite("tool recommendations from the editor's tools", () => {
     assert.ok(names.length > 0);
     for (const tool of recommendation.recommendedTools) {
       assert.ok(editorTools.has(tool.toolName), `${tool.toolName} is not in vscode.lm.tools`);
-      assert.ok(!isOurTool(tool.toolName), `${tool.toolName} is one of ours`);
+      assert.ok(!isOwnToolName(tool.toolName), `${tool.toolName} is one of ours`);
       assert.notEqual(tool.generic, true);
       assert.ok(tool.confidence > 0 && tool.confidence <= 1);
     }
