@@ -9,6 +9,7 @@ import type { ThoughtRecord } from '../../src/engine/model';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
 import { NO_MODEL_MESSAGE } from '../../src/mcp/tools/deliberate';
 import { connectDeliberation, textOf, type DeliberationHarness, type Script } from './support/scriptedModel';
+import { waitFor } from './support/waitFor';
 
 const quiet = () => {};
 const echo: Script = (call) => ({ text: `${call.role} view #${call.roleIndex}` });
@@ -342,8 +343,8 @@ describe('deliberate: time-outs, failures and cancellation', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 380);
     await assert.rejects(h.deliberate({ problem: PROBLEM, plan: 'hats' }, { signal: controller.signal }));
-    // The server finishes recording once the cancellation reaches it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The server finishes recording (the final thought completes the session) once the cancellation reaches it.
+    await waitFor(() => h.engine.listSessions().sessions[0]?.status === 'complete', 'the cancelled deliberation to be recorded');
     const [meta] = h.engine.listSessions().sessions;
     const thoughts = thoughtsOf(h, meta.id);
     assert.deepEqual(

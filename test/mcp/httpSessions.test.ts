@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { raw, type RawResponse } from './support/rawHttp';
+import { waitFor } from './support/waitFor';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/mcp/httpServer';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
@@ -62,14 +63,6 @@ function openStream(port: number, sessionId: string): Promise<ClientRequest> {
     });
     request.end();
   });
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('HTTP session lifetime', () => {

@@ -18,6 +18,7 @@ import type { SessionStore } from '../../src/engine/model';
 import { startHttpServer } from '../../src/mcp/httpServer';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, tempDir, think, type ConnectedClient } from './support/clients';
+import { waitFor } from './support/waitFor';
 
 const TOKEN = 'test-token-0123456789abcdef0123456789';
 const BAD_THOUGHT = { thought: 'numbered wrong', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: false };
@@ -29,14 +30,6 @@ function collect<T>(client: Client, schema: Parameters<Client['setNotificationHa
     received.push(notification as T);
   });
   return received;
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Lets every notification already sent arrive: a ping's answer comes after them on the same connection. */
