@@ -3,7 +3,7 @@
 // reply (never silence, never a crash), and the server must answer the next valid call.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { raw, type RawResponse } from '../mcp/support/rawHttp';
 import {
   PROTOCOL_VERSION,
   RawStdioServer,
@@ -159,36 +159,10 @@ describe('malformed JSON-RPC on stdio', () => {
   });
 });
 
-interface RawResponse {
-  status: number;
-  body: string;
-}
-
+/** A raw POST to the CLI's endpoint with its bearer token (and any other headers), so the body can be anything. */
 function post(server: HttpCli, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const url = new URL(server.url);
-  return new Promise((resolvePromise, reject) => {
-    const request = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        method: 'POST',
-        path: url.pathname,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${server.token}`,
-          ...headers,
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, body: text }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
+  return raw(Number(url.port), { path: url.pathname, headers: { authorization: `Bearer ${server.token}`, ...headers }, body });
 }
 
 /** JSON-RPC messages in a response body, plain JSON or server-sent events. */
@@ -211,37 +185,15 @@ describe('malformed JSON-RPC over HTTP', () => {
   before(async () => {
     requireBuiltCli();
     server = await startHttpCli(store.dir);
-    const url = new URL(server.url);
     // Initialize by hand to learn the MCP session id the later requests carry.
-    const response = await new Promise<{ session: string; body: string }>((resolvePromise, reject) => {
-      const request = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: url.port,
-          method: 'POST',
-          path: url.pathname,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${server.token}`,
-          },
-        },
-        (reply) => {
-          let text = '';
-          reply.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-          reply.on('end', () => resolvePromise({ session: String(reply.headers['mcp-session-id'] ?? ''), body: text }));
-        },
-      );
-      request.on('error', reject);
-      request.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      );
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
+    const initialized = await post(server, initialize);
+    const response = { session: String(initialized.headers['mcp-session-id'] ?? ''), body: initialized.body };
     sessionId = response.session;
     assert.ok(sessionId, `no mcp-session-id: ${response.body}`);
     await post(server, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
