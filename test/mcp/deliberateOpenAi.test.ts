@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -24,15 +24,31 @@ interface SeenRequest {
   };
 }
 
+/** A chat-completions server on 127.0.0.1 whose answers `answer` writes; the body arrives parsed. */
+async function startChatServer(
+  answer: (body: SeenRequest['body'], request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const server: Server = createServer(async (request, response) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    answer(JSON.parse(raw) as SeenRequest['body'], request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe('deliberate through an OpenAI-compatible endpoint', () => {
-  let server: Server;
+  let chat: { endpoint: string; close(): Promise<void> };
   let endpoint: string;
   const seen: SeenRequest[] = [];
   before(async () => {
-    server = createServer(async (request: IncomingMessage, response) => {
-      let raw = '';
-      for await (const chunk of request) raw += chunk;
-      const body = JSON.parse(raw) as SeenRequest['body'];
+    chat = await startChatServer((body, request, response) => {
       seen.push({ authorization: request.headers.authorization, body });
       const role = roleOf(body.messages[0].content);
       if (request.url !== '/v1/chat/completions') {
@@ -75,13 +91,9 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    endpoint = chat.endpoint;
   });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  after(() => chat.close());
 
   it('runs every role over HTTP with the key from the named variable; usage as reported, else estimated; failures recorded', async () => {
     const gateway = createOpenAiGateway({
@@ -184,15 +196,12 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
 });
 
 describe('deliberate through the CLI with --model-endpoint', () => {
-  let server: Server;
+  let chat: { endpoint: string; close(): Promise<void> };
   let endpoint: string;
   const authorizations: (string | undefined)[] = [];
   before(async () => {
     ensureBuiltCli();
-    server = createServer(async (request: IncomingMessage, response) => {
-      let raw = '';
-      for await (const chunk of request) raw += chunk;
-      const body = JSON.parse(raw) as SeenRequest['body'];
+    chat = await startChatServer((body, request, response) => {
       authorizations.push(request.headers.authorization);
       const role = roleOf(body.messages[0].content);
       const reply = {
@@ -205,13 +214,9 @@ describe('deliberate through the CLI with --model-endpoint', () => {
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    endpoint = chat.endpoint;
   });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  after(() => chat.close());
 
   it('a stdio client without sampling deliberates on the endpoint; the session is saved in the store', async () => {
     const storage = tempDir();
