@@ -1,22 +1,119 @@
 // The branch tree diagram source: the main line and every branch from its fork point, as a Mermaid flowchart.
 // A flowchart rather than a gitGraph because its node ids are ours (`t<seq>`, which the explorer maps back to thought
 // cards on click) and its labels decode Mermaid entity codes, so one escaping (mermaidLabel) serves every diagram;
-// the extra render cost is handled by the window (see diagramWindow.ts).
+// the extra render cost is handled by folding the tree to a node budget (compression.ts), or, when a caller asks for
+// the most recent N thoughts, by the window (see diagramWindow.ts).
 import type { SessionSnapshot } from '../engine/model';
+import { ITEM_WEIGHT, type FoldLine } from './compression';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import { foldedDiagramSource } from './foldedDiagram';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
-import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
+import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId, type ThoughtLinks } from './thoughtLinks';
 
 /** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
 export const EARLIER_NODE_ID = 'earlier';
 
 const DEFAULT_EXCERPT = 48;
 
-/** The branch tree as Mermaid text, windowed and shrunk to stay within Mermaid's limits. */
+/**
+ * The branch tree as Mermaid text within Mermaid's limits: folded to `nodeBudget` nodes (the default), or the most
+ * recent `maxThoughts` thoughts when a window is asked for.
+ */
 export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWindowOptions = {}): DiagramSource {
+  const links = resolveLinks(snapshot.thoughts);
+  if (options.maxThoughts === undefined) return foldedBranchTree(snapshot, links, options);
+  return windowedBranchTree(snapshot, links, options);
+}
+
+/** The tree as lines (the main line and each branch) for folding; each line hangs off its fork thought. */
+export function branchTreeForest(snapshot: SessionSnapshot, links: ThoughtLinks = resolveLinks(snapshot.thoughts)) {
   const thoughts = snapshot.thoughts;
-  const links = resolveLinks(thoughts);
+  const lineIndex = new Map<string | undefined, number>();
+  const lines: (FoldLine & { items: number[]; branchId?: string })[] = [];
+  thoughts.forEach((thought, index) => {
+    let line = lineIndex.get(thought.branchId);
+    if (line === undefined) {
+      line = lines.length;
+      lineIndex.set(thought.branchId, line);
+      lines.push({ items: [], parent: links.parent[index], branchId: thought.branchId });
+    }
+    lines[line].items.push(index);
+  });
+  return { lines, size: thoughts.length };
+}
+
+function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, options: DiagramWindowOptions): DiagramSource {
+  const thoughts = snapshot.thoughts;
+  const label = cachedThoughtLabels(thoughts);
+  const forest = branchTreeForest(snapshot, links);
+  const last = thoughts.length - 1;
+  const isFork = new Array<boolean>(thoughts.length).fill(false);
+  const isHead = new Array<boolean>(thoughts.length).fill(false);
+  for (const line of forest.lines) {
+    if (line.parent !== undefined) isFork[line.parent] = true;
+    isHead[line.items[line.items.length - 1]] = true;
+  }
+  const placeholders = new Map<number, { id: string; label: string }>();
+  forest.lines.forEach((line, index) => {
+    const first = line.items[0];
+    const fork = links.startsBranch[first] && line.parent === undefined ? thoughts[first].branchFromThought : undefined;
+    if (fork !== undefined) placeholders.set(index, { id: danglingNodeId(fork), label: danglingLabel(fork) });
+  });
+  return foldedDiagramSource(
+    {
+      thoughts,
+      forest,
+      baseWeight: (item) =>
+        item === last
+          ? ITEM_WEIGHT.current
+          : isFork[item] || isHead[item]
+            ? ITEM_WEIGHT.structure
+            : links.startsBranch[item]
+              ? ITEM_WEIGHT.branchStart
+              : ITEM_WEIGHT.plain,
+      placeholders,
+      wholeLineName: (line) => {
+        const branchId = forest.lines[line].branchId;
+        return branchId === undefined ? undefined : `branch ${branchId}`;
+      },
+      rootsNoun: 'unconnected lines',
+      thoughtNode: (item, excerptLength, classes) => {
+        const thought = thoughts[item];
+        const id = thoughtNodeId(thought);
+        const add = (name: string): void => {
+          const list = classes.get(name) ?? [];
+          list.push(id);
+          classes.set(name, list);
+        };
+        if (thought.isRevision || thought.revisesThought !== undefined) add('revision');
+        if (!thought.nextThoughtNeeded) add('final');
+        if (links.startsBranch[item]) add('branchStart');
+        return `  ${id}["${label(item, excerptLength)}"]`;
+      },
+      lineEdgeArrow: (line) => (forest.lines[line].branchId === undefined ? '-->' : '-.->'),
+      lineEdgeLabel: (line) => {
+        const branchId = forest.lines[line].branchId;
+        return branchId === undefined ? undefined : mermaidLabel(branchId, 40);
+      },
+      emptyNode: 'empty["No thoughts yet"]',
+      classDefs: [
+        '  classDef revision stroke-dasharray: 5 3',
+        '  classDef final stroke-width: 3px',
+        '  classDef branchStart stroke-width: 2px',
+        '  classDef dangling stroke-dasharray: 2 4',
+      ],
+      defaultExcerpt: DEFAULT_EXCERPT,
+      edgeOrder: 'arrival',
+    },
+    options,
+    options.direction ?? 'LR',
+  );
+}
+
+/** The most recent `maxThoughts` thoughts (the window), shrunk to stay within Mermaid's limits. */
+function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, options: DiagramWindowOptions): DiagramSource {
+  const thoughts = snapshot.thoughts;
   const direction = options.direction ?? 'LR';
   const label = cachedThoughtLabels(thoughts);
   /** The thought number a branch's first thought forks from when the session does not hold it. */

@@ -16,6 +16,15 @@ export interface DiagramWindowOptions {
   maxEdges?: number;
   /** Flowchart direction. */
   direction?: 'LR' | 'TB';
+  /**
+   * Most nodes to draw when folding (compression.ts); used when `maxThoughts` is not given. Default
+   * DEFAULT_NODE_BUDGET; a session that fits is drawn whole.
+   */
+  nodeBudget?: number;
+  /** Keys of folded nodes the person opened (`run_3_40`, `branch_25`, …): their thoughts fold last. */
+  expanded?: Iterable<string>;
+  /** Seqs of thoughts that stay their own node as long as the budget allows (selection, feedback, search hits). */
+  pinned?: Iterable<number>;
 }
 
 export interface DiagramSource {
@@ -27,6 +36,10 @@ export interface DiagramSource {
   shown: number;
   /** How many thoughts the session has. */
   total: number;
+  /** Nodes drawn, when the diagram was folded to a node budget. */
+  nodes?: number;
+  /** How many of those nodes are folded (stand for more than one thought). */
+  foldedNodes?: number;
 }
 
 /** One attempt at drawing the most recent `count` thoughts with labels of `excerptLength` characters of text. */

@@ -2,6 +2,8 @@
 // rev 2 …), as a Mermaid flowchart with one row per chain. A revision of a revision continues the chain of the
 // thought it ultimately revises, so each chain tells the whole story of one idea.
 import type { SessionSnapshot } from '../engine/model';
+import { ITEM_WEIGHT, type FoldLine } from './compression';
+import { foldedDiagramSource } from './foldedDiagram';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
@@ -39,10 +41,65 @@ export function revisionChains(snapshot: SessionSnapshot): RevisionChain[] {
   return [...chains.values()];
 }
 
-/** The revision chains as Mermaid text; the window keeps chains with a revision among the most recent thoughts. */
+/**
+ * The revision chains as Mermaid text: folded to `nodeBudget` nodes (the default: older chains fold into one node
+ * first, long chains into runs of revisions), or, when `maxThoughts` is given, the chains with a revision among the
+ * most recent thoughts.
+ */
 export function revisionChainSource(snapshot: SessionSnapshot, options: DiagramWindowOptions = {}): DiagramSource {
-  const thoughts = snapshot.thoughts;
   const chains = revisionChains(snapshot);
+  if (options.maxThoughts === undefined) return foldedRevisionChains(snapshot, chains, options);
+  return windowedRevisionChains(snapshot, chains, options);
+}
+
+/** Each chain as a root line (the revised thought, then its revisions); a chain with a missing root has a placeholder. */
+export function revisionChainForest(snapshot: SessionSnapshot, chains: RevisionChain[] = revisionChains(snapshot)) {
+  const lines: FoldLine[] = chains.map((chain) => ({
+    items: chain.root === undefined ? [...chain.revisions] : [chain.root, ...chain.revisions],
+  }));
+  return { lines, size: snapshot.thoughts.length };
+}
+
+function foldedRevisionChains(snapshot: SessionSnapshot, chains: RevisionChain[], options: DiagramWindowOptions): DiagramSource {
+  const thoughts = snapshot.thoughts;
+  const label = cachedThoughtLabels(thoughts);
+  const forest = revisionChainForest(snapshot, chains);
+  const last = thoughts.length - 1;
+  const isLatest = new Set(forest.lines.map((line) => line.items[line.items.length - 1]));
+  const placeholders = new Map<number, { id: string; label: string }>();
+  chains.forEach((chain, index) => {
+    if (chain.root === undefined)
+      placeholders.set(index, { id: danglingNodeId(chain.missingRoot), label: danglingLabel(chain.missingRoot) });
+  });
+  const isRevision = new Set(chains.flatMap((chain) => chain.revisions));
+  return foldedDiagramSource(
+    {
+      thoughts,
+      forest,
+      baseWeight: (item) => (item === last ? ITEM_WEIGHT.current : isLatest.has(item) ? ITEM_WEIGHT.structure : ITEM_WEIGHT.plain),
+      placeholders,
+      rootsNoun: 'revision chains',
+      thoughtNode: (item, excerptLength, classes) => {
+        const id = thoughtNodeId(thoughts[item]);
+        if (isRevision.has(item)) {
+          const list = classes.get('revision') ?? [];
+          list.push(id);
+          classes.set('revision', list);
+        }
+        return `  ${id}["${label(item, excerptLength)}"]`;
+      },
+      emptyNode: 'empty["No revisions yet"]',
+      classDefs: ['  classDef revision stroke-dasharray: 5 3', '  classDef dangling stroke-dasharray: 2 4'],
+      defaultExcerpt: DEFAULT_EXCERPT,
+      edgeOrder: 'lines',
+    },
+    options,
+    options.direction ?? 'LR',
+  );
+}
+
+function windowedRevisionChains(snapshot: SessionSnapshot, chains: RevisionChain[], options: DiagramWindowOptions): DiagramSource {
+  const thoughts = snapshot.thoughts;
   const direction = options.direction ?? 'LR';
   const label = cachedThoughtLabels(thoughts);
 

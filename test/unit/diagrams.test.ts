@@ -230,11 +230,13 @@ describe('branchTreeSource', () => {
 
   it('stays within Mermaid maxTextSize and maxEdges at 1,000 thoughts, shortening labels before dropping thoughts', () => {
     const plain = largeSession(1_000, (index) => `Thought ${index}: ${'considering the options carefully '.repeat(12)}`);
-    const source = branchTreeSource(plain);
+    // A generous node budget: the limits, not the budget, decide how much is drawn one node per thought.
+    const source = branchTreeSource(plain, { nodeBudget: 1_000 });
     assert.ok(source.text.length <= MERMAID_MAX_TEXT_SIZE, `${source.text.length} chars`);
     assert.ok(edgesOf(source.text).length <= MERMAID_MAX_EDGES, `${edgesOf(source.text).length} edges`);
-    assert.equal(source.truncated, true);
-    assert.ok(source.shown >= 400, `only ${source.shown} shown`);
+    assert.equal(source.truncated, false);
+    assert.ok((source.nodes ?? 0) >= 400, `only ${source.nodes} nodes`);
+    assert.ok((source.foldedNodes ?? 0) > 0);
 
     // Emoji-heavy text escapes to ~9 characters per character: labels must shrink further, and it must still fit.
     const emoji = largeSession(1_000, () => '😀🤔💡'.repeat(60));
@@ -251,7 +253,9 @@ describe('branchTreeSource', () => {
     const source = branchTreeSource(snapshot, { maxTextSize: 5_000, maxEdges: 60 });
     assert.ok(source.text.length <= 5_000);
     assert.ok(edgesOf(source.text).length <= 60);
-    assert.ok(source.shown > 0 && source.shown < 300);
+    assert.ok((source.nodes ?? 0) > 1 && (source.nodes ?? 0) <= 61, `${source.nodes} nodes`);
+    const windowed = branchTreeSource(snapshot, { maxThoughts: 300, maxTextSize: 5_000, maxEdges: 60 });
+    assert.ok(windowed.shown > 0 && windowed.shown < 300);
   });
 
   it('refuses invalid window options with a clear error', () => {
@@ -332,10 +336,12 @@ describe('revisionChainSource', () => {
 
   it('stays within Mermaid limits at 1,000 thoughts', () => {
     const snapshot = largeSession(1_000, (index) => `Revision text ${index} ${'x'.repeat(380)}`);
-    const source = revisionChainSource(snapshot);
+    const source = revisionChainSource(snapshot, { nodeBudget: 1_000 });
     assert.ok(source.text.length <= MERMAID_MAX_TEXT_SIZE);
     assert.ok(edgesOf(source.text).length <= MERMAID_MAX_EDGES);
     assert.ok(edgesOf(source.text).length >= 50);
+    const folded = revisionChainSource(snapshot);
+    assert.ok((folded.nodes ?? 0) <= 100, `${folded.nodes} nodes`);
   });
 });
 
