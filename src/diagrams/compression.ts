@@ -63,10 +63,10 @@ export const MIN_NODE_BUDGET = 4;
 /** The default node budget (Mermaid draws about a hundred nodes in well under a second on a 2-core machine). */
 export const DEFAULT_NODE_BUDGET = 100;
 
-const PROTECTION_STEP = 1e12;
+const PROTECTION_STEP = 1e15;
 // Older merges are cheaper: the size of a merge is scaled by 2^(RECENCY_BITS × how late its newest item is), so the
 // far past folds into large stretches while the recent thoughts stay one node each.
-const RECENCY_BITS = 16;
+const RECENCY_BITS = 32;
 
 const NEXT = 0;
 const ABSORB = 1;
@@ -155,8 +155,10 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     return isComplete(partner) ? partner : undefined;
   };
   const span = Math.max(1, size - 1);
+  // Only a group of one item still shows that item: merging folded groups hides nothing more, whatever they hold.
+  const shown = (group: number): number => (gSize[group] === 1 ? gProtection[group] : 0);
   const costOf = (a: number, b: number): number =>
-    Math.max(gProtection[a], gProtection[b]) * PROTECTION_STEP +
+    Math.max(shown(a), shown(b)) * PROTECTION_STEP +
     (gSize[a] + gSize[b]) * 2 ** ((RECENCY_BITS * Math.max(gNewest[a], gNewest[b])) / span);
 
   // A binary heap of candidate merges: [cost, owner group, owner version, type].
@@ -217,6 +219,8 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     if (find(owner) !== owner || gVersion[owner] !== version) continue;
     const partner = partnerOf(owner, type);
     if (partner === undefined) continue;
+    // Costs rise as groups grow (size, recency) but may fall once a protected item is already folded; a candidate whose
+    // cost fell is simply taken now.
     const current = costOf(owner, partner);
     if (current > cost) {
       push([current, owner, version, type]);
@@ -240,6 +244,11 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     link[absorbed] = survivor;
     count--;
     offer(survivor);
+    // The stretch before it on its line may now merge with it at a different cost.
+    if (gKind[survivor] === 0 && gStart[survivor] > 0) {
+      const previous = find(lines[gLine[survivor]].items[gStart[survivor] - 1]);
+      push([costOf(previous, survivor), previous, gVersion[previous], NEXT]);
+    }
   }
 
   // Collect each group's items and lines.
@@ -282,7 +291,7 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
  * The items an expanded key stands for, for node keys `run_<first>_<last>` (the stretch from one item to another on
  * its line, with every line hanging off it), `branch_<first>` (a line and its subtree) and `roots_<first>_<last>`
  * (root lines from the one starting at `first` to the one starting at `last`, with their subtrees). Unknown or stale
- * keys (the session changed) stand for nothing.
+ * keys (the session changed) stand for nothing. Each key adds one level of protection to the items it covers.
  */
 export function expandedDepths(forest: FoldForest, expanded: Iterable<string>): Int32Array {
   const depth = new Int32Array(forest.size);
@@ -310,7 +319,8 @@ export function expandedDepths(forest: FoldForest, expanded: Iterable<string>): 
     }
   };
   const known = (item: number): boolean => Number.isInteger(item) && item >= 0 && item < forest.size && lineOf[item] >= 0;
-  for (const key of new Set(expanded)) {
+  // A key given twice counts twice: opening a node that folded back the same way opens it further.
+  for (const key of expanded) {
     const parsed = parseFoldKey(key);
     if (!parsed) continue;
     if (parsed.kind === 'run') {

@@ -40,6 +40,8 @@ export interface DiagramSource {
   nodes?: number;
   /** How many of those nodes are folded (stand for more than one thought). */
   foldedNodes?: number;
+  /** The thoughts (seqs) each drawn node holds, by node id, when folded; placeholders are not listed. */
+  members?: ReadonlyMap<string, readonly number[]>;
 }
 
 /** One attempt at drawing the most recent `count` thoughts with labels of `excerptLength` characters of text. */

@@ -45,6 +45,7 @@ export interface FoldedDiagramSpec {
 }
 
 export interface FoldedBuild {
+  members: Map<string, number[]>;
   text: string;
   edges: number;
   nodes: number;
@@ -86,6 +87,7 @@ export function foldedDiagramSource(spec: FoldedDiagramSpec, options: DiagramWin
           total,
           nodes: last.nodes,
           foldedNodes: last.foldedNodes,
+          members: last.members,
         };
       }
       ratio = Math.min(edgeLimit / Math.max(1, last.edges), textLimit / last.text.length);
@@ -121,7 +123,7 @@ function renderFolded(
   const lines: string[] = [`flowchart ${direction}`];
   if (folded.groups.length === 0) {
     lines.push(`  ${spec.emptyNode}`);
-    return { text: lines.join('\n'), edges: 0, nodes: 1, foldedNodes: 0 };
+    return { text: lines.join('\n'), edges: 0, nodes: 1, foldedNodes: 0, members: new Map() };
   }
   const classes = new Map<string, string[]>();
   const addClass = (name: string, id: string): void => {
@@ -131,6 +133,7 @@ function renderFolded(
   };
   // Node id of each item's group.
   const nodeOf = new Map<number, string>();
+  const members = new Map<string, number[]>();
   const edges: string[] = [];
   let foldedNodes = 0;
   let groups = folded.groups;
@@ -147,6 +150,7 @@ function renderFolded(
     const single = group.items.length === 1;
     const id = single ? thoughtNodeId(thoughts[group.items[0]]) : groupKey(forest, folded, group);
     for (const item of group.items) nodeOf.set(item, id);
+    members.set(id, group.items);
     if (single) {
       lines.push(spec.thoughtNode(group.items[0], excerptLength, classes));
     } else {
@@ -201,7 +205,7 @@ function renderFolded(
   lines.push(...spec.classDefs);
   if (foldedNodes > 0) lines.push('  classDef folded stroke-width: 2px');
   for (const [name, ids] of classes) if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${name}`);
-  return { text: lines.join('\n'), edges: edges.length, nodes, foldedNodes };
+  return { text: lines.join('\n'), edges: edges.length, nodes, foldedNodes, members };
 }
 
 /** Plain-text label of a folded node: what range it covers, how many thoughts, and what they were about. */
