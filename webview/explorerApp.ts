@@ -9,6 +9,7 @@ import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, t
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
+import { DiagramFolding } from './diagramFolding';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
@@ -29,13 +30,17 @@ export class ExplorerApp implements HostMessageHandler {
   private theme: ThemeKind;
   private readonly deliberation: DeliberationStatusView;
   private deliberationState: LiveDeliberationState | undefined;
+  private readonly folding: DiagramFolding;
+  private readonly nodeBudget: number | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
     private readonly document: Document,
   ) {
     this.ui = restoreUiState(host.getState());
+    this.folding = new DiagramFolding(this.ui);
     const body = document.body;
+    this.nodeBudget = nodeBudgetOf(body);
     const surface = body.dataset.surface === 'panel' ? 'panel' : 'view';
     this.theme = currentThemeKind(body);
     configureMermaid(this.theme);
@@ -84,6 +89,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.cards.clear();
     this.invalidateDiagrams();
     if (!sameSession) {
+      this.folding.forget();
       ui.selectedSeq = undefined;
       ui.replayPosition = undefined;
     }
@@ -197,11 +203,29 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   private requestThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot): void {
-    const showAll = this.ui.showAll.includes(kind);
+    const folding = this.folding;
+    const showAll = folding.showAll(kind);
     const view = this.layout.views[kind];
-    setShowAllButton(view, showAll);
+    setShowAllButton(view, showAll, folding.isOpened(kind));
+    const expanded = folding.expanded(kind);
+    const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
     // Built at render time, so a burst of requests builds the text once.
-    view.request({ source: () => liveThoughtDiagram(kind, snapshot, showAll) });
+    view.request({
+      source: () => {
+        const diagram = liveThoughtDiagram(kind, snapshot, { showAll, expanded, pinned, nodeBudget: this.nodeBudget });
+        folding.remember(kind, diagram.members);
+        return diagram;
+      },
+    });
+  }
+
+  /** Opens a folded node of a thought diagram in place (click, or Enter from keyboard navigation); false if not one. */
+  expandFoldedNode(kind: DiagramKind, nodeId: string): boolean {
+    if (!isThoughtDiagram(kind) || !this.folding.expand(kind, nodeId)) return false;
+    this.saveState();
+    const snapshot = this.model.shownSnapshot();
+    if (snapshot) this.requestThoughtDiagram(kind, snapshot);
+    return true;
   }
 
   private changeTheme(kind: ThemeKind): void {
@@ -235,8 +259,13 @@ export class ExplorerApp implements HostMessageHandler {
     if (seq === undefined) return undefined;
     const thought = this.model.shownThoughts()[seq];
     if (!thought) return undefined;
+    // A thought inside a folded node marks that node.
     const nodeId =
-      kind === 'stageGraph' ? (thought.stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(thought.stage)) : `t${seq}`;
+      kind === 'stageGraph'
+        ? thought.stage === undefined
+          ? undefined
+          : this.layout.stageGraph.nodeIdFor(thought.stage)
+        : this.folding.nodeHolding(kind, seq);
     if (nodeId === undefined) return undefined;
     const node = nodesById(svg).get(nodeId);
     node?.classList.add('selected-node');
@@ -254,8 +283,8 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   private toggleShowAll(kind: DiagramKind): void {
-    const ui = this.ui;
-    ui.showAll = ui.showAll.includes(kind) ? ui.showAll.filter((entry) => entry !== kind) : [...ui.showAll, kind];
+    if (!isThoughtDiagram(kind)) return;
+    this.folding.toggle(kind);
     this.saveState();
     const snapshot = this.model.shownSnapshot();
     if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
@@ -289,6 +318,7 @@ export class ExplorerApp implements HostMessageHandler {
     const thoughtMatch = /^t(\d+)$/.exec(nodeId);
     if (thoughtMatch) return this.select(Number(thoughtMatch[1]), 'diagram');
     if (nodeId === EARLIER_NODE_ID) return this.toggleShowAll('branchTree');
+    if (this.expandFoldedNode(this.ui.activeTab, nodeId)) return;
     const stage = this.layout.stageGraph.stageFor(nodeId);
     if (stage === undefined) return;
     // A stage node selects the latest thought written in that stage.
@@ -307,6 +337,12 @@ export class ExplorerApp implements HostMessageHandler {
   private saveState(): void {
     this.host.setState({ ...this.ui });
   }
+}
+
+/** The node budget the host put on the page (setting `thoughtExplorer.diagrams.nodeBudget`), if valid. */
+function nodeBudgetOf(body: HTMLElement): number | undefined {
+  const value = Number(body.dataset.nodeBudget);
+  return Number.isInteger(value) && value >= 1 ? value : undefined;
 }
 
 function isNearBottom(element: HTMLElement, document: Document): boolean {

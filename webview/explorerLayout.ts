@@ -104,12 +104,15 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
   return { header, replay, views, stageGraph, diff, cards, cardsColumn, empty, body };
 }
 
-/** The "Show all" / "Show recent" button under a thought diagram reflects the person's choice. */
-export function setShowAllButton(view: DiagramView, showAll: boolean): void {
+/**
+ * The button under a thought diagram: "Expand all" while it is folded to the budget, "Fold" once the person opened
+ * anything (a folded node, or everything). A diagram shown whole keeps its natural size and scrolls.
+ */
+export function setShowAllButton(view: DiagramView, showAll: boolean, opened = showAll): void {
   const button = view.noteElement.querySelector<HTMLElement>('.show-all');
   if (button) {
-    button.textContent = showAll ? 'Show recent' : 'Show all';
-    button.setAttribute('icon', showAll ? 'fold' : 'unfold');
+    button.textContent = opened ? 'Fold' : 'Expand all';
+    button.setAttribute('icon', opened ? 'fold' : 'unfold');
   }
   view.element.classList.toggle('natural-size', showAll);
 }

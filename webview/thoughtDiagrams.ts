@@ -1,21 +1,20 @@
-// The Mermaid text of the two thought diagrams on screen (branch tree, revision chain): how much of the session the
-// live view draws, how long its labels are, and the note that says what was left out. Pure: no DOM, no state.
+// The Mermaid text of the two thought diagrams on screen (branch tree, revision chain): folded to the node budget
+// (src/diagrams/compression.ts) with the nodes the person opened, how long its labels are, and the note that says what
+// was folded. Pure: no DOM, no state.
 import { branchTreeSource } from '../src/diagrams/branchTree';
+import { DEFAULT_NODE_BUDGET } from '../src/diagrams/compression';
 import type { DiagramSource } from '../src/diagrams/diagramWindow';
 import { revisionChainSource } from '../src/diagrams/revisionChain';
 import type { SessionSnapshot } from '../src/engine/model';
 import { MAX_EDGES, MAX_TEXT_SIZE } from './mermaidSetup';
 
-/**
- * Thoughts drawn live in the branch tree. Mermaid's flowchart cost grows about linearly with nodes and label text
- * (≈10 ms a node on a 2-core machine without GPU), so a small window with short labels keeps a live redraw within
- * the 100 ms budget (bench/webviewRender.ts); "Show all" draws the whole session with longer labels on request.
- */
-export const LIVE_BRANCH_WINDOW = 5;
 /** Characters of thought text in a live node label; the card beside it shows the whole text. */
 export const LIVE_EXCERPT = 28;
-/** Revision chains whose latest revision is among this many recent thoughts are drawn live. */
-export const LIVE_REVISION_WINDOW = 40;
+/**
+ * "Expand all": the budget when the person asks for everything. Mermaid draws about 8 ms a node here, so a few hundred
+ * nodes is the most that stays drawable in a few seconds; a larger session stays folded down to this many nodes.
+ */
+export const EXPAND_ALL_BUDGET = 400;
 
 export type ThoughtDiagramKind = 'branchTree' | 'revisionChain';
 
@@ -23,37 +22,61 @@ export function isThoughtDiagram(kind: string): kind is ThoughtDiagramKind {
   return kind === 'branchTree' || kind === 'revisionChain';
 }
 
-/** The diagram as drawn in the explorer: the live window, or the whole session when the person asked for all. */
-export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, showAll: boolean): { text: string; note: string } {
-  const maxThoughts = showAll ? undefined : kind === 'branchTree' ? LIVE_BRANCH_WINDOW : LIVE_REVISION_WINDOW;
-  const excerptLength = showAll ? undefined : LIVE_EXCERPT;
-  const source = thoughtDiagramSource(kind, snapshot, { maxThoughts, excerptLength });
-  let note = '';
-  if (source.truncated) {
-    const what =
-      kind === 'branchTree'
-        ? `Last ${source.shown} of ${source.total} thoughts`
-        : `Revisions among the last ${source.shown} of ${source.total} thoughts`;
-    // "Show all" that still had to leave thoughts out says why, instead of silently drawing less.
-    note = showAll ? `${what} (the most Mermaid can draw)` : what;
-  } else if (showAll) {
-    note = `All ${source.total} thoughts`;
-  }
-  return { text: source.text, note };
+export interface LiveDiagramOptions {
+  /** The person asked for everything ("Expand all"). */
+  showAll: boolean;
+  /** Keys of folded nodes the person opened. */
+  expanded?: readonly string[];
+  /** Thoughts kept as their own node while the budget allows (the selected one, feedback, search hits). */
+  pinned?: readonly number[];
+  /** The node budget (setting `thoughtExplorer.diagrams.nodeBudget`). */
+  nodeBudget?: number;
 }
 
-/** The whole diagram (as much as Mermaid can draw), for exports. */
-export function fullThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot): string {
-  return thoughtDiagramSource(kind, snapshot, {}).text;
+export interface LiveDiagram {
+  text: string;
+  note: string;
+  /** Thoughts (seqs) of every drawn node, by node id. */
+  members: ReadonlyMap<string, readonly number[]>;
+  /** Nodes drawn and how many of them are folded. */
+  nodes: number;
+  foldedNodes: number;
+}
+
+/** The diagram as drawn in the explorer: folded to the budget, or to the "Expand all" budget on request. */
+export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, options: LiveDiagramOptions): LiveDiagram {
+  const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
+  const source = thoughtDiagramSource(kind, snapshot, {
+    nodeBudget: options.showAll ? Math.max(budget, EXPAND_ALL_BUDGET) : budget,
+    excerptLength: options.showAll ? undefined : LIVE_EXCERPT,
+    expanded: options.expanded,
+    pinned: options.pinned,
+  });
+  const nodes = source.nodes ?? 0;
+  const foldedNodes = source.foldedNodes ?? 0;
+  const opened = options.showAll || (options.expanded?.length ?? 0) > 0;
+  let note = '';
+  if (foldedNodes > 0) {
+    const what = kind === 'branchTree' ? `${source.total} thoughts` : 'Revision chains';
+    note = `${what} in ${nodes} nodes; open a folded node to see its thoughts${options.showAll ? ' (the most that stays drawable)' : ''}`;
+  } else if (opened) {
+    note = `All ${source.total} thoughts`;
+  }
+  return { text: source.text, note, members: source.members ?? new Map(), nodes, foldedNodes };
+}
+
+/** The diagram for exports: folded to the budget, as the HTML and Markdown exports draw it. */
+export function fullThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, nodeBudget?: number): string {
+  return thoughtDiagramSource(kind, snapshot, { nodeBudget }).text;
 }
 
 function thoughtDiagramSource(
   kind: ThoughtDiagramKind,
   snapshot: SessionSnapshot,
-  window: { maxThoughts?: number; excerptLength?: number },
+  folding: { nodeBudget?: number; excerptLength?: number; expanded?: readonly string[]; pinned?: readonly number[] },
 ): DiagramSource {
   // The tree grows downwards (a sidebar is tall and narrow); each revision chain reads as one row.
-  const options = { ...window, maxTextSize: MAX_TEXT_SIZE, maxEdges: MAX_EDGES };
+  const options = { ...folding, maxTextSize: MAX_TEXT_SIZE, maxEdges: MAX_EDGES };
   return kind === 'branchTree'
     ? branchTreeSource(snapshot, { ...options, direction: 'TB' })
     : revisionChainSource(snapshot, { ...options, direction: 'LR' });

@@ -3,6 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
 import { DEFAULT_STRATEGY, findStrategy } from '../engine/strategies/catalog';
+import { DEFAULT_NODE_BUDGET, MIN_NODE_BUDGET } from '../diagrams/compression';
 
 export const SETTINGS_SECTION = 'thoughtExplorer';
 
@@ -13,6 +14,8 @@ export interface ExtensionSettings {
   mcpServerEnabled: boolean;
   defaultStrategy: string;
   followLiveSession: boolean;
+  /** Most nodes a thought diagram draws before folding (`diagrams.nodeBudget`). */
+  diagramNodeBudget: number;
 }
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs, so it runs in plain Node tests. */
@@ -64,7 +67,15 @@ export function readSettings(source: SettingsSource): SettingsReading {
   const follow = source.get<unknown>('followLiveSession');
   const followLiveSession = typeof follow === 'boolean' ? follow : true;
 
-  return { settings: { storagePath, limits, mcpServerEnabled, defaultStrategy, followLiveSession }, problems };
+  const budget = source.get<unknown>('diagrams.nodeBudget');
+  let diagramNodeBudget = DEFAULT_NODE_BUDGET;
+  if (typeof budget === 'number' && Number.isInteger(budget) && budget >= MIN_NODE_BUDGET) diagramNodeBudget = budget;
+  else if (budget !== undefined && budget !== null)
+    problems.push(
+      `thoughtExplorer.diagrams.nodeBudget must be a whole number of at least ${MIN_NODE_BUDGET} (got ${JSON.stringify(budget)}); using ${DEFAULT_NODE_BUDGET}.`,
+    );
+
+  return { settings: { storagePath, limits, mcpServerEnabled, defaultStrategy, followLiveSession, diagramNodeBudget }, problems };
 }
 
 /**

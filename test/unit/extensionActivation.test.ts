@@ -209,6 +209,7 @@ describe('manifest', () => {
         'deliberation.maxTotalTokens',
         'deliberation.model',
         'deliberation.timeoutMs',
+        'diagrams.nodeBudget',
         'followLiveSession',
         'limits.maxSessionsInMemory',
         'limits.maxThoughtLength',

@@ -13,6 +13,8 @@ export interface ExplorerHtmlOptions {
   styleUri: string;
   codiconUri: string;
   surface: ExplorerSurface;
+  /** Most nodes a thought diagram draws before folding (setting `thoughtExplorer.diagrams.nodeBudget`). */
+  nodeBudget?: number;
   /** For tests; otherwise a fresh one per document. */
   nonce?: string;
 }
@@ -46,7 +48,7 @@ export function explorerHtml(options: ExplorerHtmlOptions): string {
 <link rel="stylesheet" href="${attribute(options.styleUri)}">
 <title>Thought Explorer</title>
 </head>
-<body data-surface="${options.surface === 'view' ? 'view' : 'panel'}">
+<body data-surface="${options.surface === 'view' ? 'view' : 'panel'}"${options.nodeBudget === undefined ? '' : ` data-node-budget="${Math.floor(options.nodeBudget)}"`}>
 <div id="app"></div>
 <script type="module" nonce="${attribute(nonce)}" src="${attribute(options.scriptUri)}"></script>
 </body>

@@ -1,0 +1,163 @@
+// Folded thought diagrams in the explorer (real Chromium, the built bundle): a session over the node budget is drawn
+// folded, a click opens a folded node in place within the budget, "Fold" folds it back, "Expand all" opens as much as
+// stays drawable, what was opened survives hide/show (the saved state), and a selected thought inside a folded node
+// marks that node. A small session is drawn whole.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { SessionSnapshot } from '../../src/engine/model';
+import { toSessionView } from '../../src/extension/explorer/sessionView';
+import { ExplorerPage, drawnNodeIds, launchChromium, type ExplorerPageOptions } from './support/explorerPage';
+import { reactSession } from './support/sessions';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const BUDGET = 30;
+const FOLDED = /^(run|branch|roots)_\d+(_\d+)?$/;
+
+async function openWith(snapshot: SessionSnapshot, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
+  const explorer = await ExplorerPage.open(browser, { nodeBudget: BUDGET, ...options });
+  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
+  return explorer;
+}
+
+/** Waits until the diagram has been drawn `count` times or more (data-renders), then returns its node ids. */
+async function nodesAfterRender(explorer: ExplorerPage, kind: 'branchTree' | 'revisionChain', count: number): Promise<string[]> {
+  await explorer.page.waitForFunction(
+    ([diagram, renders]) => Number(document.querySelector(`section.diagram-${diagram}`)?.getAttribute('data-renders') ?? 0) >= renders,
+    [kind, count] as const,
+    { timeout: 60_000 },
+  );
+  return drawnNodeIds(explorer, kind);
+}
+
+async function renders(explorer: ExplorerPage, kind: string): Promise<number> {
+  return Number((await explorer.page.getAttribute(`section.diagram-${kind}`, 'data-renders')) ?? 0);
+}
+
+describe('folded diagrams in the explorer', () => {
+  it('draws the demo-sized session whole: 12 thoughts, both branches, nothing folded', async () => {
+    const snapshot = reactSession({ thoughts: 12, branchEvery: 4 });
+    assert.equal(new Set(snapshot.thoughts.map((thought) => thought.branchId).filter(Boolean)).size, 2, 'two branches in the fixture');
+    const explorer = await openWith(snapshot, { nodeBudget: undefined });
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
+      const ids = await drawnNodeIds(explorer, 'branchTree');
+      assert.deepEqual(ids.sort(), snapshot.thoughts.map((thought) => `t${thought.seq}`).sort());
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('opens a folded node in place on click, folds back on "Fold", opens everything on "Expand all"', async () => {
+    const snapshot = reactSession({ thoughts: 300 });
+    const explorer = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node.folded');
+      const folded = await drawnNodeIds(explorer, 'branchTree');
+      assert.ok(folded.length <= BUDGET, `${folded.length} nodes`);
+      assert.ok(folded.includes('t299'), 'the current thought is its own node');
+      const note = (await explorer.page.textContent('section.diagram-branchTree .diagram-note')) ?? '';
+      assert.match(note, new RegExp(`300 thoughts in ${folded.length} nodes`));
+      assert.match((await explorer.page.textContent('section.diagram-branchTree .show-all')) ?? '', /Expand all/);
+      await explorer.screenshot('branch-tree-folded');
+
+      // The most recent folded run: small enough to open whole within the budget.
+      const runs = folded.filter((id) => FOLDED.test(id));
+      assert.ok(runs.length > 0, folded.join(','));
+      const target = runs[runs.length - 1];
+      const [, first, last] = /^run_(\d+)_(\d+)$/.exec(target) ?? [];
+      assert.ok(first !== undefined, `a run: ${target}`);
+      const before = await renders(explorer, 'branchTree');
+      await explorer.page.click(`section.diagram-branchTree g.node[id*="-flowchart-${target}-"]`);
+      const opened = await nodesAfterRender(explorer, 'branchTree', before + 1);
+      assert.ok(opened.length <= BUDGET, `${opened.length} nodes after opening`);
+      assert.ok(!opened.includes(target), `${target} opened`);
+      for (let seq = Number(first); seq <= Number(last); seq++) {
+        const thought = snapshot.thoughts[seq];
+        if (thought.branchId === snapshot.thoughts[Number(first)].branchId) assert.ok(opened.includes(`t${seq}`), `t${seq} drawn`);
+      }
+      const state = await explorer.page.evaluate(
+        () => (window as unknown as { __explorerState: { expanded?: Record<string, string[]> } }).__explorerState,
+      );
+      assert.deepEqual(state.expanded?.branchTree, [target], 'the opened node is in the saved state');
+      assert.match((await explorer.page.textContent('section.diagram-branchTree .show-all')) ?? '', /Fold/);
+
+      // "Fold" brings the first drawing back.
+      const beforeFold = await renders(explorer, 'branchTree');
+      await explorer.page.click('section.diagram-branchTree .show-all');
+      assert.deepEqual((await nodesAfterRender(explorer, 'branchTree', beforeFold + 1)).sort(), [...folded].sort());
+
+      // "Expand all": 300 thoughts fit the "expand all" budget, so every thought is its own node.
+      await explorer.page.click('section.diagram-branchTree .show-all');
+      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]', 120_000);
+      const all = await drawnNodeIds(explorer, 'branchTree');
+      assert.equal(all.filter((id) => /^t\d+$/.test(id)).length, 300);
+      assert.equal(all.filter((id) => FOLDED.test(id)).length, 0);
+      assert.deepEqual(explorer.record.pageErrors, []);
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('keeps what was opened across hide/show, and marks a selected thought that sits inside a folded node', async () => {
+    const snapshot = reactSession({ thoughts: 200 });
+    const first = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    let target: string;
+    let saved: unknown;
+    try {
+      await first.showTab('branchTree');
+      await first.waitForDiagram('branchTree', 'g.node.folded');
+      const runs = (await drawnNodeIds(first, 'branchTree')).filter((id) => FOLDED.test(id));
+      target = runs[runs.length - 1];
+      const before = await renders(first, 'branchTree');
+      await first.page.click(`section.diagram-branchTree g.node[id*="-flowchart-${target}-"]`);
+      await nodesAfterRender(first, 'branchTree', before + 1);
+      saved = await first.page.evaluate(() => (window as unknown as { __explorerState: unknown }).__explorerState);
+    } finally {
+      await first.close();
+    }
+    // The webview is recreated with the saved state (VS Code destroys hidden webviews).
+    const second = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900, savedState: saved });
+    try {
+      await second.waitForDiagram('branchTree', 'g.node');
+      const ids = await drawnNodeIds(second, 'branchTree');
+      assert.ok(!ids.includes(target), `${target} still open after restore`);
+      // Select the oldest thought, which sits in a folded node: that node is marked.
+      const holder = ids.find((id) => /^run_0_\d+$/.test(id));
+      assert.ok(holder, ids.join(','));
+      await second.page.evaluate(() => document.querySelector<HTMLElement>('.thought-card[data-seq="0"]')?.click());
+      await second.page.waitForSelector(`section.diagram-branchTree g.node.selected-node[id*="-flowchart-${holder}-"]`);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('folds the revision chains of a long session and opens them on click', async () => {
+    const snapshot = reactSession({ thoughts: 600 });
+    const explorer = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    try {
+      await explorer.showTab('revisionChain');
+      await explorer.waitForDiagram('revisionChain', 'g.node.folded');
+      const folded = await drawnNodeIds(explorer, 'revisionChain');
+      assert.ok(folded.length <= BUDGET, `${folded.length} nodes`);
+      const group = folded.find((id) => FOLDED.test(id)) as string;
+      const before = await renders(explorer, 'revisionChain');
+      await explorer.page.click(`section.diagram-revisionChain g.node[id*="-flowchart-${group}-"]`);
+      const opened = await nodesAfterRender(explorer, 'revisionChain', before + 1);
+      assert.ok(!opened.includes(group) && opened.length <= BUDGET, opened.join(','));
+    } finally {
+      await explorer.close();
+    }
+  });
+});
