@@ -17,7 +17,7 @@ import { SessionModel } from './sessionModel';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
-import { isThoughtDiagram, liveThoughtDiagram, type ThoughtDiagramKind } from './thoughtDiagrams';
+import { isThoughtDiagram, liveThoughtDiagram, REFINE_AFTER_MS, type ThoughtDiagramKind } from './thoughtDiagrams';
 import { restoreUiState, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
@@ -32,6 +32,8 @@ export class ExplorerApp implements HostMessageHandler {
   private deliberationState: LiveDeliberationState | undefined;
   private readonly folding: DiagramFolding;
   private readonly nodeBudget: number | undefined;
+  /** Pending redraw at the full node budget once thoughts stop arriving (live redraws use a smaller one). */
+  private refineTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -170,7 +172,8 @@ export class ExplorerApp implements HostMessageHandler {
     layout.cards.select(ui.selectedSeq, false);
     if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
-    this.requestThoughtDiagrams(snapshot);
+    // A replay steps through thoughts like a live session: the smaller streaming budget keeps each step cheap.
+    this.requestThoughtDiagrams(snapshot, layout.replay.active);
     layout.diff.show(thoughts, ui.selectedSeq);
   }
 
@@ -187,7 +190,14 @@ export class ExplorerApp implements HostMessageHandler {
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
-    this.requestThoughtDiagrams(snapshot);
+    this.requestThoughtDiagrams(snapshot, true);
+    // When the session pauses, draw it again with the full node budget.
+    clearTimeout(this.refineTimer);
+    this.refineTimer = setTimeout(() => {
+      this.refineTimer = undefined;
+      const settled = this.model.shownSnapshot();
+      if (settled && !this.layout.replay.active) this.requestThoughtDiagrams(settled);
+    }, REFINE_AFTER_MS);
   }
 
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
@@ -197,12 +207,12 @@ export class ExplorerApp implements HostMessageHandler {
     this.layout.header.showDeliberation(derived && fromHost && !this.layout.replay.active ? { ...derived, ...fromHost } : derived);
   }
 
-  private requestThoughtDiagrams(snapshot: SessionSnapshot): void {
-    this.requestThoughtDiagram('branchTree', snapshot);
-    this.requestThoughtDiagram('revisionChain', snapshot);
+  private requestThoughtDiagrams(snapshot: SessionSnapshot, streaming = false): void {
+    this.requestThoughtDiagram('branchTree', snapshot, streaming);
+    this.requestThoughtDiagram('revisionChain', snapshot, streaming);
   }
 
-  private requestThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot): void {
+  private requestThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, streaming = false): void {
     const folding = this.folding;
     const showAll = folding.showAll(kind);
     const view = this.layout.views[kind];
@@ -212,7 +222,7 @@ export class ExplorerApp implements HostMessageHandler {
     // Built at render time, so a burst of requests builds the text once.
     view.request({
       source: () => {
-        const diagram = liveThoughtDiagram(kind, snapshot, { showAll, expanded, pinned, nodeBudget: this.nodeBudget });
+        const diagram = liveThoughtDiagram(kind, snapshot, { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming });
         folding.remember(kind, diagram.members);
         return diagram;
       },

@@ -24,6 +24,7 @@ async function renderAll(): Promise<void> {
   let index = 0;
   for (const source of sources) {
     const figure = source.closest('figure');
+    const figureStarted = performance.now();
     try {
       const { svg } = await mermaid.render(`export-diagram-${index++}`, source.textContent ?? '');
       const holder = document.createElement('div');
@@ -32,6 +33,7 @@ async function renderAll(): Promise<void> {
       source.hidden = true;
       source.after(holder);
       figure?.setAttribute('data-rendered', 'true');
+      figure?.setAttribute('data-render-ms', String(Math.round(performance.now() - figureStarted)));
     } catch (error) {
       // Keep the source visible and say what failed; never leave an empty figure.
       const note = document.createElement('p');

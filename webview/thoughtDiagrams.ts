@@ -16,6 +16,14 @@ export const LIVE_EXCERPT = 28;
  */
 export const EXPAND_ALL_BUDGET = 400;
 
+/**
+ * While thoughts stream in, each new thought redraws the tree with at most this many nodes: Mermaid's cost has a fixed
+ * part and about 8 ms a node here, so a small drawing keeps tool call → diagram within the 100 ms target. Once the
+ * session pauses (REFINE_AFTER_MS without a thought) the diagram is redrawn at the full node budget.
+ */
+export const STREAMING_NODE_BUDGET = 12;
+export const REFINE_AFTER_MS = 1_500;
+
 export type ThoughtDiagramKind = 'branchTree' | 'revisionChain';
 
 export function isThoughtDiagram(kind: string): kind is ThoughtDiagramKind {
@@ -31,6 +39,8 @@ export interface LiveDiagramOptions {
   pinned?: readonly number[];
   /** The node budget (setting `thoughtExplorer.diagrams.nodeBudget`). */
   nodeBudget?: number;
+  /** A redraw for a thought that just arrived, while more may follow: at most STREAMING_NODE_BUDGET nodes. */
+  streaming?: boolean;
 }
 
 export interface LiveDiagram {
@@ -45,7 +55,8 @@ export interface LiveDiagram {
 
 /** The diagram as drawn in the explorer: folded to the budget, or to the "Expand all" budget on request. */
 export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, options: LiveDiagramOptions): LiveDiagram {
-  const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
+  const full = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
+  const budget = options.streaming && !options.showAll ? Math.min(full, STREAMING_NODE_BUDGET) : full;
   const source = thoughtDiagramSource(kind, snapshot, {
     nodeBudget: options.showAll ? Math.max(budget, EXPAND_ALL_BUDGET) : budget,
     excerptLength: options.showAll ? undefined : LIVE_EXCERPT,

@@ -30,8 +30,13 @@ export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindow
   ];
 }
 
-/** "Showing the most recent 200 of 1000 thoughts." when a diagram was windowed. */
+/**
+ * What a diagram leaves out, for the reader: "Showing the most recent 200 of 1000 thoughts." when windowed, or how it
+ * was folded to its node budget (every thought is still listed in the document).
+ */
 export function windowNote(source: DiagramSource): string | undefined {
-  if (!source.truncated) return undefined;
-  return `Showing the most recent ${source.shown} of ${source.total} thoughts.`;
+  if (source.truncated) return `Showing the most recent ${source.shown} of ${source.total} thoughts.`;
+  if ((source.foldedNodes ?? 0) > 0)
+    return `Folded to ${source.nodes} nodes: runs of thoughts, whole branches and older stretches are drawn as one node each.`;
+  return undefined;
 }
