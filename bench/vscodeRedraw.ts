@@ -16,14 +16,23 @@ import { pathToFileURL } from 'node:url';
 import type { Frame, Page } from 'playwright-core';
 import { formatMs, percentile, type BenchCheck, type BenchSection } from './section';
 
-/** Thoughts before the measured ones: the target is stated at 100 thoughts. */
-const BASE_THOUGHTS = 100;
+/**
+ * Where the session is measured: the targets are stated at 100 thoughts (card and diagram p95 ≤ 100 ms) and at 1,000
+ * (diagram p95 ≤ 150 ms). `THOUGHT_EXPLORER_BENCH_REDRAW_AT=100` measures only the first (a much shorter run).
+ */
+const MEASURE_AT: readonly number[] = (process.env.THOUGHT_EXPLORER_BENCH_REDRAW_AT ?? '100,1000')
+  .split(',')
+  .map((value) => Number(value.trim()))
+  .filter((value) => Number.isInteger(value) && value > 1);
+const BASE_THOUGHTS = MEASURE_AT[0] ?? 100;
 const MEASURED_THOUGHTS = 40;
 const REDRAW_TARGET_MS = 100;
+/** Tool call → diagram targets by session size. */
+const DIAGRAM_TARGET_MS = (thoughts: number): number => (thoughts >= 1_000 ? 150 : 100);
 /** One thought not drawn within this long means the explorer is stuck, not slow: stop with a clear message. */
 const DRAWN_TIMEOUT_MS = 20_000;
 const FRAME_TIMEOUT_MS = 60_000;
-const RUN_TIMEOUT_SECONDS = 600;
+const RUN_TIMEOUT_SECONDS = 2_400;
 
 const BRANCH_TAB = 'vscode-tab-header[data-diagram="branchTree"]';
 
@@ -314,7 +323,7 @@ export const vscodeRedrawSection: BenchSection = {
         env: {
           THOUGHT_EXPLORER_BENCH_URL: url,
           THOUGHT_EXPLORER_BENCH_TOKEN: coordinator.token,
-          THOUGHT_EXPLORER_BENCH_THOUGHTS: String(BASE_THOUGHTS + MEASURED_THOUGHTS),
+          THOUGHT_EXPLORER_BENCH_THOUGHTS: String(Math.max(...MEASURE_AT, BASE_THOUGHTS) + MEASURED_THOUGHTS),
         },
         log: progress,
         onPage: (page) => coordinator.attach(page),
@@ -333,42 +342,55 @@ export const vscodeRedrawSection: BenchSection = {
       );
     }
 
-    const measured = coordinator.samples.filter((sample) => sample.seq >= BASE_THOUGHTS);
+    const measured = coordinator.samples.filter((sample) => sample.seq >= BASE_THOUGHTS && sample.seq < BASE_THOUGHTS + MEASURED_THOUGHTS);
     const warm = coordinator.samples.filter((sample) => sample.seq >= 1);
     const lines = [
       `One session through VS Code's own MCP client (\`vscode.lm.invokeTool\`), one thought at a time, 400-character thoughts`,
       `(every 10th a revision, every 25th a branch); the explorer opened as an editor panel (thoughtExplorer.openExplorer) with the branch tree tab on screen. Times from just`,
-      `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock.`,
+      `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock. The tree is folded`,
+      `(12 nodes while thoughts stream in); (c) is the frame where the new thought's node is on the canvas.`,
       '',
-      `Thoughts ${BASE_THOUGHTS + 1}–${BASE_THOUGHTS + MEASURED_THOUGHTS} (the session at ${BASE_THOUGHTS}+ thoughts):`,
+      '| at | measure | p50 | p95 | max |',
+      '|---|---|---:|---:|---:|',
+    ];
+    const checks: BenchCheck[] = [];
+    for (const at of MEASURE_AT) {
+      const window = coordinator.samples.filter((sample) => sample.seq >= at && sample.seq < at + MEASURED_THOUGHTS);
+      const label = `${at + 1}–${at + MEASURED_THOUGHTS}`;
+      lines.push(
+        row(
+          `${label} | (a) invokeTool round trip`,
+          window.map((sample) => sample.roundTrip),
+        ),
+        row(
+          `${label} | (b) tool call → card on screen`,
+          window.map((sample) => sample.card),
+        ),
+        row(
+          `${label} | (c) tool call → diagram redrawn (folded tree)`,
+          window.map((sample) => sample.tree),
+        ),
+      );
+      const treeP95 = stats(window.map((sample) => sample.tree)).p95;
+      const target = DIAGRAM_TARGET_MS(at);
+      checks.push({
+        name: `tool call → diagram redrawn p95 ≤ ${target} ms at ${at} thoughts (real VS Code)`,
+        pass: window.length === MEASURED_THOUGHTS && treeP95 <= target,
+        detail: `p95 ${formatMs(treeP95)} over ${window.length} thoughts`,
+      });
+    }
+    lines.push(
       '',
-      '| measure | p50 | p95 | max |',
-      '|---|---:|---:|---:|',
-      row(
-        '(a) invokeTool round trip',
-        measured.map((sample) => sample.roundTrip),
-      ),
-      row(
-        '(b) tool call → card on screen',
-        measured.map((sample) => sample.card),
-      ),
-      row(
-        '(c) tool call → branch tree window swapped in',
-        measured.map((sample) => sample.tree),
-      ),
-      '',
-      `Thoughts 2–${BASE_THOUGHTS + MEASURED_THOUGHTS} (whole run after the first call): ` +
+      `Whole run after the first call: ` +
         `(a) p50 ${formatMs(stats(warm.map((s) => s.roundTrip)).p50)}, (b) p50 ${formatMs(stats(warm.map((s) => s.card)).p50)} / p95 ${formatMs(stats(warm.map((s) => s.card)).p95)}, ` +
         `(c) p50 ${formatMs(stats(warm.map((s) => s.tree)).p50)} / p95 ${formatMs(stats(warm.map((s) => s.tree)).p95)}`,
-    ];
+    );
     const cardP95 = stats(measured.map((sample) => sample.card)).p95;
-    const checks: BenchCheck[] = [
-      {
-        name: `tool call → card on screen p95 ≤ ${REDRAW_TARGET_MS} ms at ${BASE_THOUGHTS} thoughts (real VS Code)`,
-        pass: measured.length === MEASURED_THOUGHTS && cardP95 <= REDRAW_TARGET_MS,
-        detail: `p95 ${formatMs(cardP95)} over ${measured.length} thoughts`,
-      },
-    ];
+    checks.unshift({
+      name: `tool call → card on screen p95 ≤ ${REDRAW_TARGET_MS} ms at ${BASE_THOUGHTS} thoughts (real VS Code)`,
+      pass: measured.length === MEASURED_THOUGHTS && cardP95 <= REDRAW_TARGET_MS,
+      detail: `p95 ${formatMs(cardP95)} over ${measured.length} thoughts`,
+    });
     return { lines, checks };
   },
 };
