@@ -161,44 +161,79 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     Math.max(shown(a), shown(b)) * PROTECTION_STEP +
     (gSize[a] + gSize[b]) * 2 ** ((RECENCY_BITS * Math.max(gNewest[a], gNewest[b])) / span);
 
-  // A binary heap of candidate merges: [cost, owner group, owner version, type].
-  const heap: [number, number, number, number][] = [];
+  // A binary heap of candidate merges (cost, owner group, owner version, type) in parallel typed arrays: a 10,000-thought
+  // session makes tens of thousands of candidates, and tuples would keep the garbage collector busy.
+  let capacity = 1024;
+  let hCost = new Float64Array(capacity);
+  let hOwner = new Int32Array(capacity);
+  let hVersion = new Int32Array(capacity);
+  let hType = new Uint8Array(capacity);
+  let heapSize = 0;
   const less = (i: number, j: number): boolean =>
-    heap[i][0] < heap[j][0] ||
-    (heap[i][0] === heap[j][0] && (heap[i][1] < heap[j][1] || (heap[i][1] === heap[j][1] && heap[i][3] < heap[j][3])));
-  const push = (entry: [number, number, number, number]): void => {
-    heap.push(entry);
-    let index = heap.length - 1;
+    hCost[i] < hCost[j] || (hCost[i] === hCost[j] && (hOwner[i] < hOwner[j] || (hOwner[i] === hOwner[j] && hType[i] < hType[j])));
+  const swap = (i: number, j: number): void => {
+    const cost = hCost[i];
+    hCost[i] = hCost[j];
+    hCost[j] = cost;
+    const owner = hOwner[i];
+    hOwner[i] = hOwner[j];
+    hOwner[j] = owner;
+    const version = hVersion[i];
+    hVersion[i] = hVersion[j];
+    hVersion[j] = version;
+    const kind = hType[i];
+    hType[i] = hType[j];
+    hType[j] = kind;
+  };
+  const push = (cost: number, owner: number, version: number, type: number): void => {
+    if (heapSize === capacity) {
+      capacity *= 2;
+      const grow = <T extends Float64Array | Int32Array | Uint8Array>(array: T, make: (size: number) => T): T => {
+        const bigger = make(capacity);
+        bigger.set(array);
+        return bigger;
+      };
+      hCost = grow(hCost, (size) => new Float64Array(size));
+      hOwner = grow(hOwner, (size) => new Int32Array(size));
+      hVersion = grow(hVersion, (size) => new Int32Array(size));
+      hType = grow(hType, (size) => new Uint8Array(size));
+    }
+    let index = heapSize++;
+    hCost[index] = cost;
+    hOwner[index] = owner;
+    hVersion[index] = version;
+    hType[index] = type;
     while (index > 0) {
       const parent = (index - 1) >> 1;
       if (!less(index, parent)) break;
-      [heap[index], heap[parent]] = [heap[parent], heap[index]];
+      swap(index, parent);
       index = parent;
     }
   };
-  const pop = (): [number, number, number, number] => {
-    const top = heap[0];
-    const last = heap.pop() as [number, number, number, number];
-    if (heap.length > 0) {
-      heap[0] = last;
-      let index = 0;
-      for (;;) {
-        const left = index * 2 + 1;
-        const right = left + 1;
-        let smallest = index;
-        if (left < heap.length && less(left, smallest)) smallest = left;
-        if (right < heap.length && less(right, smallest)) smallest = right;
-        if (smallest === index) break;
-        [heap[index], heap[smallest]] = [heap[smallest], heap[index]];
-        index = smallest;
-      }
+  /** Removes the top entry (read it from index 0 first). */
+  const popTop = (): void => {
+    heapSize--;
+    if (heapSize === 0) return;
+    hCost[0] = hCost[heapSize];
+    hOwner[0] = hOwner[heapSize];
+    hVersion[0] = hVersion[heapSize];
+    hType[0] = hType[heapSize];
+    let index = 0;
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let smallest = index;
+      if (left < heapSize && less(left, smallest)) smallest = left;
+      if (right < heapSize && less(right, smallest)) smallest = right;
+      if (smallest === index) break;
+      swap(index, smallest);
+      index = smallest;
     }
-    return top;
   };
   const offer = (group: number): void => {
-    for (const type of [NEXT, ABSORB, ROOT_NEXT]) {
+    for (let type = NEXT; type <= ROOT_NEXT; type++) {
       const partner = partnerOf(group, type);
-      if (partner !== undefined) push([costOf(group, partner), group, gVersion[group], type]);
+      if (partner !== undefined) push(costOf(group, partner), group, gVersion[group], type);
     }
     // A root tree that just became whole can now merge with the whole root tree before it.
     const position = rootPosition(group);
@@ -206,7 +241,7 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
       const previousFirst = gKind[group] === 1 ? gRootFrom[group] - 1 : position - 1;
       if (previousFirst >= 0) {
         const previous = find(lines[rootLines[previousFirst]].items[0]);
-        if (isComplete(previous)) push([costOf(previous, group), previous, gVersion[previous], ROOT_NEXT]);
+        if (isComplete(previous)) push(costOf(previous, group), previous, gVersion[previous], ROOT_NEXT);
       }
     }
   };
@@ -214,8 +249,12 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
   for (const line of lines) for (const item of line.items) offer(item);
   let count = itemCount;
   const target = Math.max(1, Math.floor(budget));
-  while (count > target && heap.length > 0) {
-    const [cost, owner, version, type] = pop();
+  while (count > target && heapSize > 0) {
+    const cost = hCost[0];
+    const owner = hOwner[0];
+    const version = hVersion[0];
+    const type = hType[0];
+    popTop();
     if (find(owner) !== owner || gVersion[owner] !== version) continue;
     const partner = partnerOf(owner, type);
     if (partner === undefined) continue;
@@ -223,7 +262,7 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     // cost fell is simply taken now.
     const current = costOf(owner, partner);
     if (current > cost) {
-      push([current, owner, version, type]);
+      push(current, owner, version, type);
       continue;
     }
     // The survivor keeps the name: the left stretch, the parent's group, or the earlier root run.
@@ -247,7 +286,7 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
     // The stretch before it on its line may now merge with it at a different cost.
     if (gKind[survivor] === 0 && gStart[survivor] > 0) {
       const previous = find(lines[gLine[survivor]].items[gStart[survivor] - 1]);
-      push([costOf(previous, survivor), previous, gVersion[previous], NEXT]);
+      push(costOf(previous, survivor), previous, gVersion[previous], NEXT);
     }
   }
 
