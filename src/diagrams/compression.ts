@@ -249,7 +249,8 @@ export function foldForest(forest: FoldForest, weight: (item: number) => number,
   for (const line of lines) for (const item of line.items) offer(item);
   let count = itemCount;
   const target = Math.max(1, Math.floor(budget));
-  while (count > target && heapSize > 0) {
+  while (count > target) {
+    if (heapSize === 0) break;
     const cost = hCost[0];
     const owner = hOwner[0];
     const version = hVersion[0];
