@@ -5,9 +5,10 @@
 // The diagram is described as a forest of lines (each a list of thought seqs in order; a line may hang off an item of
 // another line, or be a root). A folded node is a group of items that stays connected: a stretch of one line plus the
 // whole subtrees of lines it absorbed, or a run of consecutive whole root trees. Starting from one node per item, the
-// cheapest merge is taken until the count fits the budget. A merge costs its protection first (the most important
-// item it would hide: structure, the current thought, pinned and expanded thoughts) and then its size, weighted so
-// that older merges are cheaper; merges only ever get more expensive as groups grow, so a lazy priority queue is exact.
+// cheapest merge is taken until the count fits the budget. A merge costs, first, the protection of an item it would
+// stop showing on its own (structure, the current thought, pinned and expanded thoughts; merging groups that are
+// already folded hides nothing more), then its size, weighted so that older merges are cheaper. Candidates sit in a
+// lazy priority queue: one whose cost rose since it was queued goes back in; one whose cost fell is taken at once.
 // Pure and deterministic: the same forest, weights and budget always give the same groups.
 
 export interface FoldLine {
@@ -72,7 +73,7 @@ const NEXT = 0;
 const ABSORB = 1;
 const ROOT_NEXT = 2;
 
-/** Folds `forest` into at most `budget` groups (at least one per... nothing: a single group when the budget is 1). */
+/** Folds `forest` into at most `budget` groups (the whole forest can always become one group). */
 export function foldForest(forest: FoldForest, weight: (item: number) => number, budget: number): FoldResult {
   const { lines, size } = forest;
   const lineOf = new Int32Array(size).fill(-1);
