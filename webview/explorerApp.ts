@@ -148,7 +148,7 @@ export class ExplorerApp implements HostMessageHandler {
       return;
     }
     const snapshot: SessionSnapshot = { meta: source.meta, thoughts: source.thoughts, strategySwitches: source.strategySwitches };
-    const { svgs, errors } = await renderExportSvgs(snapshot, source.strategy, this.layout.views, this.layout.stageGraph);
+    const { svgs, errors } = await renderExportSvgs(snapshot, source.strategy, this.layout.views, this.layout.stageGraph, this.nodeBudget);
     this.host.post({ type: 'svgRendered', requestId, svgs, errors });
   }
 

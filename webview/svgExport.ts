@@ -1,4 +1,4 @@
-// SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and whole, unwindowed SVGs of
+// SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and SVGs (folded to the node budget) of
 // every diagram for the host's HTML/Markdown export, rendered off-screen so the views on screen are left alone.
 import type { SessionSnapshot } from '../src/engine/model';
 import { DIAGRAM_KINDS, type DiagramKind, type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
@@ -20,11 +20,13 @@ export async function renderExportSvgs(
   strategy: StrategyView | undefined,
   views: Record<DiagramKind, DiagramView>,
   stageGraph: StageGraphView,
+  /** The node budget the thought diagrams fold to (the explorer's setting). */
+  nodeBudget?: number,
 ): Promise<{ svgs: RenderedSvgs; errors: string[] }> {
   const svgs: RenderedSvgs = {};
   const errors: string[] = [];
   const source = (kind: DiagramKind): string =>
-    kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot);
+    kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot, nodeBudget);
   for (const kind of DIAGRAM_KINDS) {
     try {
       svgs[kind] = await views[kind].renderDetached(source(kind));

@@ -122,7 +122,8 @@ async function runExport(
   }
 
   const produce = async (report: (message: string, increment: number) => void): Promise<string> => {
-    const options: ExportOptions = {};
+    // The diagrams fold to the same node budget as in the explorer.
+    const options: ExportOptions = { diagramWindow: { nodeBudget: services.settings.diagramNodeBudget } };
     if (format === 'html') {
       report('Rendering diagrams', 0);
       const svgs = await services.explorerHandle?.renderedSvgs?.(sessionId);
