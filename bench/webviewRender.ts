@@ -82,7 +82,7 @@ const nodeSelector = (kind: string, nodeId: string): string =>
   `section.diagram-${kind} .diagram-canvas g.node[id*="-flowchart-${nodeId}-"]`;
 
 /** Renders a small session once so Mermaid's one-time setup is not counted in the first measurement. */
-async function warmUp(explorer: ExplorerPage): Promise<void> {
+export async function warmUp(explorer: ExplorerPage): Promise<void> {
   const small = reactSession({ thoughts: 6, sessionId: 'warm-up' });
   await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(small) });
   for (const kind of ['stageGraph', 'branchTree', 'revisionChain'] as const) {
@@ -155,7 +155,7 @@ interface LatencyResult {
  * Thought → redraw at about 100 thoughts, one thought at a time: first with the stage graph on screen, then with the
  * branch tree (the costliest live view). Each sample waits for the frame after the condition holds.
  */
-async function redrawLatency(explorer: ExplorerPage): Promise<LatencyResult> {
+export async function redrawLatency(explorer: ExplorerPage): Promise<LatencyResult> {
   const full = reactSession({ thoughts: LATENCY_BASE + 2 * LATENCY_SAMPLES, sessionId: 'latency' });
   const base: SessionSnapshot = { ...full, thoughts: full.thoughts.slice(0, LATENCY_BASE) };
   await explorer.showTab('stageGraph');
