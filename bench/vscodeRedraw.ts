@@ -348,7 +348,7 @@ export const vscodeRedrawSection: BenchSection = {
       `One session through VS Code's own MCP client (\`vscode.lm.invokeTool\`), one thought at a time, 400-character thoughts`,
       `(every 10th a revision, every 25th a branch); the explorer opened as an editor panel (thoughtExplorer.openExplorer) with the branch tree tab on screen. Times from just`,
       `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock. The tree is folded`,
-      `(12 nodes while thoughts stream in); (c) is the frame where the new thought's node is on the canvas.`,
+      `(8 nodes while thoughts stream in); (c) is the frame where the new thought's node is on the canvas.`,
       '',
       '| at | measure | p50 | p95 | max |',
       '|---|---|---:|---:|---:|',

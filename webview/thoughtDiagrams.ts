@@ -21,7 +21,7 @@ export const EXPAND_ALL_BUDGET = 400;
  * part and about 8 ms a node here, so a small drawing keeps tool call → diagram within the 100 ms target. Once the
  * session pauses (REFINE_AFTER_MS without a thought) the diagram is redrawn at the full node budget.
  */
-export const STREAMING_NODE_BUDGET = 12;
+export const STREAMING_NODE_BUDGET = 8;
 export const REFINE_AFTER_MS = 1_500;
 
 export type ThoughtDiagramKind = 'branchTree' | 'revisionChain';
