@@ -3,9 +3,19 @@
 // back (ExplorerApp.navigationState / restoreNavigation) so panel restore can keep it with the rest of the UI state;
 // what comes back is read defensively, as anything from saved state is.
 import { DIAGRAM_KINDS, isDiagramKind, type DiagramKind } from '../src/shared/protocol';
-import type { DiagramView } from './diagramView';
-import type { SearchController } from './searchController';
 import { restoreTransform, type ViewTransform } from './viewTransform';
+
+/** What this module needs of a DiagramView (structural, so pure tests need not load Mermaid). */
+interface NavigableView {
+  panZoom: { readonly transform: ViewTransform; restore(view: ViewTransform): void };
+  keyboard: { currentNodeId: string | undefined };
+}
+
+/** What this module needs of the SearchController. */
+interface SearchQueryHolder {
+  readonly text: string;
+  bar: { setQuery(query: string): void };
+}
 
 export interface NavigationState {
   views: Partial<Record<DiagramKind, ViewTransform>>;
@@ -35,7 +45,7 @@ export function readNavigationState(saved: unknown): NavigationState {
   return state;
 }
 
-export function collectNavigationState(views: Record<DiagramKind, DiagramView>, search: SearchController): NavigationState {
+export function collectNavigationState(views: Record<DiagramKind, NavigableView>, search: SearchQueryHolder): NavigationState {
   const state: NavigationState = { views: {}, focusedNode: {}, search: search.text };
   for (const kind of DIAGRAM_KINDS) {
     state.views[kind] = views[kind].panZoom.transform;
@@ -45,7 +55,7 @@ export function collectNavigationState(views: Record<DiagramKind, DiagramView>, 
   return state;
 }
 
-export function applyNavigationState(saved: unknown, views: Record<DiagramKind, DiagramView>, search: SearchController): void {
+export function applyNavigationState(saved: unknown, views: Record<DiagramKind, NavigableView>, search: SearchQueryHolder): void {
   const state = readNavigationState(saved);
   for (const kind of DIAGRAM_KINDS) {
     const transform = state.views[kind];
