@@ -311,6 +311,8 @@ export class ExplorerApp implements HostMessageHandler {
     for (const kind of DIAGRAM_KINDS) {
       const svg = layout.views[kind].svg;
       const node = svg ? this.markSelectedNode(kind, svg) : undefined;
+      // Tab into a diagram lands on the selected thought.
+      if (node) layout.views[kind].keyboard.currentNodeId = node.dataset.nodeId;
       // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
       if (node && (source === 'card' || source === 'search') && kind === ui.activeTab) layout.views[kind].reveal(node);
     }

@@ -525,3 +525,165 @@ describe('diagram navigation in Chromium', () => {
     }
   });
 });
+
+/** A contrast the page must meet: `what`, its ratio and the minimum. */
+interface ContrastCheck {
+  what: string;
+  ratio: number;
+  minimum: number;
+}
+
+/**
+ * WCAG contrast ratios of the explorer's text and navigation marks against what is behind them, computed from the
+ * computed styles (translucent colours composited over the backgrounds under them).
+ */
+async function contrastChecks(explorer: ExplorerPage): Promise<ContrastCheck[]> {
+  return explorer.page.evaluate(() => {
+    type Rgba = [number, number, number, number];
+    const parse = (colour: string): Rgba => {
+      const match = /rgba?\(([^)]+)\)/.exec(colour);
+      if (!match) return [0, 0, 0, 0];
+      const parts = match[1]
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
+      return [parts[0], parts[1], parts[2], parts[3] ?? 1];
+    };
+    const over = (top: Rgba, bottom: Rgba): Rgba => {
+      const alpha = top[3];
+      return [0, 1, 2].map((index) => top[index] * alpha + bottom[index] * (1 - alpha)).concat(1) as Rgba;
+    };
+    const backgroundOf = (element: Element | null): Rgba => {
+      const layers: Rgba[] = [];
+      for (let node = element; node; node = node.parentElement) {
+        const colour = parse(getComputedStyle(node).backgroundColor);
+        if (colour[3] > 0) layers.push(colour);
+        if (colour[3] >= 1) break;
+      }
+      let result: Rgba = parse(getComputedStyle(document.body).backgroundColor);
+      if (result[3] < 1) result = [0, 0, 0, 1];
+      for (const layer of layers.reverse()) result = over(layer, result);
+      return result;
+    };
+    const luminance = ([r, g, b]: Rgba): number => {
+      const channel = (value: number): number => {
+        const c = value / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const ratio = (a: Rgba, b: Rgba): number => {
+      const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (light + 0.05) / (dark + 0.05);
+    };
+    const checks: { what: string; ratio: number; minimum: number }[] = [];
+    const text = (what: string, selector: string, minimum = 4.5): void => {
+      const element = document.querySelector(selector);
+      if (!element) throw new Error(`${selector} not found for ${what}`);
+      const background = backgroundOf(element);
+      checks.push({ what, ratio: ratio(over(parse(getComputedStyle(element).color), background), background), minimum });
+    };
+    const mark = (
+      what: string,
+      selector: string,
+      property: 'outlineColor' | 'stroke' | 'borderTopColor',
+      against: string,
+      minimum = 3,
+    ): void => {
+      const element = document.querySelector(selector);
+      if (!element) throw new Error(`${selector} not found for ${what}`);
+      const background = backgroundOf(document.querySelector(against));
+      const colour = getComputedStyle(element)[property] as string;
+      checks.push({ what, ratio: ratio(over(parse(colour), background), background), minimum });
+    };
+    const svgText = (what: string, selector: string, shapeSelector: string): void => {
+      const label = document.querySelector(selector);
+      const shape = document.querySelector(shapeSelector);
+      if (!label || !shape) throw new Error(`${selector} not found for ${what}`);
+      const fill = over(
+        parse(getComputedStyle(shape).fill),
+        backgroundOf(document.querySelector('section.diagram-branchTree .diagram-canvas')),
+      );
+      checks.push({ what, ratio: ratio(over(parse(getComputedStyle(label).color), fill), fill), minimum: 4.5 });
+    };
+    text('card text', '.thought-card .thought-text');
+    text('card stage', '.thought-card .thought-stage');
+    text('card badge', '.thought-card .badge');
+    text('search hit card text', '.thought-card.search-hit .thought-text');
+    text('search count', '.session-search .search-count');
+    text('search input', '.session-search input');
+    text('zoom readout', 'section.diagram-branchTree .zoom-readout');
+    text('diagram note', 'section.diagram-branchTree .diagram-note-text');
+    svgText(
+      'node label',
+      'section.diagram-branchTree g.node:not(.search-hit) .nodeLabel',
+      'section.diagram-branchTree g.node:not(.search-hit) rect',
+    );
+    svgText(
+      'search hit node label',
+      'section.diagram-branchTree g.node.search-hit .nodeLabel',
+      'section.diagram-branchTree g.node.search-hit rect',
+    );
+    mark('card border', '.thought-card', 'borderTopColor', '.cards-column');
+    mark(
+      'node focus ring',
+      'section.diagram-branchTree g.node:focus-visible',
+      'outlineColor',
+      'section.diagram-branchTree .diagram-canvas',
+    );
+    mark(
+      'current search hit',
+      'section.diagram-branchTree g.node.search-current rect',
+      'stroke',
+      'section.diagram-branchTree .diagram-canvas',
+    );
+    mark(
+      'other search hits',
+      'section.diagram-branchTree g.node.search-hit:not(.search-current) rect',
+      'stroke',
+      'section.diagram-branchTree .diagram-canvas',
+    );
+    mark('search hit card outline', '.thought-card.search-hit:not(.search-current)', 'outlineColor', '.cards-column');
+    mark('canvas border', 'section.diagram-branchTree .diagram-canvas', 'borderTopColor', '.diagrams-column');
+    return checks;
+  });
+}
+
+describe('high contrast themes', () => {
+  for (const [theme, file] of [
+    ['highContrast', 'explorer-hc-dark'],
+    ['highContrastLight', 'explorer-hc-light'],
+  ] as const) {
+    it(`keeps text, focus and search marks readable in ${theme} (screenshot ${file}.png)`, async () => {
+      const snapshot = reactSession({ thoughts: 30 });
+      const explorer = await openWholeTree(snapshot, { theme, width: 1280, height: 860 });
+      try {
+        const page = explorer.page;
+        const input = page.locator('.session-search input');
+        await input.fill('stage:reasoning_update');
+        await page.waitForSelector('section.diagram-branchTree g.node.search-hit');
+        await input.press('Enter');
+        await input.press('Enter');
+        // Tab lands on the selected thought (the current hit); one step down shows the ring beside the search marks.
+        await page.focus('section.diagram-branchTree .diagram-canvas');
+        await page.keyboard.press('Tab');
+        assert.equal(
+          await focusedNodeId(explorer),
+          await page.getAttribute('section.diagram-branchTree g.node.search-current', 'data-node-id'),
+        );
+        await page.keyboard.press('ArrowDown');
+        await page.waitForSelector('section.diagram-branchTree g.node:focus-visible');
+        const checks = await contrastChecks(explorer);
+        const failing = checks.filter((check) => check.ratio < check.minimum);
+        assert.deepEqual(
+          failing.map((check) => `${check.what} ${check.ratio.toFixed(2)}:1 < ${check.minimum}:1`),
+          [],
+          `all contrasts met: ${checks.map((check) => `${check.what} ${check.ratio.toFixed(1)}`).join(', ')}`,
+        );
+        await explorer.screenshot(file);
+      } finally {
+        await explorer.close();
+      }
+    });
+  }
+});
