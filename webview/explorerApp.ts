@@ -59,7 +59,8 @@ export class ExplorerApp implements HostMessageHandler {
       onRendered: (kind, svg) => this.afterRender(kind, svg),
       onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
       onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
-      describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.shownThoughts()),
+      // The whole session, not shownThoughts(): during a replay that is a fresh slice per call, and drawn nodes are in it.
+      describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
       onToggleShowAll: (kind) => this.toggleShowAll(kind),
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
@@ -291,6 +292,8 @@ export class ExplorerApp implements HostMessageHandler {
   private toggleShowAll(kind: DiagramKind): void {
     const ui = this.ui;
     ui.showAll = ui.showAll.includes(kind) ? ui.showAll.filter((entry) => entry !== kind) : [...ui.showAll, kind];
+    // Another drawing altogether: the view follows it again instead of keeping a zoom chosen for the other one.
+    this.layout.views[kind].panZoom.reset();
     this.saveState();
     const snapshot = this.model.shownSnapshot();
     if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
