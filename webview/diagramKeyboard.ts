@@ -17,6 +17,8 @@ export class DiagramKeyboard {
   private graph: DiagramGraph = { order: [], nodes: new Map(), neighbours: new Map() };
   /** The node in the tab order, kept by id across redraws. */
   private current: string | undefined;
+  /** Where the focused node was on the canvas before a redraw, for when its id is gone (a folded node expanded). */
+  private focusedAt: { x: number; y: number } | undefined;
 
   constructor(
     private readonly canvas: HTMLElement,
@@ -30,6 +32,9 @@ export class DiagramKeyboard {
       `${options.title}. Tab to its nodes; arrow keys move along the edges, Enter selects, Escape comes back here; here the arrow keys pan and plus and minus zoom.`,
     );
     canvas.addEventListener('keydown', (event) => this.onKey(event));
+    // A mouse press does not move keyboard focus into the diagram: the page's own keys (the replay's Space, arrows,
+    // Home/End) keep working after a click on a node, as before; the keyboard comes in by Tab.
+    canvas.addEventListener('mousedown', (event) => event.preventDefault());
     canvas.addEventListener('focusin', (event) => {
       const node = nodeOf(event.target);
       if (node) this.makeCurrent(node, false);
@@ -54,7 +59,10 @@ export class DiagramKeyboard {
 
   /** True when keyboard focus is on a node of this diagram (checked before a redraw replaces the nodes). */
   hasNodeFocus(): boolean {
-    return this.focusedNodeId !== undefined;
+    const id = this.focusedNodeId;
+    const node = id === undefined ? undefined : this.graph.nodes.get(id);
+    this.focusedAt = node ? this.onCanvas(centre(node)) : undefined;
+    return id !== undefined;
   }
 
   /** Labels the nodes of a freshly swapped-in drawing and restores the tab stop (and focus, if it was on a node). */
@@ -67,7 +75,10 @@ export class DiagramKeyboard {
       node.setAttribute('tabindex', '-1');
       node.setAttribute('aria-label', this.label(id, node));
     }
-    if (this.current !== undefined && !this.graph.nodes.has(this.current)) this.current = undefined;
+    if (this.current !== undefined && !this.graph.nodes.has(this.current)) {
+      // The node went (expanded, or left the window): keyboard focus goes to the node drawn nearest to where it was.
+      this.current = refocus && this.focusedAt ? this.nearestTo(this.focusedAt) : undefined;
+    }
     this.updateTabStops();
     if (refocus && this.current !== undefined) this.graph.nodes.get(this.current)?.focus({ preventScroll: true });
   }
@@ -78,6 +89,25 @@ export class DiagramKeyboard {
     if (!node) return false;
     this.makeCurrent(node, true);
     return true;
+  }
+
+  private onCanvas(point: { x: number; y: number }): { x: number; y: number } {
+    const box = this.canvas.getBoundingClientRect();
+    return { x: point.x - box.left, y: point.y - box.top };
+  }
+
+  private nearestTo(point: { x: number; y: number }): string | undefined {
+    let best: string | undefined;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (const [id, node] of this.graph.nodes) {
+      const at = this.onCanvas(centre(node));
+      const distance = Math.hypot(at.x - point.x, at.y - point.y);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = id;
+      }
+    }
+    return best;
   }
 
   private label(id: string, node: SVGGElement): string {
@@ -107,7 +137,7 @@ export class DiagramKeyboard {
     const node = nodeOf(event.target);
     if (!node) {
       if (event.target !== this.canvas) return;
-      if (event.key === 'Enter' || event.key === ' ') {
+      if (event.key === 'Enter') {
         const target = this.current ?? this.graph.order[0];
         const entry = target === undefined ? undefined : this.graph.nodes.get(target);
         if (entry) this.makeCurrent(entry, true);

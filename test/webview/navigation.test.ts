@@ -359,6 +359,36 @@ describe('diagram navigation in Chromium', () => {
     }
   });
 
+  it('moves keyboard focus to the nearest node when the focused one is no longer drawn', async () => {
+    const full = reactSession({ thoughts: 12 });
+    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 10) }, { width: 1280, height: 900, surface: 'panel' });
+    try {
+      const page = explorer.page;
+      await explorer.showTab('branchTree');
+      // The live window: the last few thoughts under an "earlier" placeholder.
+      await explorer.waitForDiagram('branchTree', 'g.node[data-node-id="t9"]');
+      await page.focus('section.diagram-branchTree .diagram-canvas');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown');
+      const focused = await focusedNodeId(explorer);
+      assert.ok(focused !== undefined && /^t\d+$/.test(focused), `a thought has focus (${focused})`);
+      const { renders } = await viewFacts(explorer);
+      // Two more thoughts move the window past the focused thought.
+      await sendThought(explorer, full, 10);
+      await sendThought(explorer, full, 11);
+      await page.waitForSelector('section.diagram-branchTree g.node[data-node-id="t11"]');
+      await waitForRenders(explorer, renders + 1);
+      const drawn = await page.evaluate(() =>
+        [...document.querySelectorAll<SVGGElement>('section.diagram-branchTree g.node')].map((node) => node.dataset.nodeId),
+      );
+      assert.ok(!drawn.includes(focused), `${focused} left the window`);
+      const now = await focusedNodeId(explorer);
+      assert.ok(now !== undefined && drawn.includes(now), `focus stayed in the diagram, on ${now}`);
+    } finally {
+      await explorer.close();
+    }
+  });
+
   it('labels every node for screen readers, with one node in the tab order per diagram', async () => {
     const snapshot = reactSession({ thoughts: 30 });
     const explorer = await openWholeTree(snapshot);
