@@ -24,7 +24,8 @@ export class SearchBar {
     this.element.setAttribute('role', 'search');
     this.input = document.createElement('input');
     this.input.type = 'search';
-    this.input.placeholder = 'Search thoughts: text, stage:…, branch:…, #12';
+    this.input.placeholder = 'Search thoughts';
+    this.input.title = 'Words or "a phrase", stage:name, branch:name (branch:main), #number; all must match';
     this.input.setAttribute('aria-label', 'Search thoughts (text, stage:name, branch:name, #number); Enter next, Shift+Enter previous');
     this.input.spellcheck = false;
     this.count = document.createElement('span');
