@@ -23,6 +23,8 @@ import {
 
 /** Pixels one arrow press pans; with Shift, most of a canvas height. */
 const KEY_PAN = 40;
+/** Width changes up to this are a page scrollbar, not a new layout (see resized). */
+const SCROLLBAR_SLACK = 24;
 /** Movement after which a press on the canvas is a drag, not a click on a node. */
 const DRAG_THRESHOLD = 4;
 
@@ -82,20 +84,24 @@ export class PanZoom {
   }
 
   /** Re-applies the view after the canvas was shown or resized (a hidden tab has no size to fit to). */
-  layout(): void {
+  layout(resizeCanvas = true): void {
     const width = this.canvas.clientWidth;
     if (width === 0 || this.content.width === 0) return;
     this.lastWidth = width;
-    this.canvas.style.height = `${naturalCanvasHeight(this.content, width, this.options.natural())}px`;
+    if (resizeCanvas) this.canvas.style.height = `${naturalCanvasHeight(this.content, width, this.options.natural())}px`;
     const viewport = this.viewport();
     if (this.view.mode === 'auto') this.set(autoTransform(this.content, viewport, this.options.natural()));
     else if (this.view.mode === 'fit') this.set(fitTransform(this.content, viewport));
     else this.set(clampPan(this.view, this.content, viewport));
   }
 
-  /** Called by a ResizeObserver: only a change of width refits (the height is ours). */
+  /**
+   * Called by a ResizeObserver: only a change of width refits (the height is ours). A small change (a page scrollbar
+   * coming or going) refits the drawing but keeps the canvas height, which could otherwise bring the scrollbar back.
+   */
   resized(): void {
-    if (this.canvas.clientWidth !== this.lastWidth) this.layout();
+    const change = Math.abs(this.canvas.clientWidth - this.lastWidth);
+    if (change > 0) this.layout(change > SCROLLBAR_SLACK);
   }
 
   zoomBy(factor: number, at?: { x: number; y: number }): void {
