@@ -1,7 +1,9 @@
 // One diagram on screen: coalesces render requests into one per animation frame, renders off-screen and swaps,
 // drops stale results (generation counter), keeps the last good SVG when a render fails and says what failed.
 import type { DiagramKind } from '../src/shared/protocol';
+import { DiagramKeyboard } from './diagramKeyboard';
 import { renderMermaid } from './mermaidSetup';
+import { PanZoom } from './panZoom';
 import { nodeIdAt } from './svgNodes';
 
 export interface DiagramRequest {
@@ -18,6 +20,8 @@ export interface DiagramViewOptions {
   onRendered: (view: DiagramView, svg: SVGSVGElement) => void;
   onFailed: (view: DiagramView, message: string) => void;
   onNodeClick: (nodeId: string) => void;
+  /** A node's spoken label (webview/nodeLabels.ts); undefined falls back to its drawn text. */
+  describeNode?: (nodeId: string) => string | undefined;
 }
 
 export class DiagramView {
@@ -30,6 +34,15 @@ export class DiagramView {
   private running = false;
   private visible = true;
   private readonly canvas: HTMLElement;
+  /** Holds the SVG inside the canvas; zoom and pan are a transform on it (webview/panZoom.ts). */
+  private readonly stage: HTMLElement;
+  readonly panZoom: PanZoom;
+  readonly keyboard: DiagramKeyboard;
+  /**
+   * The node id that stands for thought `seq` in this drawing (search highlights, selection); a compressed drawing
+   * replaces it with its fold map, the stage graph with the thought's stage node. Undefined: not drawn.
+   */
+  nodeIdForSeq: (seq: number) => string | undefined = (seq) => `t${seq}`;
   private readonly offscreen: HTMLElement;
   private readonly status: HTMLElement;
   private readonly note: HTMLElement;
@@ -52,10 +65,23 @@ export class DiagramView {
     this.status.setAttribute('role', 'status');
     this.canvas = document.createElement('div');
     this.canvas.className = 'diagram-canvas';
+    this.stage = document.createElement('div');
+    this.stage.className = 'diagram-stage';
+    this.canvas.append(this.stage);
+    this.panZoom = new PanZoom(this.canvas, this.stage, {
+      title: options.title,
+      natural: () => this.element.classList.contains('natural-size'),
+    });
+    this.keyboard = new DiagramKeyboard(this.canvas, this.panZoom, {
+      title: options.title,
+      describeNode: (nodeId) => options.describeNode?.(nodeId),
+      onActivate: (nodeId) => options.onNodeClick(nodeId),
+    });
+    new ResizeObserver(() => this.panZoom.resized()).observe(this.canvas);
     this.offscreen = document.createElement('div');
     this.offscreen.className = 'diagram-offscreen';
     this.offscreen.setAttribute('aria-hidden', 'true');
-    this.element.append(this.note, this.status, this.canvas, this.offscreen);
+    this.element.append(this.note, this.status, this.panZoom.toolbar, this.canvas, this.offscreen);
     this.canvas.addEventListener('click', (event) => {
       const nodeId = nodeIdAt(event.target);
       if (nodeId !== undefined) options.onNodeClick(nodeId);
@@ -70,12 +96,14 @@ export class DiagramView {
     return this.note;
   }
 
-  /** Scrolls the drawing (not the page) so the node is in the middle of the view, if it is drawn. */
+  /** Pans the drawing (not the page) so the node is in the middle of the view, at the current zoom. */
   reveal(node: Element): void {
-    const canvas = this.canvas.getBoundingClientRect();
-    const box = node.getBoundingClientRect();
-    this.canvas.scrollLeft += box.left + box.width / 2 - (canvas.left + canvas.width / 2);
-    this.canvas.scrollTop += box.top + box.height / 2 - (canvas.top + canvas.height / 2);
+    this.panZoom.reveal(node);
+  }
+
+  /** How the view follows redraws: `free` once the person zoomed or panned (the app then leaves the view alone). */
+  get viewMode(): 'auto' | 'fit' | 'free' {
+    return this.panZoom.mode;
   }
 
   /** Asks for a render; several requests before the next frame collapse into one. */
@@ -88,6 +116,8 @@ export class DiagramView {
   /** Hidden diagrams do not render; the last request runs when they are shown. */
   setVisible(visible: boolean): void {
     this.visible = visible;
+    // A hidden tab has no size: fit its drawing again once it is laid out.
+    if (visible) requestAnimationFrame(() => this.panZoom.layout());
     if (visible && this.pending) this.schedule();
   }
 
@@ -171,7 +201,10 @@ export class DiagramView {
     const svg = template.content.querySelector('svg');
     if (!svg) throw new Error('Mermaid returned no SVG');
     svg.removeAttribute('style');
-    this.canvas.replaceChildren(svg);
+    const refocus = this.keyboard.hasNodeFocus();
+    this.stage.replaceChildren(svg);
+    this.panZoom.contentChanged(svg);
+    this.keyboard.attach(svg, refocus);
     this.lastText = text;
     this.renderCount++;
     // Visible to tests and the benchmark without any hook into the page's scripts.

@@ -15,13 +15,17 @@ import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
+import { LiveAnnouncer } from './liveAnnouncer';
+import { applyNavigationState, collectNavigationState, type NavigationState } from './navigationState';
+import { describeThoughtNode } from './nodeLabels';
+import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
 import { isThoughtDiagram, liveThoughtDiagram, REFINE_AFTER_MS, type ThoughtDiagramKind } from './thoughtDiagrams';
 import { restoreUiState, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
-type SelectSource = 'card' | 'diagram' | 'restore';
+type SelectSource = 'card' | 'diagram' | 'restore' | 'search';
 
 export class ExplorerApp implements HostMessageHandler {
   private readonly ui: UiState;
@@ -34,6 +38,8 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly nodeBudget: number | undefined;
   /** Pending redraw at the full node budget once thoughts stop arriving (live redraws use a smaller one). */
   private refineTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly search: SearchController;
+  private readonly announcer: LiveAnnouncer;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -60,12 +66,37 @@ export class ExplorerApp implements HostMessageHandler {
       onRendered: (kind, svg) => this.afterRender(kind, svg),
       onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
       onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
+      // The whole session, not shownThoughts(): during a replay that is a fresh slice per call, and drawn nodes are in it.
+      describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
       onToggleShowAll: (kind) => this.toggleShowAll(kind),
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
     });
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
+    this.search = new SearchController({
+      thoughts: () => this.model.shownThoughts(),
+      cardFor: (seq) => this.layout.cards.cardFor(seq),
+      diagrams: () => DIAGRAM_KINDS.map((kind) => this.layout.views[kind]),
+      onCurrent: (seq) => this.select(seq, 'search'),
+    });
+    this.layout.body.before(this.search.element);
+    // A stage-graph node stands for every thought written in its stage.
+    this.layout.views.stageGraph.nodeIdForSeq = (seq) => {
+      const stage = this.model.shownThoughts()[seq]?.stage;
+      return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
+    };
+    this.announcer = LiveAnnouncer.inRegion(root).announcer;
+  }
+
+  /** Zoom and pan per diagram, the keyboard's node per diagram and the search query, as plain data to save. */
+  navigationState(): NavigationState {
+    return collectNavigationState(this.layout.views, this.search);
+  }
+
+  /** Puts back what navigationState() returned (read defensively: it comes from saved state). */
+  restoreNavigation(saved: unknown): void {
+    applyNavigationState(saved, this.layout.views, this.search);
   }
 
   /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
@@ -121,6 +152,7 @@ export class ExplorerApp implements HostMessageHandler {
     const outcome = this.model.addThought(sessionId, meta, thought);
     if (outcome === 'gap') this.host.post({ type: 'requestFullSession', sessionId });
     if (outcome === 'appended') {
+      if (!this.layout.replay.active) this.announcer.thoughtAdded(thought);
       const replay = this.layout.replay;
       if (replay.active) replay.start(this.model.total, this.model.position, replay.state.speed);
       else this.redrawLive();
@@ -162,6 +194,7 @@ export class ExplorerApp implements HostMessageHandler {
     const hasSession = snapshot !== undefined;
     layout.empty.hidden = hasSession;
     layout.body.hidden = !hasSession;
+    this.search.element.hidden = !hasSession;
     layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot?.thoughts ?? []);
@@ -170,6 +203,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.cards.show(thoughts);
     if (ui.selectedSeq !== undefined && ui.selectedSeq >= thoughts.length) ui.selectedSeq = undefined;
     layout.cards.select(ui.selectedSeq, false);
+    this.search.refresh();
     if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
     // A replay steps through thoughts like a live session: the smaller streaming budget keeps each step cheap.
@@ -184,6 +218,7 @@ export class ExplorerApp implements HostMessageHandler {
     if (!snapshot) return;
     const followLatest = isNearBottom(layout.cardsColumn, this.document);
     layout.cards.show(snapshot.thoughts);
+    this.search.refresh();
     if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
@@ -253,9 +288,10 @@ export class ExplorerApp implements HostMessageHandler {
   private afterRender(kind: DiagramKind, svg: SVGSVGElement): void {
     if (kind === 'stageGraph') this.layout.stageGraph.afterRender(svg);
     const selected = this.markSelectedNode(kind, svg);
+    this.search.markDiagram(svg, this.layout.views[kind].nodeIdForSeq);
     // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
     // latest one, into view instead of leaving the view on an empty corner.
-    if (kind !== 'stageGraph' && this.ui.showAll.includes(kind)) {
+    if (kind !== 'stageGraph' && this.ui.showAll.includes(kind) && this.layout.views[kind].viewMode !== 'free') {
       const last = this.model.shownThoughts().length - 1;
       const target = selected ?? (last >= 0 ? nodesById(svg).get(`t${last}`) : undefined);
       if (target) this.layout.views[kind].reveal(target);
@@ -295,6 +331,8 @@ export class ExplorerApp implements HostMessageHandler {
   private toggleShowAll(kind: DiagramKind): void {
     if (!isThoughtDiagram(kind)) return;
     this.folding.toggle(kind);
+    // Another drawing altogether: the view follows it again instead of keeping a zoom chosen for the other one.
+    this.layout.views[kind].panZoom.reset();
     this.saveState();
     const snapshot = this.model.shownSnapshot();
     if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
@@ -315,8 +353,10 @@ export class ExplorerApp implements HostMessageHandler {
     for (const kind of DIAGRAM_KINDS) {
       const svg = layout.views[kind].svg;
       const node = svg ? this.markSelectedNode(kind, svg) : undefined;
+      // Tab into a diagram lands on the selected thought.
+      if (node) layout.views[kind].keyboard.currentNodeId = node.dataset.nodeId;
       // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
-      if (node && source === 'card' && kind === ui.activeTab) layout.views[kind].reveal(node);
+      if (node && (source === 'card' || source === 'search') && kind === ui.activeTab) layout.views[kind].reveal(node);
     }
     layout.diff.show(thoughts, seq);
     this.saveState();

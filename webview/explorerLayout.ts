@@ -35,6 +35,8 @@ export interface LayoutCallbacks {
   onRendered: (kind: DiagramKind, svg: SVGSVGElement) => void;
   onRenderFailed: (kind: DiagramKind, message: string) => void;
   onNodeClick: (nodeId: string) => void;
+  /** A diagram node's spoken label (webview/nodeLabels.ts). */
+  describeNode?: (nodeId: string) => string | undefined;
   onToggleShowAll: (kind: DiagramKind) => void;
   onSelectCard: (seq: number) => void;
   onSelectTab: (kind: DiagramKind) => void;
@@ -125,6 +127,7 @@ function diagramViews(callbacks: LayoutCallbacks): Record<DiagramKind, DiagramVi
       onRendered: (_view, svg) => callbacks.onRendered(kind, svg),
       onFailed: (_view, message) => callbacks.onRenderFailed(kind, message),
       onNodeClick: callbacks.onNodeClick,
+      describeNode: callbacks.describeNode,
     });
     const note = view.noteElement;
     const text = document.createElement('span');

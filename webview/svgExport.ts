@@ -7,10 +7,13 @@ import { DIAGRAM_TITLES } from './explorerLayout';
 import type { StageGraphView } from './stageGraphView';
 import { fullThoughtDiagram } from './thoughtDiagrams';
 
-/** The drawn SVG as standalone text, without the on-screen selection mark. */
+/** The drawn SVG as standalone text, without the on-screen selection and search marks or the keyboard's tab stops. */
 export function serializeDiagram(svg: SVGSVGElement): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
-  clone.querySelectorAll('.selected-node').forEach((node) => node.classList.remove('selected-node'));
+  clone
+    .querySelectorAll('.selected-node, .search-hit')
+    .forEach((node) => node.classList.remove('selected-node', 'search-hit', 'search-current'));
+  clone.querySelectorAll('[tabindex]').forEach((node) => node.removeAttribute('tabindex'));
   return new XMLSerializer().serializeToString(clone);
 }
 

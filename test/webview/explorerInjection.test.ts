@@ -112,7 +112,8 @@ describe('explorer webview with hostile thought text', () => {
           for (const attribute of element.getAttributeNames()) {
             const value = element.getAttribute(attribute) ?? '';
             if (attribute.startsWith('on')) found.push(`${tag}[${attribute}]`);
-            if (/javascript:/i.test(value)) found.push(`${tag}[${attribute}=${value.slice(0, 40)}]`);
+            // aria-label is text for screen readers, never a URL: a diagram node speaks its branch name, hostile or not.
+            if (/javascript:/i.test(value) && attribute !== 'aria-label') found.push(`${tag}[${attribute}=${value.slice(0, 40)}]`);
           }
         }
         return found;
