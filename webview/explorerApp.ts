@@ -5,7 +5,14 @@
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
-import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import {
+  DIAGRAM_KINDS,
+  type DiagramKind,
+  type ExplorerMode,
+  type SessionView,
+  type StrategyView,
+  type ThemeKind,
+} from '../src/shared/protocol';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -77,8 +84,9 @@ export class ExplorerApp implements HostMessageHandler {
   // -------------------------------------------------------------------------------------------------------------
   // Host messages
 
-  showSnapshot(session: SessionView | null, isReplay: boolean): void {
+  showSnapshot(session: SessionView | null, isReplay: boolean, mode?: ExplorerMode): void {
     const { ui, model, layout } = this;
+    if (mode !== undefined) ui.mode = mode;
     const sameSession = session !== null && session.meta.id === ui.sessionId;
     model.load(session, isReplay);
     layout.cards.clear();

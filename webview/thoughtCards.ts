@@ -81,7 +81,10 @@ export class ThoughtCards {
   show(thoughts: readonly ThoughtRecord[]): void {
     const previousTotal = this.thoughts.length;
     this.thoughts = thoughts;
-    const next = this.cards.length === 0 && previousTotal === 0 ? initialRange(thoughts.length) : followRange(this.range, previousTotal, thoughts.length);
+    const next =
+      this.cards.length === 0 && previousTotal === 0
+        ? initialRange(thoughts.length)
+        : followRange(this.range, previousTotal, thoughts.length);
     this.applyRange(next);
     this.markFinal(thoughts);
     if (this.selected !== undefined && this.selected >= thoughts.length) this.selected = undefined;
@@ -190,7 +193,10 @@ export class ThoughtCards {
     if (finalSeq === this.finalSeq) return;
     if (this.finalSeq !== undefined) this.renderedCard(this.finalSeq)?.querySelector('.badge-final')?.remove();
     this.finalSeq = finalSeq;
-    if (finalSeq !== undefined) this.renderedCard(finalSeq)?.querySelector('.badges')?.append(badge('final', 'Final', 'pass'));
+    if (finalSeq !== undefined)
+      this.renderedCard(finalSeq)
+        ?.querySelector('.badges')
+        ?.append(badge('final', 'Final', 'pass'));
   }
 }
 

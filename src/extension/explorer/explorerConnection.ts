@@ -62,6 +62,8 @@ export interface ExplorerConnectionOptions {
   sessionId?: string;
   onOpenInPanel: (sessionId: string | undefined) => void;
   onSelectThought?: (sessionId: string, seq: number) => void;
+  /** A replay plays from the start when it opens (default); a replay panel revived after a reload does not. */
+  autoplay?: boolean;
 }
 
 export class ExplorerConnection implements vscode.Disposable {
@@ -86,7 +88,7 @@ export class ExplorerConnection implements vscode.Disposable {
   ) {
     this.mode = options.mode;
     this.sessionId = options.sessionId;
-    this.autoplayPending = options.mode === 'replay';
+    this.autoplayPending = options.mode === 'replay' && options.autoplay !== false;
     webview.options = webviewOptions(services.extensionUri);
     const root = webviewRoot(services.extensionUri);
     webview.html = explorerHtml({

@@ -153,6 +153,8 @@ export const stub = {
   mcpProviders: [] as McpProviderRegistration[],
   treeViews: [] as { id: string; message?: string; options: unknown }[],
   webviewViewProviders: [] as string[],
+  /** Webview panel serializers by view type (window.registerWebviewPanelSerializer). */
+  webviewPanelSerializers: new Map<string, unknown>(),
   quickPicks: [] as {
     title?: string;
     items: { label: string; alwaysShow?: boolean; detail?: string }[];
@@ -181,6 +183,7 @@ export function resetStub(): void {
   stub.mcpProviders.length = 0;
   stub.treeViews.length = 0;
   stub.webviewViewProviders.length = 0;
+  stub.webviewPanelSerializers.clear();
   stub.quickPicks.length = 0;
   stub.globalState.clear();
   stub.chatParticipants.length = 0;
@@ -219,6 +222,12 @@ function message(kind: 'info' | 'warning' | 'error') {
   };
 }
 
+/** vscode.l10n without a bundle: the message with its {0}, {1}… placeholders filled in, as VS Code does. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string =>
+    message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole)),
+};
+
 export const window = {
   createOutputChannel: (name: string) => logChannel(name),
   createStatusBarItem: (id: string): StubStatusBarItem => {
@@ -254,6 +263,10 @@ export const window = {
   registerWebviewViewProvider: (id: string, _provider: unknown) => {
     stub.webviewViewProviders.push(id);
     return new Disposable(() => undefined);
+  },
+  registerWebviewPanelSerializer: (viewType: string, serializer: unknown) => {
+    stub.webviewPanelSerializers.set(viewType, serializer);
+    return new Disposable(() => stub.webviewPanelSerializers.delete(viewType));
   },
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),
