@@ -10,11 +10,13 @@ import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 import { deliberationSection } from './deliberation';
+import { bigSessionSection } from './bigSession';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
   storeTimingSection,
   webviewRenderSection,
+  bigSessionSection,
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,

@@ -10,21 +10,22 @@ export interface ThoughtCardsOptions {
   onSelect: (seq: number) => void;
 }
 
-/** A scroll within this long before a "more" row comes into view counts as the person scrolling towards it. */
-const SCROLL_INTENT_MS = 1_000;
-
 export class ThoughtCards {
   readonly element: HTMLElement;
   /** `cards[i]` is the card of thought `range.start + i`. */
   private cards: HTMLElement[] = [];
   private range: CardRange = { start: 0, end: 0 };
   private thoughts: readonly ThoughtRecord[] = [];
+  /**
+   * How many thoughts the last `show` had. Not `thoughts.length`: the app appends live thoughts to the same array, so
+   * by the time `show` runs the array is already longer.
+   */
+  private shownTotal = 0;
   private selected: number | undefined;
   private finalSeq: number | undefined;
   /** Rows before and after the cards of a windowed list: "Show earlier/later thoughts". */
   private readonly earlier: HTMLElement;
   private readonly later: HTMLElement;
-  private lastScroll = -Infinity;
 
   constructor(options: ThoughtCardsOptions) {
     this.element = document.createElement('ol');
@@ -44,24 +45,6 @@ export class ThoughtCards {
       event.preventDefault();
       options.onSelect(Number(card.dataset.seq));
     });
-    // Scrolling onto a "more" row grows the window there; a row that is merely in view when a session opens (the
-    // sidebar starts at the top) does not, or the list would walk to the oldest thoughts by itself.
-    document.addEventListener('scroll', () => (this.lastScroll = performance.now()), { capture: true, passive: true });
-    if (typeof IntersectionObserver !== 'undefined') {
-      const observer = new IntersectionObserver(
-        (entries) => {
-          if (performance.now() - this.lastScroll > SCROLL_INTENT_MS) return;
-          for (const entry of entries) {
-            if (!entry.isIntersecting) continue;
-            if (entry.target === this.earlier) this.showEarlier();
-            else if (entry.target === this.later) this.showLater();
-          }
-        },
-        { rootMargin: '300px 0px' },
-      );
-      observer.observe(this.earlier);
-      observer.observe(this.later);
-    }
   }
 
   /** Cards in the DOM (all thoughts of a small session; a window of a big one). */
@@ -79,8 +62,9 @@ export class ThoughtCards {
    * cards that follows the newest thought while it is at the end (cardWindow.ts).
    */
   show(thoughts: readonly ThoughtRecord[]): void {
-    const previousTotal = this.thoughts.length;
+    const previousTotal = this.shownTotal;
     this.thoughts = thoughts;
+    this.shownTotal = thoughts.length;
     const next =
       this.cards.length === 0 && previousTotal === 0
         ? initialRange(thoughts.length)
@@ -95,6 +79,7 @@ export class ThoughtCards {
     this.cards = [];
     this.range = { start: 0, end: 0 };
     this.thoughts = [];
+    this.shownTotal = 0;
     this.selected = undefined;
     this.finalSeq = undefined;
     this.updateMoreRows();
@@ -182,8 +167,8 @@ export class ThoughtCards {
   private updateMoreRows(): void {
     const hiddenBefore = this.range.start;
     const hiddenAfter = this.thoughts.length - this.range.end;
-    setMoreRow(this.earlier, hiddenBefore, `Show earlier thoughts (${hiddenBefore.toLocaleString('en-US')} more)`);
-    setMoreRow(this.later, hiddenAfter, `Show later thoughts (${hiddenAfter.toLocaleString('en-US')} more)`);
+    setMoreRow(this.earlier, hiddenBefore, `Show earlier thoughts (${groupDigits(hiddenBefore)} more)`);
+    setMoreRow(this.later, hiddenAfter, `Show later thoughts (${groupDigits(hiddenAfter)} more)`);
   }
 
   /** The "final" badge belongs to the last thought when it ended the session. */
@@ -211,6 +196,11 @@ function moreRow(direction: 'earlier' | 'later', onClick: () => void): HTMLEleme
   button.addEventListener('click', onClick);
   row.append(button);
   return row;
+}
+
+/** 9900 → "9,900"; not toLocaleString, whose first call costs tens of milliseconds of ICU set-up in the webview. */
+function groupDigits(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 function setMoreRow(row: HTMLElement, hidden: number, label: string): void {
