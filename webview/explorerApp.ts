@@ -24,7 +24,7 @@ import { renderExportSvgs, serializeDiagram } from './svgExport';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
 import { isThoughtDiagram, liveThoughtDiagram, type ThoughtDiagramKind } from './thoughtDiagrams';
-import { restoreUiState, type UiState } from './uiState';
+import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
 type SelectSource = 'card' | 'diagram' | 'restore';
@@ -109,6 +109,15 @@ export class ExplorerApp implements HostMessageHandler {
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.saveState();
+  }
+
+  /** The host asks for a tab and/or a thought (e.g. the in-editor tests, a thought picked elsewhere). */
+  showInView(tab: DiagramKind | undefined, seq: number | undefined): void {
+    if (tab !== undefined) {
+      this.document.querySelector('vscode-tabs')?.setAttribute('selected-index', String(tabIndex(tab)));
+      this.setActiveTab(tab);
+    }
+    if (seq !== undefined) this.select(seq, 'diagram');
   }
 
   /** A deliberation's live state: drawn when it belongs to the session on screen. */
@@ -314,6 +323,8 @@ export class ExplorerApp implements HostMessageHandler {
 
   private saveState(): void {
     this.host.setState({ ...this.ui });
+    const { sessionId, activeTab, selectedSeq } = this.ui;
+    this.host.post({ type: 'uiState', sessionId, activeTab, selectedSeq });
   }
 }
 

@@ -5,6 +5,7 @@ import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import {
   assertNever,
   isHostMessage,
+  type DiagramKind,
   type ExplorerMode,
   type HostMessage,
   type SessionView,
@@ -22,6 +23,7 @@ export interface HostMessageHandler {
   applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void;
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
   showDeliberation(state: LiveDeliberationState): void;
+  showInView(tab: DiagramKind | undefined, seq: number | undefined): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -41,6 +43,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return;
     case 'deliberationState':
       return handler.showDeliberation(message.state);
+    case 'showInView':
+      return handler.showInView(message.tab, message.seq);
     default:
       assertNever(message, 'host message');
   }

@@ -1,7 +1,7 @@
 // A 10,000-thought session in the explorer, in real Chromium: only a window of cards is in the DOM — the newest page
 // on open, the right cards after "Show earlier thoughts", a live thought, a replay seek or a restored selection far
-// back — and the state a webview saves for a window reload (session, mode, tab, selection) comes back, while a
-// malformed saved state is ignored rather than trusted.
+// back. Also the host's showInView and the webview's uiState report, and the state a webview saves for a window
+// reload (session, mode, tab, selection): it comes back, while a malformed saved state is ignored, never trusted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -128,6 +128,21 @@ describe('a 10,000-thought session in the explorer', () => {
         assert.ok(seqs.length <= MAX_CARDS_IN_DOM);
       }
       assert.equal((await savedState(explorer)).mode, 'replay');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('the host can show a tab and a thought (showInView); the webview reports what it shows (uiState)', async () => {
+    const explorer = await ExplorerPage.open(browser, { surface: 'panel', width: 1280, height: 900 });
+    try {
+      await explorer.send({ type: 'snapshot', mode: 'pinned', session: toSessionView(big) });
+      await explorer.page.waitForSelector(`.thought-card[data-seq="${TOTAL - 1}"]`);
+      await explorer.send({ type: 'showInView', tab: 'branchTree', seq: 42 });
+      await explorer.page.waitForSelector('.thought-card.selected[data-seq="42"]');
+      assert.equal(await explorer.page.getAttribute('vscode-tabs', 'selected-index'), '1');
+      const reports = explorer.record.posted.filter((message) => message.type === 'uiState');
+      assert.deepEqual(reports.at(-1), { type: 'uiState', sessionId: 'big-session', activeTab: 'branchTree', selectedSeq: 42 });
     } finally {
       await explorer.close();
     }

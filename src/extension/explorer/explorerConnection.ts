@@ -54,6 +54,8 @@ export interface ExplorerConnectionStatus {
   thoughtsSent: number;
   /** The last state of a live deliberation sent for that session (roles running, done, failed, cancelled). */
   deliberation?: LiveDeliberationState;
+  /** What the webview last said it shows (its tab and selection); absent until it says. */
+  view?: { sessionId?: string; activeTab: DiagramKind; selectedSeq?: number };
 }
 
 export interface ExplorerConnectionOptions {
@@ -80,6 +82,7 @@ export class ExplorerConnection implements vscode.Disposable {
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
   private requestCounter = 0;
   private deliberationSent: LiveDeliberationState | undefined;
+  private viewState: ExplorerConnectionStatus['view'];
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -130,6 +133,7 @@ export class ExplorerConnection implements vscode.Disposable {
       sessionId: this.sessionId,
       thoughtsSent: this.sentThoughts,
       ...(this.deliberationSent ? { deliberation: this.deliberationSent } : {}),
+      ...(this.viewState ? { view: this.viewState } : {}),
     };
   }
 
@@ -223,6 +227,9 @@ export class ExplorerConnection implements vscode.Disposable {
         pending.resolve(message.svgs);
         return;
       }
+      case 'uiState':
+        this.viewState = { sessionId: message.sessionId, activeTab: message.activeTab, selectedSeq: message.selectedSeq };
+        return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
         if (message.sessionId === this.sessionId && this.services.deliberations?.stop(message.sessionId)) {

@@ -3,7 +3,7 @@
 // (show a session, open the panel, pre-rendered SVGs for exports). Registers "Open Explorer" (the panel) and
 // "Replay Session…"; the commands' palette entries and menus are declared in package.json by the extension.
 import * as vscode from 'vscode';
-import type { RenderedSvgs } from '../../shared/protocol';
+import type { DiagramKind, RenderedSvgs } from '../../shared/protocol';
 import type { ExplorerHandle, ExtensionServices } from '../services';
 import { sessionIdFromArgument } from '../sessionPicker';
 import { ExplorerConnection, webviewOptions, type ExplorerConnectionStatus, type ExplorerServices } from './explorerConnection';
@@ -27,6 +27,8 @@ export interface ExplorerApi extends ExplorerHandle {
   renderedSvgs(sessionId?: string): Promise<RenderedSvgs>;
   /** Every open explorer webview and what it has been sent (diagnostics, in-editor tests). */
   status(): ExplorerConnectionStatus[];
+  /** Shows a diagram tab and/or selects a thought in the explorer panel, if one is open and ready. */
+  showInPanel(request: { tab?: DiagramKind; seq?: number }): void;
   /** Fires when a thought is selected in any explorer. */
   readonly onDidSelectThought: vscode.Event<{ sessionId: string; seq: number }>;
 }
@@ -196,6 +198,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     return [this.view?.connection, this.panel?.connection, ...this.replays].flatMap((connection) =>
       connection ? [connection.status] : [],
     );
+  }
+
+  showInPanel(request: { tab?: DiagramKind; seq?: number }): void {
+    this.panel?.connection.post({ type: 'showInView', ...request });
   }
 
   dispose(): void {
