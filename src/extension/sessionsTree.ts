@@ -1,5 +1,5 @@
 // The Sessions tree (view `thoughtExplorer.sessions`): Live and Saved-by-day groups, each session's thoughts with
-// branches nested under their fork points. Follows engine events live (coalesced) and re-reads the store when files
+// branches nested under their fork points (a level over 200 thoughts in pages: thoughtPaging.ts). Follows engine events live (coalesced) and re-reads the store when files
 // change on disk (sessions written by the stdio CLI).
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';

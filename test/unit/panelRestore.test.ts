@@ -103,15 +103,13 @@ describe('panel serializers', () => {
   function session(text: string, count: number): string {
     let id: string | undefined;
     for (let n = 1; n <= count; n++) {
-      const outcome = api
-        .engine()
-        .process(`c-${text}`, {
-          sessionId: id,
-          thought: `${text} ${n}`,
-          thoughtNumber: n,
-          totalThoughts: count,
-          nextThoughtNeeded: n < count,
-        });
+      const outcome = api.engine().process(`c-${text}`, {
+        sessionId: id,
+        thought: `${text} ${n}`,
+        thoughtNumber: n,
+        totalThoughts: count,
+        nextThoughtNeeded: n < count,
+      });
       assert.ok(outcome.ok);
       id = outcome.reply.sessionId;
     }
@@ -146,6 +144,32 @@ describe('panel serializers', () => {
     garbage.ready();
     assert.equal(garbage.disposed, false);
     assert.equal(garbage.posted.find((message) => message.type === 'snapshot')?.type, 'snapshot');
+  });
+
+  test('the sidebar view goes back to the session its webview saved, or follows the live one when it did', async () => {
+    const older = session('older', 3);
+    const newer = session('newer', 2);
+    const provider = stub.webviewViewProviderObjects.get('thoughtExplorer.explorer') as {
+      resolveWebviewView(view: unknown, context: { state: unknown }): void;
+    };
+    assert.ok(provider);
+    const resolveWith = (state: unknown): FakePanel => {
+      const view = new FakePanel();
+      provider.resolveWebviewView(
+        { webview: view.webview, visible: true, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: view.onDidDispose },
+        { state },
+      );
+      view.ready();
+      return view;
+    };
+    const pinned = resolveWith({ sessionId: older, mode: 'pinned', activeTab: 'branchTree' });
+    const first = pinned.posted.find((message) => message.type === 'snapshot');
+    assert.ok(first && first.type === 'snapshot');
+    assert.deepEqual([first.mode, first.session?.meta.id], ['pinned', older]);
+    const following = resolveWith({ sessionId: older, mode: 'live' });
+    const second = following.posted.find((message) => message.type === 'snapshot');
+    assert.ok(second && second.type === 'snapshot');
+    assert.deepEqual([second.mode, second.session?.meta.id], ['live', newer]);
   });
 
   test('a replay panel comes back on its session, paused (no autoplay from the start); a gone session closes it', async () => {

@@ -153,6 +153,8 @@ export const stub = {
   mcpProviders: [] as McpProviderRegistration[],
   treeViews: [] as { id: string; message?: string; options: unknown }[],
   webviewViewProviders: [] as string[],
+  /** The webview view providers themselves, by view id (a test resolves a view as VS Code would). */
+  webviewViewProviderObjects: new Map<string, unknown>(),
   /** Webview panel serializers by view type (window.registerWebviewPanelSerializer). */
   webviewPanelSerializers: new Map<string, unknown>(),
   quickPicks: [] as {
@@ -183,6 +185,7 @@ export function resetStub(): void {
   stub.mcpProviders.length = 0;
   stub.treeViews.length = 0;
   stub.webviewViewProviders.length = 0;
+  stub.webviewViewProviderObjects.clear();
   stub.webviewPanelSerializers.clear();
   stub.quickPicks.length = 0;
   stub.globalState.clear();
@@ -260,8 +263,9 @@ export const window = {
     stub.treeViews.push(view);
     return view;
   },
-  registerWebviewViewProvider: (id: string, _provider: unknown) => {
+  registerWebviewViewProvider: (id: string, provider: unknown) => {
     stub.webviewViewProviders.push(id);
+    stub.webviewViewProviderObjects.set(id, provider);
     return new Disposable(() => undefined);
   },
   registerWebviewPanelSerializer: (viewType: string, serializer: unknown) => {
