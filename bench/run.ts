@@ -11,11 +11,13 @@ import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 import { deliberationSection } from './deliberation';
 import { diagramZoomSection } from './diagramZoom';
+import { bigSessionSection } from './bigSession';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
   storeTimingSection,
   webviewRenderSection,
+  bigSessionSection,
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,

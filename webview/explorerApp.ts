@@ -5,7 +5,14 @@
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
-import { DIAGRAM_KINDS, type DiagramKind, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import {
+  DIAGRAM_KINDS,
+  type DiagramKind,
+  type ExplorerMode,
+  type SessionView,
+  type StrategyView,
+  type ThemeKind,
+} from '../src/shared/protocol';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -22,7 +29,7 @@ import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
 import { isThoughtDiagram, liveThoughtDiagram, REFINE_AFTER_MS, type ThoughtDiagramKind } from './thoughtDiagrams';
-import { restoreUiState, type UiState } from './uiState';
+import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
 type SelectSource = 'card' | 'diagram' | 'restore' | 'search';
@@ -115,8 +122,9 @@ export class ExplorerApp implements HostMessageHandler {
   // -------------------------------------------------------------------------------------------------------------
   // Host messages
 
-  showSnapshot(session: SessionView | null, isReplay: boolean): void {
+  showSnapshot(session: SessionView | null, isReplay: boolean, mode?: ExplorerMode): void {
     const { ui, model, layout } = this;
+    if (mode !== undefined) ui.mode = mode;
     const sameSession = session !== null && session.meta.id === ui.sessionId;
     model.load(session, isReplay);
     layout.cards.clear();
@@ -140,6 +148,15 @@ export class ExplorerApp implements HostMessageHandler {
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.saveState();
+  }
+
+  /** The host asks for a tab and/or a thought (e.g. the in-editor tests, a thought picked elsewhere). */
+  showInView(tab: DiagramKind | undefined, seq: number | undefined): void {
+    if (tab !== undefined) {
+      this.document.querySelector('vscode-tabs')?.setAttribute('selected-index', String(tabIndex(tab)));
+      this.setActiveTab(tab);
+    }
+    if (seq !== undefined) this.select(seq, 'diagram');
   }
 
   /** A deliberation's live state: drawn when it belongs to the session on screen. */
@@ -386,6 +403,8 @@ export class ExplorerApp implements HostMessageHandler {
 
   private saveState(): void {
     this.host.setState({ ...this.ui });
+    const { sessionId, activeTab, selectedSeq } = this.ui;
+    this.host.post({ type: 'uiState', sessionId, activeTab, selectedSeq });
   }
 }
 

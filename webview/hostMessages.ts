@@ -2,23 +2,34 @@
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
-import { assertNever, isHostMessage, type HostMessage, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import {
+  assertNever,
+  isHostMessage,
+  type DiagramKind,
+  type ExplorerMode,
+  type HostMessage,
+  type SessionView,
+  type StrategyView,
+  type ThemeKind,
+} from '../src/shared/protocol';
 
 /** What the explorer does for each host message. */
 export interface HostMessageHandler {
-  showSnapshot(session: SessionView | null, isReplay: boolean): void;
+  /** `mode` is kept in the webview's saved state, so a panel revived after a reload reconnects the same way. */
+  showSnapshot(session: SessionView | null, isReplay: boolean, mode?: ExplorerMode): void;
   addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void;
   updateSession(meta: SessionMeta, strategy: StrategyView | undefined): void;
   themeReported(kind: ThemeKind): void;
   applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void;
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
   showDeliberation(state: LiveDeliberationState): void;
+  showInView(tab: DiagramKind | undefined, seq: number | undefined): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
   switch (message.type) {
     case 'snapshot':
-      return handler.showSnapshot(message.session, message.mode === 'replay');
+      return handler.showSnapshot(message.session, message.mode === 'replay', message.mode);
     case 'thoughtAdded':
       return handler.addThought(message.sessionId, message.meta, message.thought);
     case 'sessionUpdated':
@@ -32,6 +43,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return;
     case 'deliberationState':
       return handler.showDeliberation(message.state);
+    case 'showInView':
+      return handler.showInView(message.tab, message.seq);
     default:
       assertNever(message, 'host message');
   }

@@ -1,5 +1,8 @@
-// What the explorer remembers across hide/show (the webview is destroyed when hidden: no retainContextWhenHidden).
-import { DIAGRAM_KINDS, isDiagramKind, type DiagramKind } from '../src/shared/protocol';
+// What the explorer remembers across hide/show (the webview is destroyed when hidden: no retainContextWhenHidden) and
+// across a window reload (VS Code hands the same state to the panel serializer and to the sidebar view's resolver,
+// which read `sessionId` and `mode`: src/extension/explorer/panelState.ts). Saved state comes back untrusted: every
+// field is checked here before use.
+import { DIAGRAM_KINDS, isDiagramKind, type DiagramKind, type ExplorerMode } from '../src/shared/protocol';
 import { restoreExpanded, type ExpandedNodes } from './diagramFolding';
 
 export interface UiState {
@@ -12,6 +15,13 @@ export interface UiState {
   selectedSeq?: number;
   replayPosition?: number;
   replaySpeed?: number;
+  /** How the host connected this webview last (live, pinned, replay): a revived panel reconnects the same way. */
+  mode?: ExplorerMode;
+  /**
+   * Hook for the diagram navigation's view state (zoom and pan per tab): whatever its `get()` returns, handed back to
+   * its `restore()`, which validates it. Saved and restored as is until that module lands.
+   */
+  navigation?: Record<string, unknown>;
 }
 
 export function restoreUiState(saved: Partial<UiState> | undefined): UiState {
@@ -25,6 +35,9 @@ export function restoreUiState(saved: Partial<UiState> | undefined): UiState {
     state.selectedSeq = saved.selectedSeq;
   if (typeof saved.replayPosition === 'number' && saved.replayPosition >= 0) state.replayPosition = saved.replayPosition;
   if (typeof saved.replaySpeed === 'number') state.replaySpeed = saved.replaySpeed;
+  if (saved.mode === 'live' || saved.mode === 'pinned' || saved.mode === 'replay') state.mode = saved.mode;
+  if (typeof saved.navigation === 'object' && saved.navigation !== null && !Array.isArray(saved.navigation))
+    state.navigation = saved.navigation;
   return state;
 }
 

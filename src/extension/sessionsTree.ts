@@ -1,5 +1,5 @@
 // The Sessions tree (view `thoughtExplorer.sessions`): Live and Saved-by-day groups, each session's thoughts with
-// branches nested under their fork points. Follows engine events live (coalesced) and re-reads the store when files
+// branches nested under their fork points (a level over 200 thoughts in pages: thoughtPaging.ts). Follows engine events live (coalesced) and re-reads the store when files
 // change on disk (sessions written by the stdio CLI).
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
@@ -21,6 +21,7 @@ import {
   type BranchEntry,
   type ThoughtEntry,
 } from './sessionTreeModel';
+import { thoughtPages, type ThoughtPage } from './thoughtPaging';
 
 export const SESSIONS_VIEW_ID = 'thoughtExplorer.sessions';
 
@@ -53,7 +54,17 @@ export interface ThoughtNode {
   key: string;
   entry: ThoughtEntry;
 }
-export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | ThoughtNode;
+/** A page of a big level's thoughts ("Thoughts 1–200"): expanding a 10,000-thought session builds pages, not items. */
+export interface PageNode {
+  kind: 'page';
+  sessionId: string;
+  key: string;
+  page: ThoughtPage;
+  entries: readonly ThoughtEntry[];
+  /** The newest page starts expanded: the latest thoughts are what a person opens a session for. */
+  newest: boolean;
+}
+export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | ThoughtNode | PageNode;
 
 export interface SessionsTreeOptions {
   now?: () => number;
@@ -155,6 +166,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       }
       case 'thought':
         return this.thoughtItem(node);
+      case 'page': {
+        const state = node.newest ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+        const item = new vscode.TreeItem(node.page.label, state);
+        item.id = node.key;
+        item.description = node.page.description;
+        item.iconPath = new vscode.ThemeIcon('list-ordered');
+        item.contextValue = 'thoughtPage';
+        return item;
+      }
     }
   }
 
@@ -171,7 +191,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       case 'session':
         return this.sessionChildren(node);
       case 'branch':
-        return this.withParent(node, this.entryNodes(node.sessionId, node.branch.entries));
+        return this.withParent(node, this.levelNodes(node.sessionId, node.branch.entries, `branch:${node.branch.branchId}`));
+      case 'page':
+        return this.withParent(node, this.entryNodes(node.sessionId, node.entries));
       case 'thought':
         return this.withParent(
           node,
@@ -266,7 +288,21 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       return [];
     }
     if (!snapshot) return [];
-    return this.withParent(node, this.entryNodes(node.sessionId, layoutThoughts(snapshot.thoughts)));
+    return this.withParent(node, this.levelNodes(node.sessionId, layoutThoughts(snapshot.thoughts), 'main'));
+  }
+
+  /** A level's thoughts: listed directly, or as pages when there are more than a page holds (thoughtPaging.ts). */
+  private levelNodes(sessionId: string, entries: readonly ThoughtEntry[], level: string): (ThoughtNode | PageNode)[] {
+    const pages = thoughtPages(entries);
+    if (!pages) return this.entryNodes(sessionId, entries);
+    return pages.map((page, index) => ({
+      kind: 'page',
+      sessionId,
+      key: `page:${sessionId}:${level}:${page.from}`,
+      page,
+      entries: entries.slice(page.from, page.to),
+      newest: index === pages.length - 1,
+    }));
   }
 
   private entryNodes(sessionId: string, entries: readonly ThoughtEntry[]): ThoughtNode[] {

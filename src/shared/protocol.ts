@@ -72,6 +72,8 @@ export type HostMessage =
   | { type: 'replayState'; playing?: boolean; position?: number; speed?: number }
   /** Asks for full (unwindowed) SVGs of `session`, or of the session on screen when absent. */
   | { type: 'requestSvg'; requestId: string; session?: SessionView }
+  /** Shows a diagram tab and/or selects a thought of the session on screen (fields left out stay as they are). */
+  | { type: 'showInView'; tab?: DiagramKind; seq?: number }
   | DeliberationHostMessage;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -86,6 +88,11 @@ export type WebviewMessage =
   | { type: 'exportSvg'; diagram: DiagramKind; svg: string; sessionId?: string }
   | { type: 'renderFailed'; diagram: DiagramKind; message: string }
   | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] }
+  /**
+   * What the webview shows, sent whenever it saves its state: the host reports it in the explorer's status (the
+   * in-editor reload test reads the tab a revived panel came back on from here).
+   */
+  | { type: 'uiState'; sessionId?: string; activeTab: DiagramKind; selectedSeq?: number }
   | DeliberationWebviewMessage;
 
 /** The replay speeds offered, as multiples of the base pace. */
@@ -185,6 +192,12 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isString(value.requestId) && isRenderedSvgs(value.svgs) && Array.isArray(value.errors) && value.errors.every(isString);
     case 'stopDeliberation':
       return isString(value.sessionId);
+    case 'uiState':
+      return (
+        (value.sessionId === undefined || isString(value.sessionId)) &&
+        isDiagramKind(value.activeTab) &&
+        (value.selectedSeq === undefined || isSeq(value.selectedSeq))
+      );
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -218,6 +231,8 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));
     case 'deliberationState':
       return isLiveDeliberationState(value.state);
+    case 'showInView':
+      return (value.tab === undefined || isDiagramKind(value.tab)) && (value.seq === undefined || isSeq(value.seq));
     default:
       return isNever(type);
   }

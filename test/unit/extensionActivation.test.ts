@@ -161,8 +161,14 @@ describe('activation', () => {
 });
 
 describe('manifest', () => {
-  test('activation events are implicit; main is the built bundle', () => {
-    assert.deepEqual(manifest.activationEvents, []);
+  test('activation events are implicit except the two panel revivals; main is the built bundle', () => {
+    // VS Code infers events from contributions, but a webview panel has no contribution point: reviving a panel after a
+    // reload needs onWebviewPanel:<viewType> listed, or the extension may not be active to restore it (panelSerializer.ts).
+    assert.deepEqual(manifest.activationEvents, [
+      'onWebviewPanel:thoughtExplorer.explorerPanel',
+      'onWebviewPanel:thoughtExplorer.replayPanel',
+    ]);
+    assert.deepEqual([...stub.webviewPanelSerializers.keys()].sort(), manifest.activationEvents.map((event) => event.split(':')[1]).sort());
     assert.equal(manifest.main, './dist/extension.js');
   });
 

@@ -28,6 +28,8 @@ describe('explorer protocol guards', () => {
       { type: 'exportSvg', diagram: 'branchTree', svg: '<svg/>' },
       { type: 'renderFailed', diagram: 'stageGraph', message: 'Parse error' },
       { type: 'svgRendered', requestId: 'r1', svgs: { stageGraph: '<svg/>' }, errors: [] },
+      { type: 'uiState', activeTab: 'revisionChain' },
+      { type: 'uiState', sessionId: 's', activeTab: 'branchTree', selectedSeq: 4 },
     ];
     for (const message of valid) assert.equal(isWebviewMessage(message), true, JSON.stringify(message));
   });
@@ -48,6 +50,9 @@ describe('explorer protocol guards', () => {
       { type: 'renderFailed', diagram: 'branchTree' },
       { type: 'svgRendered', requestId: 'r', svgs: { evil: '<svg/>' }, errors: [] },
       { type: 'svgRendered', requestId: 'r', svgs: {}, errors: [1] },
+      { type: 'uiState', activeTab: 'pieChart' },
+      { type: 'uiState', activeTab: 'stageGraph', selectedSeq: -1 },
+      { type: 'uiState', activeTab: 'stageGraph', sessionId: 7 },
     ];
     for (const message of invalid) assert.equal(isWebviewMessage(message), false, JSON.stringify(message)?.slice(0, 80));
   });
@@ -63,6 +68,8 @@ describe('explorer protocol guards', () => {
       { type: 'replayState', playing: true, position: 2, speed: 8 },
       { type: 'requestSvg', requestId: 'r1' },
       { type: 'requestSvg', requestId: 'r2', session },
+      { type: 'showInView', tab: 'branchTree' },
+      { type: 'showInView', seq: 3 },
     ];
     for (const message of valid) assert.equal(isHostMessage(message), true, message.type);
     const invalid: unknown[] = [
@@ -74,6 +81,8 @@ describe('explorer protocol guards', () => {
       { type: 'replayState', speed: 0.25 },
       { type: 'replayState', position: -3 },
       { type: 'requestSvg' },
+      { type: 'showInView', tab: 'gantt' },
+      { type: 'showInView', seq: 1.5 },
       { type: 'sessionUpdated', meta: session.meta, strategy: { name: 'react' } },
       { type: 'snapshot', mode: 'live', session: { ...session, earlierStrategies: [{ stages: 'none' }] } },
       { type: 'eval', code: 'alert(1)' },

@@ -54,6 +54,8 @@ export interface ExplorerConnectionStatus {
   thoughtsSent: number;
   /** The last state of a live deliberation sent for that session (roles running, done, failed, cancelled). */
   deliberation?: LiveDeliberationState;
+  /** What the webview last said it shows (its tab and selection); absent until it says. */
+  view?: { sessionId?: string; activeTab: DiagramKind; selectedSeq?: number };
 }
 
 export interface ExplorerConnectionOptions {
@@ -62,6 +64,8 @@ export interface ExplorerConnectionOptions {
   sessionId?: string;
   onOpenInPanel: (sessionId: string | undefined) => void;
   onSelectThought?: (sessionId: string, seq: number) => void;
+  /** A replay plays from the start when it opens (default); a replay panel revived after a reload does not. */
+  autoplay?: boolean;
 }
 
 export class ExplorerConnection implements vscode.Disposable {
@@ -78,6 +82,7 @@ export class ExplorerConnection implements vscode.Disposable {
   private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
   private requestCounter = 0;
   private deliberationSent: LiveDeliberationState | undefined;
+  private viewState: ExplorerConnectionStatus['view'];
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -86,7 +91,7 @@ export class ExplorerConnection implements vscode.Disposable {
   ) {
     this.mode = options.mode;
     this.sessionId = options.sessionId;
-    this.autoplayPending = options.mode === 'replay';
+    this.autoplayPending = options.mode === 'replay' && options.autoplay !== false;
     webview.options = webviewOptions(services.extensionUri);
     const root = webviewRoot(services.extensionUri);
     webview.html = explorerHtml({
@@ -129,6 +134,7 @@ export class ExplorerConnection implements vscode.Disposable {
       sessionId: this.sessionId,
       thoughtsSent: this.sentThoughts,
       ...(this.deliberationSent ? { deliberation: this.deliberationSent } : {}),
+      ...(this.viewState ? { view: this.viewState } : {}),
     };
   }
 
@@ -222,6 +228,9 @@ export class ExplorerConnection implements vscode.Disposable {
         pending.resolve(message.svgs);
         return;
       }
+      case 'uiState':
+        this.viewState = { sessionId: message.sessionId, activeTab: message.activeTab, selectedSeq: message.selectedSeq };
+        return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
         if (message.sessionId === this.sessionId && this.services.deliberations?.stop(message.sessionId)) {

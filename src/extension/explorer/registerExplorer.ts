@@ -3,16 +3,18 @@
 // (show a session, open the panel, pre-rendered SVGs for exports). Registers "Open Explorer" (the panel) and
 // "Replay Session…"; the commands' palette entries and menus are declared in package.json by the extension.
 import * as vscode from 'vscode';
-import type { RenderedSvgs } from '../../shared/protocol';
+import type { DiagramKind, RenderedSvgs } from '../../shared/protocol';
 import type { ExplorerHandle, ExtensionServices } from '../services';
 import { sessionIdFromArgument } from '../sessionPicker';
 import { ExplorerConnection, webviewOptions, type ExplorerConnectionStatus, type ExplorerServices } from './explorerConnection';
+import { EXPLORER_PANEL_VIEW_TYPE, REPLAY_PANEL_VIEW_TYPE, registerPanelSerializers, type RestorablePanels } from './panelSerializer';
+import { parseRestoredState, restoredExplorerTarget, type RestoredExplorerState } from './panelState';
 
 export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
 export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
 export const OPEN_EXPLORER_COMMAND = 'thoughtExplorer.openExplorer';
-const PANEL_VIEW_TYPE = 'thoughtExplorer.explorerPanel';
-const REPLAY_VIEW_TYPE = 'thoughtExplorer.replayPanel';
+const PANEL_VIEW_TYPE = EXPLORER_PANEL_VIEW_TYPE;
+const REPLAY_VIEW_TYPE = REPLAY_PANEL_VIEW_TYPE;
 
 export interface ExplorerApi extends ExplorerHandle {
   /** Shows a session in the sidebar view (and in the explorer panel when one is open). */
@@ -25,6 +27,8 @@ export interface ExplorerApi extends ExplorerHandle {
   renderedSvgs(sessionId?: string): Promise<RenderedSvgs>;
   /** Every open explorer webview and what it has been sent (diagnostics, in-editor tests). */
   status(): ExplorerConnectionStatus[];
+  /** Shows a diagram tab and/or selects a thought in the explorer panel, if one is open and ready. */
+  showInPanel(request: { tab?: DiagramKind; seq?: number }): void;
   /** Fires when a thought is selected in any explorer. */
   readonly onDidSelectThought: vscode.Event<{ sessionId: string; seq: number }>;
 }
@@ -46,13 +50,14 @@ export function registerExplorer(
     services.onDidSelectSession((sessionId) => {
       if (sessionId !== undefined) explorer.showPicked(sessionId);
     }),
+    ...registerPanelSerializers(explorer),
   );
   services.setExplorer(explorer);
   context.subscriptions.push({ dispose: () => services.setExplorer(undefined) });
   return explorer;
 }
 
-class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Disposable {
+class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePanels, vscode.Disposable {
   private view: { webviewView: vscode.WebviewView; connection: ExplorerConnection } | undefined;
   private panel: { panel: vscode.WebviewPanel; connection: ExplorerConnection } | undefined;
   private readonly replays = new Set<ExplorerConnection>();
@@ -61,13 +66,17 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
 
   constructor(private readonly services: ExplorerServices & Pick<ExtensionServices, 'selectedSessionId'>) {}
 
-  resolveWebviewView(webviewView: vscode.WebviewView): void {
+  resolveWebviewView(webviewView: vscode.WebviewView, context?: vscode.WebviewViewResolveContext): void {
     this.view?.connection.dispose();
+    // A session picked in the tree wins; else the view goes back to what it showed before (a reload, or the view
+    // hidden and shown again), as its webview saved it.
     const picked = this.services.selectedSessionId;
+    const target =
+      picked === undefined ? restoredExplorerTarget(parseRestoredState(context?.state), (id) => this.sessionExists(id)) : undefined;
     const connection = new ExplorerConnection(webviewView.webview, this.services, {
       surface: 'view',
-      mode: picked === undefined ? 'live' : 'pinned',
-      sessionId: picked,
+      mode: target?.mode ?? 'pinned',
+      sessionId: picked ?? target?.sessionId,
       onOpenInPanel: (sessionId) => this.openPanel(sessionId),
       onSelectThought: (sessionId, seq) => this.selectEmitter.fire({ sessionId, seq }),
     });
@@ -124,6 +133,38 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
     });
   }
 
+  /** An explorer panel VS Code revived after a reload: reconnected on the session it showed (or live again). */
+  restorePanel(panel: vscode.WebviewPanel, state: RestoredExplorerState): void {
+    if (this.panel) {
+      // Only one explorer panel is kept; a second revived one (never expected) is closed rather than left orphaned.
+      panel.dispose();
+      return;
+    }
+    const target = restoredExplorerTarget(state, (id) => this.sessionExists(id));
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
+    const connection = this.connectPanel(panel, target.mode, target.sessionId);
+    const entry = { panel, connection };
+    this.panel = entry;
+    panel.onDidDispose(() => {
+      if (this.panel === entry) this.panel = undefined;
+    });
+  }
+
+  /** A replay panel VS Code revived: the same session, paused where the webview was (no autoplay from the start). */
+  restoreReplay(panel: vscode.WebviewPanel, state: RestoredExplorerState): void {
+    const sessionId = state.sessionId;
+    if (sessionId === undefined || !this.sessionExists(sessionId)) {
+      panel.dispose();
+      if (sessionId !== undefined)
+        void vscode.window.showInformationMessage(vscode.l10n.t('The replayed session "{0}" no longer exists.', sessionId));
+      return;
+    }
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
+    const connection = this.connectPanel(panel, 'replay', sessionId, { autoplay: false });
+    this.replays.add(connection);
+    panel.onDidDispose(() => this.replays.delete(connection));
+  }
+
   async replay(sessionId?: string): Promise<void> {
     const id = sessionId ?? (await this.pickSession());
     if (id === undefined) return;
@@ -159,6 +200,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
     );
   }
 
+  showInPanel(request: { tab?: DiagramKind; seq?: number }): void {
+    this.panel?.connection.post({ type: 'showInView', ...request });
+  }
+
   dispose(): void {
     this.view?.connection.dispose();
     this.panel?.panel.dispose();
@@ -166,11 +211,25 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, vscode.Dispos
     this.selectEmitter.dispose();
   }
 
-  private connectPanel(panel: vscode.WebviewPanel, mode: 'live' | 'pinned' | 'replay', sessionId: string | undefined): ExplorerConnection {
+  private sessionExists(sessionId: string): boolean {
+    try {
+      return this.services.engine.getSession(sessionId) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  private connectPanel(
+    panel: vscode.WebviewPanel,
+    mode: 'live' | 'pinned' | 'replay',
+    sessionId: string | undefined,
+    options: { autoplay?: boolean } = {},
+  ): ExplorerConnection {
     const connection = new ExplorerConnection(panel.webview, this.services, {
       surface: mode === 'replay' ? 'replay' : 'panel',
       mode,
       sessionId,
+      autoplay: options.autoplay,
       onOpenInPanel: (id) => this.openPanel(id),
       onSelectThought: (id, seq) => this.selectEmitter.fire({ sessionId: id, seq }),
     });

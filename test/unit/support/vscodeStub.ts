@@ -153,6 +153,10 @@ export const stub = {
   mcpProviders: [] as McpProviderRegistration[],
   treeViews: [] as { id: string; message?: string; options: unknown }[],
   webviewViewProviders: [] as string[],
+  /** The webview view providers themselves, by view id (a test resolves a view as VS Code would). */
+  webviewViewProviderObjects: new Map<string, unknown>(),
+  /** Webview panel serializers by view type (window.registerWebviewPanelSerializer). */
+  webviewPanelSerializers: new Map<string, unknown>(),
   quickPicks: [] as {
     title?: string;
     items: { label: string; alwaysShow?: boolean; detail?: string }[];
@@ -181,6 +185,8 @@ export function resetStub(): void {
   stub.mcpProviders.length = 0;
   stub.treeViews.length = 0;
   stub.webviewViewProviders.length = 0;
+  stub.webviewViewProviderObjects.clear();
+  stub.webviewPanelSerializers.clear();
   stub.quickPicks.length = 0;
   stub.globalState.clear();
   stub.chatParticipants.length = 0;
@@ -219,6 +225,12 @@ function message(kind: 'info' | 'warning' | 'error') {
   };
 }
 
+/** vscode.l10n without a bundle: the message with its {0}, {1}… placeholders filled in, as VS Code does. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string =>
+    message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole)),
+};
+
 export const window = {
   createOutputChannel: (name: string) => logChannel(name),
   createStatusBarItem: (id: string): StubStatusBarItem => {
@@ -251,9 +263,14 @@ export const window = {
     stub.treeViews.push(view);
     return view;
   },
-  registerWebviewViewProvider: (id: string, _provider: unknown) => {
+  registerWebviewViewProvider: (id: string, provider: unknown) => {
     stub.webviewViewProviders.push(id);
+    stub.webviewViewProviderObjects.set(id, provider);
     return new Disposable(() => undefined);
+  },
+  registerWebviewPanelSerializer: (viewType: string, serializer: unknown) => {
+    stub.webviewPanelSerializers.set(viewType, serializer);
+    return new Disposable(() => stub.webviewPanelSerializers.delete(viewType));
   },
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),

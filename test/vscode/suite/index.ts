@@ -1,10 +1,11 @@
 // The in-editor suite's entry: VS Code's extension host loads this file (extensionTestsPath) and calls run().
 // It runs every compiled `*.test.js` next to it with mocha's TDD interface (suite/test), in file-name order.
 // Mocha stays external to the bundle and is resolved from the repo's node_modules at run time.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { RELOAD_MARKER, RELOAD_TEST_FILE } from './reloadMarker';
 
 /**
  * The extension host's console reaches the code-server runner mixed with the workbench's own log lines. When the
@@ -67,7 +68,9 @@ export async function run(): Promise<void> {
     timeout: Number(process.env.THOUGHT_EXPLORER_TEST_TIMEOUT_MS ?? 60_000),
     ...(grep ? { grep } : {}),
   });
-  const files = selectTestFiles(readdirSync(__dirname), process.env.THOUGHT_EXPLORER_TEST_FILES);
+  // A window started by the reload test's reload runs only that test's second phase, not the whole suite again.
+  const afterReload = RELOAD_MARKER !== undefined && existsSync(RELOAD_MARKER);
+  const files = afterReload ? [RELOAD_TEST_FILE] : selectTestFiles(readdirSync(__dirname), process.env.THOUGHT_EXPLORER_TEST_FILES);
   for (const file of files) mocha.addFile(join(__dirname, file));
 
   const marker = process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER;
