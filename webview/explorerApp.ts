@@ -10,6 +10,9 @@ import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
+import { FeedbackControls } from './feedbackControls';
+import type { FeedbackRecord } from '../src/engine/model';
+import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
@@ -29,6 +32,7 @@ export class ExplorerApp implements HostMessageHandler {
   private theme: ThemeKind;
   private readonly deliberation: DeliberationStatusView;
   private deliberationState: LiveDeliberationState | undefined;
+  private readonly feedback: FeedbackControls;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -59,6 +63,8 @@ export class ExplorerApp implements HostMessageHandler {
     });
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
+    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.cardFor(seq) });
+    this.layout.cardsColumn.append(this.feedback.element);
   }
 
   /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
@@ -100,6 +106,7 @@ export class ExplorerApp implements HostMessageHandler {
       if (ui.selectedSeq === undefined && column.scrollHeight > column.clientHeight) column.scrollTop = column.scrollHeight;
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
+    this.refreshFeedback();
     this.saveState();
   }
 
@@ -107,6 +114,31 @@ export class ExplorerApp implements HostMessageHandler {
   showDeliberation(state: LiveDeliberationState): void {
     this.deliberationState = state;
     this.deliberation.show(state, this.model.session?.meta.id);
+  }
+
+  showFeedback(sessionId: string, feedback: FeedbackRecord[]): void {
+    if (!this.model.setFeedback(sessionId, feedback)) return;
+    this.refreshFeedback();
+    const snapshot = this.model.shownSnapshot();
+    // The branch tree marks the thoughts feedback is about.
+    if (snapshot && !this.layout.replay.active) this.requestThoughtDiagram('branchTree', snapshot);
+  }
+
+  showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
+    this.feedback.showResult(message);
+  }
+
+  /** The feedback panel, the marks on the cards and the actions on the selected card, from the model. */
+  private refreshFeedback(): void {
+    const session = this.model.session;
+    const replaying = this.layout.replay.active;
+    this.feedback.update({
+      sessionId: session?.meta.id,
+      thoughts: this.model.shownThoughts(),
+      feedback: replaying ? [] : (session?.feedback ?? []),
+      steerable: session !== null && session.meta.status === 'live' && !replaying,
+      selectedSeq: this.ui.selectedSeq,
+    });
   }
 
   addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void {
@@ -166,6 +198,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
     this.requestThoughtDiagrams(snapshot);
     layout.diff.show(thoughts, ui.selectedSeq);
+    this.refreshFeedback();
   }
 
   /** One new live thought: the card, then the stage graph's classes, then the windowed diagrams (coalesced). */
@@ -182,6 +215,7 @@ export class ExplorerApp implements HostMessageHandler {
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
     this.requestThoughtDiagrams(snapshot);
+    this.refreshFeedback();
   }
 
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
@@ -280,6 +314,7 @@ export class ExplorerApp implements HostMessageHandler {
       if (node && source === 'card' && kind === ui.activeTab) layout.views[kind].reveal(node);
     }
     layout.diff.show(thoughts, seq);
+    this.refreshFeedback();
     this.saveState();
     const sessionId = this.model.session?.meta.id;
     if (sessionId !== undefined && source !== 'restore') this.host.post({ type: 'selectThought', sessionId, seq });

@@ -2,6 +2,8 @@
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
+import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
+import type { FeedbackRecord } from '../src/engine/model';
 import { assertNever, isHostMessage, type HostMessage, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 
 /** What the explorer does for each host message. */
@@ -13,6 +15,8 @@ export interface HostMessageHandler {
   applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void;
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
   showDeliberation(state: LiveDeliberationState): void;
+  showFeedback(sessionId: string, feedback: FeedbackRecord[]): void;
+  showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -32,6 +36,10 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return;
     case 'deliberationState':
       return handler.showDeliberation(message.state);
+    case 'feedbackChanged':
+      return handler.showFeedback(message.sessionId, message.feedback);
+    case 'feedbackResult':
+      return handler.showFeedbackResult(message);
     default:
       assertNever(message, 'host message');
   }

@@ -2,6 +2,7 @@
 // A flowchart rather than a gitGraph because its node ids are ours (`t<seq>`, which the explorer maps back to thought
 // cards on click) and its labels decode Mermaid entity codes, so one escaping (mermaidLabel) serves every diagram;
 // the extra render cost is handled by the window (see diagramWindow.ts).
+import { FEEDBACK_CLASS, feedbackBySeq } from './feedbackMarks';
 import type { SessionSnapshot } from '../engine/model';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
@@ -19,6 +20,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
   const links = resolveLinks(thoughts);
   const direction = options.direction ?? 'LR';
   const label = cachedThoughtLabels(thoughts);
+  const withFeedback = feedbackBySeq(snapshot);
   /** The thought number a branch's first thought forks from when the session does not hold it. */
   const danglingFork = (index: number): number | undefined =>
     links.startsBranch[index] && links.parent[index] === undefined ? thoughts[index].branchFromThought : undefined;
@@ -35,6 +37,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     const revisions: string[] = [];
     const finals: string[] = [];
     const branchStarts: string[] = [];
+    const feedbackNodes: string[] = [];
     const dangling = new Set<number>();
     for (let index = first; index < thoughts.length; index++) {
       const thought = thoughts[index];
@@ -42,6 +45,7 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
       lines.push(`  ${id}["${label(index, excerptLength)}"]`);
       if (thought.isRevision || thought.revisesThought !== undefined) revisions.push(id);
       if (!thought.nextThoughtNeeded) finals.push(id);
+      if (withFeedback.has(thought.seq)) feedbackNodes.push(id);
 
       const parent = links.parent[index];
       const forkNumber = danglingFork(index);
@@ -77,6 +81,8 @@ export function branchTreeSource(snapshot: SessionSnapshot, options: DiagramWind
     if (revisions.length > 0) lines.push(`  class ${revisions.join(',')} revision`);
     if (finals.length > 0) lines.push(`  class ${finals.join(',')} final`);
     if (branchStarts.length > 0) lines.push(`  class ${branchStarts.join(',')} branchStart`);
+    if (feedbackNodes.length > 0)
+      lines.push(`  classDef ${FEEDBACK_CLASS} stroke-width: 4px`, `  class ${feedbackNodes.join(',')} ${FEEDBACK_CLASS}`);
     return { text: lines.join('\n'), edges: edges.length };
   };
 

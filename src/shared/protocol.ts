@@ -10,6 +10,14 @@ import type { DeliberationSummary } from './deliberationView';
 
 export type { BudgetUse, DeliberationCallStatus, DeliberationSummary, DeliberationThoughtFacts, HatColour } from './deliberationView';
 import { isLiveDeliberationState, type DeliberationHostMessage, type DeliberationWebviewMessage } from './deliberationProtocol';
+import {
+  isFeedbackHostMessage,
+  isFeedbackRecordShape,
+  isGiveFeedbackMessage,
+  type FeedbackHostMessage,
+  type GiveFeedbackMessage,
+} from './feedbackProtocol';
+import type { FeedbackRecord } from '../engine/model';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -45,6 +53,8 @@ export interface SessionView {
    * webview derives the rest from the thoughts (summarizeDeliberation) and lays these fields over it.
    */
   deliberation?: Partial<DeliberationSummary>;
+  /** The person's feedback on the session (feedbackProtocol.ts); absent when none. */
+  feedback?: FeedbackRecord[];
 }
 
 /**
@@ -72,7 +82,8 @@ export type HostMessage =
   | { type: 'replayState'; playing?: boolean; position?: number; speed?: number }
   /** Asks for full (unwindowed) SVGs of `session`, or of the session on screen when absent. */
   | { type: 'requestSvg'; requestId: string; session?: SessionView }
-  | DeliberationHostMessage;
+  | DeliberationHostMessage
+  | FeedbackHostMessage;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -86,7 +97,8 @@ export type WebviewMessage =
   | { type: 'exportSvg'; diagram: DiagramKind; svg: string; sessionId?: string }
   | { type: 'renderFailed'; diagram: DiagramKind; message: string }
   | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] }
-  | DeliberationWebviewMessage;
+  | DeliberationWebviewMessage
+  | GiveFeedbackMessage;
 
 /** The replay speeds offered, as multiples of the base pace. */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8] as const;
@@ -155,7 +167,8 @@ function isSessionView(value: unknown): value is SessionView {
     Array.isArray(value.strategySwitches) &&
     (value.strategy === undefined || isStrategyView(value.strategy)) &&
     (value.earlierStrategies === undefined || (Array.isArray(value.earlierStrategies) && value.earlierStrategies.every(isStrategyView))) &&
-    (value.deliberation === undefined || isObject(value.deliberation))
+    (value.deliberation === undefined || isObject(value.deliberation)) &&
+    (value.feedback === undefined || (Array.isArray(value.feedback) && value.feedback.every(isFeedbackRecordShape)))
   );
 }
 
@@ -185,6 +198,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isString(value.requestId) && isRenderedSvgs(value.svgs) && Array.isArray(value.errors) && value.errors.every(isString);
     case 'stopDeliberation':
       return isString(value.sessionId);
+    case 'giveFeedback':
+      return isGiveFeedbackMessage(value);
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -218,6 +233,9 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));
     case 'deliberationState':
       return isLiveDeliberationState(value.state);
+    case 'feedbackResult':
+    case 'feedbackChanged':
+      return isFeedbackHostMessage(value);
     default:
       return isNever(type);
   }

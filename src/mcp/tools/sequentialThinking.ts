@@ -49,6 +49,21 @@ function isStringList(value: unknown): boolean {
   return true;
 }
 
+/** Feedback from the person watching the session, delivered once; the guidance's first sentence says what to do. */
+const userFeedbackSchema = z
+  .array(
+    z.object({
+      id: z.string().describe('The feedback id.'),
+      kind: z
+        .enum(['note', 'reject', 'branch', 'conclude'])
+        .describe('note: take into account; reject: revise thoughtNumber; branch: branch from thoughtNumber; conclude: finish now.'),
+      thoughtNumber: z.number().int().optional().describe('The thought it is about.'),
+      text: z.string().optional().describe("The person's note or reason."),
+      branchId: z.string().optional().describe('A suggested branch id (branch).'),
+    }),
+  )
+  .describe('Feedback from the user watching this session, not delivered before: act on it first (see guidance).');
+
 /** The reply; loose, so a client validating with this schema keeps working when a later version adds a field. */
 const replySchema = z.looseObject({
   thoughtNumber: z.number().int().describe('The number of the thought just recorded.'),
@@ -69,6 +84,7 @@ const replySchema = z.looseObject({
       stagesToFinal: z.number().int().describe('The fewest stages left before final_response.'),
     })
     .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
+  userFeedback: userFeedbackSchema.optional(),
 });
 
 export function registerSequentialThinkingTool(
