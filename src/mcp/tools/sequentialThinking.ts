@@ -29,7 +29,10 @@ same branchId to continue that branch. needsMoreThoughts: true says you reached 
 Sessions: your first thought starts a session; the reply's sessionId names it. Send sessionId to continue a saved
 session (thinking_sessions can list and resume them). strategy picks a reasoning strategy (default "linear") on the
 first thought; stage names where in the strategy this thought belongs; the reply lists nextStages and a short
-guidance. Omit stage to let the session move along on its own.`;
+guidance. Omit stage to let the session move along on its own.
+
+The person watching may steer the session: a reply can carry userFeedback (a note, a thought to revise, a branch to
+explore, a request to conclude); act on it first, as the guidance's first sentence says.`;
 
 /**
  * A list of strings in the reply. Advertised exactly as z.array(z.string()) is, but checked in one pass: the SDK checks

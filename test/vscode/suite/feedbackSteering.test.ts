@@ -1,0 +1,160 @@
+// Steering a live session inside a real VS Code: thoughts go through VS Code's own MCP client (vscode.lm.invokeTool →
+// the in-host server); a note typed in the sidebar explorer, a rejection and an alternative asked from a card (typed
+// and clicked in the webview by the test runner's webview driver, scripts/webviewDriver.mjs) each reach the next
+// invokeTool reply exactly once, and the explorer then shows them delivered and applied. The Sessions tree's
+// commands are checked to refuse a finished session.
+//
+// The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
+// yet when it begins, and the suites of one run share one window, loaded in file-name order.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ThoughtExplorerApi } from '../../../src/extension/extension';
+import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
+
+interface DriverStep {
+  op: 'fill' | 'press' | 'click' | 'waitFor';
+  selector: string;
+  text?: string;
+  key?: string;
+}
+
+/** Performs `steps` in the sidebar explorer's frame, through the test runner (a person's mouse and keyboard). */
+async function inExplorer(steps: DriverStep[]): Promise<void> {
+  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
+  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
+  assert.ok(url && token, 'no webview driver: run this suite through npm run test:vscode');
+  const response = await fetch(`${url}/steps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ surface: 'view', steps }),
+  });
+  const text = await response.text();
+  assert.equal(response.status, 200, `webview driver: ${text}`);
+}
+
+function thought(marker: string, thoughtNumber: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { thought: `${marker}: step ${thoughtNumber}`, thoughtNumber, totalThoughts: 8, nextThoughtNeeded: true, ...extra };
+}
+
+suite('feedback: steering a live session from the explorer in real VS Code', () => {
+  let api: ThoughtExplorerApi;
+  let storage: IsolatedStorage;
+  let toolName: string;
+  let sessionId: string;
+  const marker = `steer-${randomUUID().slice(0, 8)}`;
+
+  suiteSetup(async function () {
+    this.timeout(120_000);
+    const extension = vscode.extensions.getExtension<ThoughtExplorerApi>(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+    api = await extension.activate();
+    storage = await isolateStorage(api, 'te-vscode-feedback-store-');
+    await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+    toolName = await sequentialThinkingTool();
+  });
+
+  suiteTeardown(async () => {
+    api?.services.selectSession(undefined);
+    await storage?.restore();
+  });
+
+  test('a note typed in the explorer of a live session reaches the next invokeTool reply, once', async function () {
+    this.timeout(120_000);
+    const first = await invokeJson(toolName, thought(marker, 1));
+    sessionId = first.sessionId as string;
+    assert.equal(typeof sessionId, 'string', JSON.stringify(first));
+    await invokeJson(toolName, thought(marker, 2));
+    await invokeJson(toolName, thought(marker, 3));
+    await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
+    await vscode.commands.executeCommand('thoughtExplorer.explorer.focus');
+    api.services.selectSession(sessionId);
+    await eventually(() => {
+      const view = api.explorer.status().find((status) => status.surface === 'view');
+      return view?.ready && view.sessionId === sessionId && view.thoughtsSent === 3 ? true : undefined;
+    }, 'the sidebar explorer to show the live session');
+
+    const note = `${marker}: consider the Windows runners too`;
+    await inExplorer([
+      { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note' },
+      { op: 'fill', selector: '.feedback-note', text: note },
+      { op: 'click', selector: 'vscode-button.feedback-send-note' },
+    ]);
+    const recorded = await eventually(() => api.engine().getSession(sessionId)?.feedback?.[0], 'the note to be recorded');
+    assert.equal(recorded.kind, 'note');
+    assert.equal(recorded.text, note);
+
+    const reply = await invokeJson(toolName, thought(marker, 4));
+    assert.deepEqual(reply.userFeedback, [{ id: recorded.id, kind: 'note', text: note }]);
+    assert.match(reply.guidance as string, /^The user sent a note: /);
+    const after = await invokeJson(toolName, thought(marker, 5));
+    assert.equal(after.userFeedback, undefined, 'delivered once');
+    // The explorer shows it delivered.
+    await inExplorer([{ op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' }]);
+  });
+
+  test('reject and explore-an-alternative from a card reach the next replies, and show as applied', async function () {
+    this.timeout(120_000);
+    assert.ok(sessionId, 'the previous test recorded a session');
+    const reason = `${marker}: thought 2 assumes a single runner`;
+    await inExplorer([
+      { op: 'click', selector: '.thought-card[data-seq="1"] .thought-text' },
+      { op: 'click', selector: '.thought-card[data-seq="1"] vscode-button.feedback-reject' },
+      { op: 'fill', selector: '.thought-card[data-seq="1"] .feedback-input-reject', text: reason },
+      { op: 'click', selector: '.thought-card[data-seq="1"] vscode-button.feedback-submit-reject' },
+    ]);
+    const rejection = await eventually(
+      () =>
+        api
+          .engine()
+          .getSession(sessionId)
+          ?.feedback?.find((record) => record.kind === 'reject'),
+      'the rejection to be recorded',
+    );
+    const rejected = await invokeJson(toolName, thought(marker, 6));
+    assert.deepEqual(rejected.userFeedback, [{ id: rejection.id, kind: 'reject', thoughtNumber: 2, text: reason }]);
+    assert.match(rejected.guidance as string, /^The user asked you to revise thought 2 .*send isRevision true, revisesThought 2\./);
+    await invokeJson(toolName, thought(marker, 7, { isRevision: true, revisesThought: 2 }));
+    await inExplorer([{ op: 'waitFor', selector: '.thought-card[data-seq="1"] .feedback-mark.feedback-reject.feedback-applied' }]);
+
+    await inExplorer([
+      { op: 'click', selector: '.thought-card[data-seq="0"] .thought-text' },
+      { op: 'click', selector: '.thought-card[data-seq="0"] vscode-button.feedback-branch' },
+      { op: 'fill', selector: '.thought-card[data-seq="0"] .feedback-input-branch', text: 'alt-remote-cache' },
+      { op: 'press', selector: '.thought-card[data-seq="0"] .feedback-input-branch', key: 'Enter' },
+    ]);
+    const branch = await eventually(
+      () =>
+        api
+          .engine()
+          .getSession(sessionId)
+          ?.feedback?.find((record) => record.kind === 'branch'),
+      'the alternative to be recorded',
+    );
+    const branched = await invokeJson(toolName, thought(marker, 8));
+    assert.deepEqual(branched.userFeedback, [{ id: branch.id, kind: 'branch', thoughtNumber: 1, branchId: 'alt-remote-cache' }]);
+    await invokeJson(toolName, thought(marker, 9, { branchFromThought: 1, branchId: 'alt-remote-cache' }));
+    const states = api
+      .engine()
+      .getSession(sessionId)
+      ?.feedback?.map((record) => [record.kind, record.deliveredAt !== undefined, record.appliedAt !== undefined]);
+    assert.deepEqual(states, [
+      ['note', true, false],
+      ['reject', true, true],
+      ['branch', true, true],
+    ]);
+  });
+
+  test('the Sessions tree command refuses feedback on a completed session, and nothing is stored', async function () {
+    this.timeout(60_000);
+    await invokeJson(toolName, thought(marker, 10, { nextThoughtNeeded: false }));
+    const before = api.engine().getSession(sessionId)?.feedback?.length;
+    await vscode.commands.executeCommand('thoughtExplorer.feedback.concludeNow', sessionId);
+    assert.equal(api.engine().getSession(sessionId)?.feedback?.length, before);
+    const outcome = api.engine().addFeedback(sessionId, { kind: 'conclude' });
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) assert.match(outcome.error, /is complete; feedback goes to live sessions/);
+    // The explorer offers no controls on it any more.
+    await inExplorer([{ op: 'waitFor', selector: '.feedback-panel[hidden]' }]);
+  });
+});
