@@ -12,6 +12,9 @@ import type { EngineEvent } from '../../src/engine/events';
 import { MAX_FEEDBACK_TEXT_LENGTH } from '../../src/engine/feedbackRules';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { parseSessionJson, toLosslessJson } from '../../src/storage/sessionJsonFormats';
+import { isHostMessage, isWebviewMessage } from '../../src/shared/protocol';
+import { branchTreeSource } from '../../src/diagrams/branchTree';
+import { feedbackThoughtNumbers } from '../../src/diagrams/feedbackMarks';
 
 let root: string;
 before(() => {
@@ -375,5 +378,53 @@ describe('feedback: two processes on one store', () => {
     assert.equal(think(engine, 'c1', { thoughtNumber: 4 }).userFeedback?.[0].text, 'retry me');
     assert.equal(think(engine, 'c1', { thoughtNumber: 5 }).userFeedback, undefined);
     store.close();
+  });
+});
+
+describe('feedback: explorer protocol guards and diagram marks', () => {
+  it('accepts well-formed giveFeedback / feedbackResult / feedbackChanged messages and refuses malformed ones', () => {
+    const record = { id: 'fb-1', kind: 'reject', author: 'user', createdAt: 1, thoughtNumber: 2, text: 'why' };
+    const valid: unknown[] = [
+      { type: 'giveFeedback', requestId: 'r1', sessionId: 's', kind: 'note', text: 'hello' },
+      { type: 'giveFeedback', requestId: 'r2', sessionId: 's', kind: 'reject', thoughtNumber: 2, text: 'why' },
+      { type: 'giveFeedback', requestId: 'r3', sessionId: 's', kind: 'branch', thoughtNumber: 1, branchId: 'alt-1' },
+      { type: 'giveFeedback', requestId: 'r4', sessionId: 's', kind: 'conclude' },
+      // Oversized text passes the guard: the engine answers it with a clear error instead of dropping it.
+      { type: 'giveFeedback', requestId: 'r5', sessionId: 's', kind: 'note', text: 'x'.repeat(1024 * 1024) },
+    ];
+    const invalid: unknown[] = [
+      { type: 'giveFeedback', sessionId: 's', kind: 'note', text: 'no request id' },
+      { type: 'giveFeedback', requestId: 'r', sessionId: 's', kind: 'shout' },
+      { type: 'giveFeedback', requestId: 'r', sessionId: 's', kind: 'reject', thoughtNumber: '2' },
+      { type: 'giveFeedback', requestId: 'r', sessionId: 's', kind: 'note', text: 42 },
+      { type: 'giveFeedback', requestId: 'r', sessionId: 's', kind: 'note', text: 'x'.repeat(3 * 1024 * 1024) },
+      { type: 'giveFeedback', requestId: 'r', sessionId: 7, kind: 'note', text: 'x' },
+    ];
+    for (const message of valid) assert.equal(isWebviewMessage(message), true, JSON.stringify(message).slice(0, 80));
+    for (const message of invalid) assert.equal(isWebviewMessage(message), false, JSON.stringify(message).slice(0, 80));
+    assert.equal(isHostMessage({ type: 'feedbackResult', requestId: 'r1', ok: false, error: 'no' }), true);
+    assert.equal(isHostMessage({ type: 'feedbackResult', requestId: 'r1', ok: true, feedback: record }), true);
+    assert.equal(isHostMessage({ type: 'feedbackResult', requestId: 'r1', ok: 'yes' }), false);
+    assert.equal(isHostMessage({ type: 'feedbackChanged', sessionId: 's', feedback: [record] }), true);
+    assert.equal(isHostMessage({ type: 'feedbackChanged', sessionId: 's', feedback: [{ ...record, kind: 'shout' }] }), false);
+    assert.equal(isHostMessage({ type: 'feedbackChanged', sessionId: 's', feedback: 'all' }), false);
+  });
+
+  it('marks the thought feedback is about with the feedback class in the branch tree, and only then', () => {
+    // A clock that moves: which thought numbered 3 the feedback means is decided by time.
+    let clock = Date.UTC(2026, 0, 1);
+    const engine = new ThinkingEngine({ log: quiet, now: () => (clock += 1000) });
+    const id = liveSession(engine, 'c1', 4);
+    // Thought 3 again on a branch, after the feedback: the mark stays on the thought that existed when it was given.
+    assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 3, text: 'no' }).ok);
+    think(engine, 'c1', { thoughtNumber: 3, branchFromThought: 2, branchId: 'b' });
+    const snapshot = engine.getSession(id);
+    assert.ok(snapshot);
+    assert.deepEqual([...feedbackThoughtNumbers(snapshot)], [3]);
+    const text = branchTreeSource(snapshot).text;
+    assert.match(text, /^ {2}classDef feedback /m);
+    assert.match(text, /^ {2}class t2 feedback$/m);
+    const plain = branchTreeSource({ ...snapshot, feedback: undefined }).text;
+    assert.doesNotMatch(plain, /feedback/);
   });
 });
