@@ -33,8 +33,20 @@ async function inExplorer(steps: DriverStep[]): Promise<void> {
   assert.equal(response.status, 200, `webview driver: ${text}`);
 }
 
-function thought(marker: string, thoughtNumber: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { thought: `${marker}: step ${thoughtNumber}`, thoughtNumber, totalThoughts: 8, nextThoughtNeeded: true, ...extra };
+/**
+ * A thought of this suite's session. After the first, the session is named: VS Code may reconnect to the server
+ * between calls (it does after an earlier suite's settings change rebuilt the engine), and a new MCP connection has
+ * no current session; feedback belongs to the session, whichever connection carries its next thought.
+ */
+function thought(marker: string, thoughtNumber: number, extra: Record<string, unknown> = {}, sessionId?: string): Record<string, unknown> {
+  return {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    thought: `${marker}: step ${thoughtNumber}`,
+    thoughtNumber,
+    totalThoughts: 8,
+    nextThoughtNeeded: true,
+    ...extra,
+  };
 }
 
 suite('feedback: steering a live session from the explorer in real VS Code', () => {
@@ -64,8 +76,8 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
     const first = await invokeJson(toolName, thought(marker, 1));
     sessionId = first.sessionId as string;
     assert.equal(typeof sessionId, 'string', JSON.stringify(first));
-    await invokeJson(toolName, thought(marker, 2));
-    await invokeJson(toolName, thought(marker, 3));
+    await invokeJson(toolName, thought(marker, 2, {}, sessionId));
+    await invokeJson(toolName, thought(marker, 3, {}, sessionId));
     await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
     await vscode.commands.executeCommand('thoughtExplorer.explorer.focus');
     api.services.selectSession(sessionId);
@@ -84,10 +96,15 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
     assert.equal(recorded.kind, 'note');
     assert.equal(recorded.text, note);
 
-    const reply = await invokeJson(toolName, thought(marker, 4));
-    assert.deepEqual(reply.userFeedback, [{ id: recorded.id, kind: 'note', text: note }]);
+    const reply = await invokeJson(toolName, thought(marker, 4, {}, sessionId));
+    assert.deepEqual(
+      reply.userFeedback,
+      [{ id: recorded.id, kind: 'note', text: note }],
+      `tool ${toolName}, reply ${JSON.stringify(reply)}; session ${sessionId}: ${JSON.stringify(api.engine().getSession(sessionId)?.feedback)}`,
+    );
     assert.match(reply.guidance as string, /^The user sent a note: /);
-    const after = await invokeJson(toolName, thought(marker, 5));
+    assert.equal(reply.sessionId, sessionId);
+    const after = await invokeJson(toolName, thought(marker, 5, {}, sessionId));
     assert.equal(after.userFeedback, undefined, 'delivered once');
     // The explorer shows it delivered.
     await inExplorer([{ op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' }]);
@@ -111,10 +128,10 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
           ?.feedback?.find((record) => record.kind === 'reject'),
       'the rejection to be recorded',
     );
-    const rejected = await invokeJson(toolName, thought(marker, 6));
+    const rejected = await invokeJson(toolName, thought(marker, 6, {}, sessionId));
     assert.deepEqual(rejected.userFeedback, [{ id: rejection.id, kind: 'reject', thoughtNumber: 2, text: reason }]);
     assert.match(rejected.guidance as string, /^The user asked you to revise thought 2 .*send isRevision true, revisesThought 2\./);
-    await invokeJson(toolName, thought(marker, 7, { isRevision: true, revisesThought: 2 }));
+    await invokeJson(toolName, thought(marker, 7, { isRevision: true, revisesThought: 2 }, sessionId));
     await inExplorer([{ op: 'waitFor', selector: '.thought-card[data-seq="1"] .feedback-mark.feedback-reject.feedback-applied' }]);
 
     await inExplorer([
@@ -131,9 +148,9 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
           ?.feedback?.find((record) => record.kind === 'branch'),
       'the alternative to be recorded',
     );
-    const branched = await invokeJson(toolName, thought(marker, 8));
+    const branched = await invokeJson(toolName, thought(marker, 8, {}, sessionId));
     assert.deepEqual(branched.userFeedback, [{ id: branch.id, kind: 'branch', thoughtNumber: 1, branchId: 'alt-remote-cache' }]);
-    await invokeJson(toolName, thought(marker, 9, { branchFromThought: 1, branchId: 'alt-remote-cache' }));
+    await invokeJson(toolName, thought(marker, 9, { branchFromThought: 1, branchId: 'alt-remote-cache' }, sessionId));
     const states = api
       .engine()
       .getSession(sessionId)
@@ -147,7 +164,7 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
 
   test('the Sessions tree command refuses feedback on a completed session, and nothing is stored', async function () {
     this.timeout(60_000);
-    await invokeJson(toolName, thought(marker, 10, { nextThoughtNeeded: false }));
+    await invokeJson(toolName, thought(marker, 10, { nextThoughtNeeded: false }, sessionId));
     const before = api.engine().getSession(sessionId)?.feedback?.length;
     await vscode.commands.executeCommand('thoughtExplorer.feedback.concludeNow', sessionId);
     assert.equal(api.engine().getSession(sessionId)?.feedback?.length, before);
