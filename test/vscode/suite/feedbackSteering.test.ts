@@ -1,13 +1,16 @@
 // Steering a live session inside a real VS Code: thoughts go through VS Code's own MCP client (vscode.lm.invokeTool →
 // the in-host server); a note typed in the sidebar explorer, a rejection and an alternative asked from a card (typed
 // and clicked in the webview by the test runner's webview driver, scripts/webviewDriver.mjs) each reach the next
-// invokeTool reply exactly once, and the explorer then shows them delivered and applied. The Sessions tree's
+// invokeTool reply exactly once, and the explorer then shows them delivered and applied; a note typed for a session the
+// stdio CLI serves reaches the CLI's next reply through the shared journal. The Sessions tree's
 // commands are checked to refuse a finished session.
 //
 // The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
 // yet when it begins, and the suites of one run share one window, loaded in file-name order.
 import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
@@ -47,6 +50,54 @@ function thought(marker: string, thoughtNumber: number, extra: Record<string, un
     nextThoughtNeeded: true,
     ...extra,
   };
+}
+
+/** The stdio CLI as another MCP client runs it (Claude Desktop, Cursor): newline-delimited JSON-RPC on its stdin/stdout. */
+class CliClient {
+  private buffer = '';
+  private nextId = 1;
+  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  readonly stderr: string[] = [];
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      for (let newline = this.buffer.indexOf('\n'); newline !== -1; newline = this.buffer.indexOf('\n')) {
+        const line = this.buffer.slice(0, newline).trim();
+        this.buffer = this.buffer.slice(newline + 1);
+        if (line === '') continue;
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
+  }
+
+  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`No answer to ${method} from the CLI; stderr: ${this.stderr.join('')}`)), 15_000);
+      this.waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  notify(method: string): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
+
+  /** One sequentialthinking call; the reply's structuredContent. */
+  async think(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const answer = await this.request('tools/call', { name: 'sequentialthinking', arguments: args });
+    const result = answer.result as { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
+    assert.ok(result?.structuredContent && !result.isError, JSON.stringify(answer));
+    return result.structuredContent;
+  }
 }
 
 suite('feedback: steering a live session from the explorer in real VS Code', () => {
@@ -173,5 +224,51 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
     if (!outcome.ok) assert.match(outcome.error, /is complete; feedback goes to live sessions/);
     // The explorer offers no controls on it any more.
     await inExplorer([{ op: 'waitFor', selector: '.feedback-panel[hidden]' }]);
+  });
+
+  test('a note typed in VS Code reaches the next reply of a session the stdio CLI serves; the delivery shows in VS Code', async function () {
+    this.timeout(120_000);
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--storage-path', storage.directory], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    try {
+      const client = new CliClient(child);
+      const init = await client.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'another-mcp-client', version: '1' },
+      });
+      assert.ok(init.result, JSON.stringify(init));
+      client.notify('notifications/initialized');
+      const cliMarker = `${marker}-cli`;
+      const first = await client.think(thought(cliMarker, 1));
+      const cliSession = first.sessionId as string;
+      await client.think(thought(cliMarker, 2));
+      // VS Code shows the CLI's session (read from the shared store) in the sidebar explorer.
+      api.services.selectSession(cliSession);
+      await eventually(() => {
+        const view = api.explorer.status().find((status) => status.surface === 'view');
+        return view?.ready && view.sessionId === cliSession && view.thoughtsSent === 2 ? true : undefined;
+      }, "the sidebar explorer to show the CLI's session");
+      const note = `${cliMarker}: the cache must work offline too`;
+      await inExplorer([
+        { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note' },
+        { op: 'fill', selector: '.feedback-note', text: note },
+        { op: 'click', selector: 'vscode-button.feedback-send-note' },
+      ]);
+      const recorded = await eventually(() => api.engine().getSession(cliSession)?.feedback?.[0], 'the note to be journaled by VS Code');
+      // The CLI's next reply carries it: it read VS Code's record from the journal.
+      const reply = await client.think(thought(cliMarker, 3));
+      assert.deepEqual(reply.userFeedback, [{ id: recorded.id, kind: 'note', text: note }], JSON.stringify(reply));
+      assert.equal(reply.thoughtHistoryLength, 3);
+      assert.equal((await client.think(thought(cliMarker, 4))).userFeedback, undefined, 'delivered once');
+      // The CLI's delivery mark comes back to VS Code through the store watcher: the explorer shows it delivered.
+      await inExplorer([{ op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' }]);
+      assert.equal(typeof api.engine().getSession(cliSession)?.feedback?.[0].deliveredAt, 'number');
+    } finally {
+      child.kill();
+    }
   });
 });
