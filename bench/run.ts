@@ -12,6 +12,7 @@ import { vscodeRedrawSection } from './vscodeRedraw';
 import { deliberationSection } from './deliberation';
 import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
+import { feedbackSection } from './feedback';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
@@ -22,6 +23,7 @@ const SECTIONS: BenchSection[] = [
   recommendationSection,
   deliberationSection,
   diagramZoomSection,
+  feedbackSection,
 ];
 
 async function main(): Promise<number> {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { runToExit } from './codeServer.mjs';
 import { parseTimeout, repo, runInEditorSuite } from './suiteRunner.mjs';
+import { startWebviewDriver } from './webviewDriver.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -27,14 +28,22 @@ async function main() {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
   }
-  return runInEditorSuite({
-    developRepo: true,
-    grep: options.grep,
-    timeoutSeconds,
-    verbose: options.verbose,
-    screenshot: options.screenshot,
-    log,
-  });
+  // Suites that act inside the explorer webview (typing a note) ask this process to do it in the workbench page.
+  const driver = await startWebviewDriver(log);
+  try {
+    return await runInEditorSuite({
+      developRepo: true,
+      grep: options.grep,
+      timeoutSeconds,
+      verbose: options.verbose,
+      screenshot: options.screenshot,
+      env: driver.env,
+      onPage: (page) => driver.attach(page),
+      log,
+    });
+  } finally {
+    await driver.close();
+  }
 }
 
 await runToExit(main, log);

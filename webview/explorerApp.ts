@@ -18,6 +18,9 @@ import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
 import { DiagramFolding } from './diagramFolding';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
+import { FeedbackControls } from './feedbackControls';
+import type { FeedbackRecord } from '../src/engine/model';
+import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
@@ -47,6 +50,7 @@ export class ExplorerApp implements HostMessageHandler {
   private refineTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
+  private readonly feedback: FeedbackControls;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -93,6 +97,8 @@ export class ExplorerApp implements HostMessageHandler {
       const stage = this.model.shownThoughts()[seq]?.stage;
       return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
     };
+    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.cardFor(seq) });
+    this.layout.cardsColumn.append(this.feedback.element);
     this.announcer = LiveAnnouncer.inRegion(root).announcer;
   }
 
@@ -147,6 +153,7 @@ export class ExplorerApp implements HostMessageHandler {
       if (ui.selectedSeq === undefined && column.scrollHeight > column.clientHeight) column.scrollTop = column.scrollHeight;
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
+    this.refreshFeedback();
     this.saveState();
   }
 
@@ -163,6 +170,31 @@ export class ExplorerApp implements HostMessageHandler {
   showDeliberation(state: LiveDeliberationState): void {
     this.deliberationState = state;
     this.deliberation.show(state, this.model.session?.meta.id);
+  }
+
+  showFeedback(sessionId: string, feedback: FeedbackRecord[]): void {
+    if (!this.model.setFeedback(sessionId, feedback)) return;
+    this.refreshFeedback();
+    const snapshot = this.model.shownSnapshot();
+    // The branch tree marks the thoughts feedback is about.
+    if (snapshot && !this.layout.replay.active) this.requestThoughtDiagram('branchTree', snapshot);
+  }
+
+  showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
+    this.feedback.showResult(message);
+  }
+
+  /** The feedback panel, the marks on the cards and the actions on the selected card, from the model. */
+  private refreshFeedback(): void {
+    const session = this.model.session;
+    const replaying = this.layout.replay.active;
+    this.feedback.update({
+      sessionId: session?.meta.id,
+      thoughts: this.model.shownThoughts(),
+      feedback: replaying ? [] : (session?.feedback ?? []),
+      steerable: session !== null && session.meta.status === 'live' && !replaying,
+      selectedSeq: this.ui.selectedSeq,
+    });
   }
 
   addThought(sessionId: string, meta: SessionMeta, thought: ThoughtRecord): void {
@@ -226,6 +258,7 @@ export class ExplorerApp implements HostMessageHandler {
     // A replay steps through thoughts like a live session: the smaller streaming budget keeps each step cheap.
     this.requestThoughtDiagrams(snapshot, layout.replay.active);
     layout.diff.show(thoughts, ui.selectedSeq);
+    this.refreshFeedback();
   }
 
   /** One new live thought: the card, then the stage graph's classes, then the windowed diagrams (coalesced). */
@@ -250,6 +283,7 @@ export class ExplorerApp implements HostMessageHandler {
       const settled = this.model.shownSnapshot();
       if (settled && !this.layout.replay.active) this.requestThoughtDiagrams(settled);
     }, REFINE_AFTER_MS);
+    this.refreshFeedback();
   }
 
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
@@ -376,6 +410,7 @@ export class ExplorerApp implements HostMessageHandler {
       if (node && (source === 'card' || source === 'search') && kind === ui.activeTab) layout.views[kind].reveal(node);
     }
     layout.diff.show(thoughts, seq);
+    this.refreshFeedback();
     this.saveState();
     const sessionId = this.model.session?.meta.id;
     if (sessionId !== undefined && source !== 'restore') this.host.post({ type: 'selectThought', sessionId, seq });

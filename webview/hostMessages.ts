@@ -12,6 +12,8 @@ import {
   type StrategyView,
   type ThemeKind,
 } from '../src/shared/protocol';
+import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
+import type { FeedbackRecord } from '../src/engine/model';
 
 /** What the explorer does for each host message. */
 export interface HostMessageHandler {
@@ -24,6 +26,8 @@ export interface HostMessageHandler {
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
   showDeliberation(state: LiveDeliberationState): void;
   showInView(tab: DiagramKind | undefined, seq: number | undefined): void;
+  showFeedback(sessionId: string, feedback: FeedbackRecord[]): void;
+  showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -45,6 +49,10 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return handler.showDeliberation(message.state);
     case 'showInView':
       return handler.showInView(message.tab, message.seq);
+    case 'feedbackChanged':
+      return handler.showFeedback(message.sessionId, message.feedback);
+    case 'feedbackResult':
+      return handler.showFeedbackResult(message);
     default:
       assertNever(message, 'host message');
   }

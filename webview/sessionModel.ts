@@ -1,6 +1,6 @@
 // The session the webview holds: a full snapshot from the host plus the deltas applied since, and the prefix of it
 // that is on screen (all of it live; the first `position` thoughts during a replay).
-import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
+import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { SessionView, StrategyView } from '../src/shared/protocol';
 
 export type DeltaOutcome = 'appended' | 'otherSession' | 'duplicate' | 'gap';
@@ -70,6 +70,13 @@ export class SessionModel {
     return true;
   }
 
+  /** The session's feedback list (feedbackChanged); false when it is about another session. */
+  setFeedback(sessionId: string, feedback: FeedbackRecord[]): boolean {
+    if (!this.view || this.view.meta.id !== sessionId) return false;
+    this.view.feedback = feedback;
+    return true;
+  }
+
   /** Moves the replay position (clamped); returns the new position. */
   seek(position: number): number {
     this.shownCount = Math.max(0, Math.min(this.total, Math.round(position)));
@@ -86,7 +93,7 @@ export class SessionModel {
     const view = this.view;
     if (!view) return undefined;
     if (this.shownCount === view.thoughts.length)
-      return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches };
+      return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches, feedback: view.feedback };
     const thoughts = view.thoughts.slice(0, this.shownCount);
     const last = thoughts[thoughts.length - 1];
     // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.

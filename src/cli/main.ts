@@ -40,7 +40,8 @@ async function serve(
   modelGateway: ModelGateway | undefined,
 ): Promise<void> {
   const store = openStore(command);
-  const engine = new ThinkingEngine({ store, limits: command.limits, log });
+  // No store watcher here: each thought checks (one stat) whether VS Code wrote feedback to its session meanwhile.
+  const engine = new ThinkingEngine({ store, limits: command.limits, log, checkStoreBeforeThought: true });
   let stopping = false;
   let stopServer: () => Promise<void> = async () => {};
   const stop = async (reason: string) => {

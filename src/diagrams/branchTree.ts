@@ -5,6 +5,7 @@
 // the most recent N thoughts, by the window (see diagramWindow.ts).
 import type { SessionSnapshot } from '../engine/model';
 import { ITEM_WEIGHT, type FoldLine } from './compression';
+import { FEEDBACK_CLASS, feedbackBySeq } from './feedbackMarks';
 import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { foldedDiagramSource } from './foldedDiagram';
 import { mermaidLabel } from './mermaidText';
@@ -48,6 +49,8 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
   const label = cachedThoughtLabels(thoughts);
   const forest = branchTreeForest(snapshot, links);
   const last = thoughts.length - 1;
+  // Thoughts a person gave feedback on stay unfolded like pinned ones, and carry the feedback mark.
+  const withFeedback = feedbackBySeq(snapshot);
   const isFork = new Array<boolean>(thoughts.length).fill(false);
   const isHead = new Array<boolean>(thoughts.length).fill(false);
   for (const line of forest.lines) {
@@ -67,11 +70,13 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
       baseWeight: (item) =>
         item === last
           ? ITEM_WEIGHT.current
-          : isFork[item] || isHead[item]
-            ? ITEM_WEIGHT.structure
-            : links.startsBranch[item]
-              ? ITEM_WEIGHT.branchStart
-              : ITEM_WEIGHT.plain,
+          : withFeedback.has(item)
+            ? ITEM_WEIGHT.pinned
+            : isFork[item] || isHead[item]
+              ? ITEM_WEIGHT.structure
+              : links.startsBranch[item]
+                ? ITEM_WEIGHT.branchStart
+                : ITEM_WEIGHT.plain,
       placeholders,
       wholeLineName: (line) => {
         const branchId = forest.lines[line].branchId;
@@ -89,6 +94,7 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
         if (thought.isRevision || thought.revisesThought !== undefined) add('revision');
         if (!thought.nextThoughtNeeded) add('final');
         if (links.startsBranch[item]) add('branchStart');
+        if (withFeedback.has(item)) add(FEEDBACK_CLASS);
         return `  ${id}["${label(item, excerptLength)}"]`;
       },
       lineEdgeArrow: (line) => (forest.lines[line].branchId === undefined ? '-->' : '-.->'),
@@ -102,6 +108,7 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
         '  classDef final stroke-width: 3px',
         '  classDef branchStart stroke-width: 2px',
         '  classDef dangling stroke-dasharray: 2 4',
+        `  classDef ${FEEDBACK_CLASS} stroke-width: 4px`,
       ],
       defaultExcerpt: DEFAULT_EXCERPT,
       edgeOrder: 'arrival',
@@ -116,6 +123,7 @@ function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, opti
   const thoughts = snapshot.thoughts;
   const direction = options.direction ?? 'LR';
   const label = cachedThoughtLabels(thoughts);
+  const withFeedback = feedbackBySeq(snapshot);
   /** The thought number a branch's first thought forks from when the session does not hold it. */
   const danglingFork = (index: number): number | undefined =>
     links.startsBranch[index] && links.parent[index] === undefined ? thoughts[index].branchFromThought : undefined;
@@ -132,6 +140,7 @@ function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, opti
     const revisions: string[] = [];
     const finals: string[] = [];
     const branchStarts: string[] = [];
+    const feedbackNodes: string[] = [];
     const dangling = new Set<number>();
     for (let index = first; index < thoughts.length; index++) {
       const thought = thoughts[index];
@@ -139,6 +148,7 @@ function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, opti
       lines.push(`  ${id}["${label(index, excerptLength)}"]`);
       if (thought.isRevision || thought.revisesThought !== undefined) revisions.push(id);
       if (!thought.nextThoughtNeeded) finals.push(id);
+      if (withFeedback.has(thought.seq)) feedbackNodes.push(id);
 
       const parent = links.parent[index];
       const forkNumber = danglingFork(index);
@@ -174,6 +184,8 @@ function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, opti
     if (revisions.length > 0) lines.push(`  class ${revisions.join(',')} revision`);
     if (finals.length > 0) lines.push(`  class ${finals.join(',')} final`);
     if (branchStarts.length > 0) lines.push(`  class ${branchStarts.join(',')} branchStart`);
+    if (feedbackNodes.length > 0)
+      lines.push(`  classDef ${FEEDBACK_CLASS} stroke-width: 4px`, `  class ${feedbackNodes.join(',')} ${FEEDBACK_CLASS}`);
     return { text: lines.join('\n'), edges: edges.length };
   };
 

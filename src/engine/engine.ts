@@ -3,7 +3,18 @@
 import { randomBytes } from 'node:crypto';
 import { EngineEventEmitter, type EngineEvent, type EngineEventListener } from './events';
 import { resolveLimits, type EngineLimits } from './limits';
-import type { ListSessionsQuery, ListSessionsResult, SessionMeta, SessionSnapshot, SessionStore, ThoughtRecord } from './model';
+import type {
+  FeedbackEntry,
+  FeedbackRecord,
+  ListSessionsQuery,
+  ListSessionsResult,
+  SessionMeta,
+  SessionSnapshot,
+  SessionStore,
+  ThoughtRecord,
+} from './model';
+import { FeedbackRefusedError, MAX_FEEDBACK_PER_SESSION, normaliseFeedbackInput } from './feedbackRules';
+import { feedbackStep } from './recording/feedbackDelivery';
 import { InvalidSessionIdError, StoreRefusedError } from './model';
 import { matchesQuery } from './sessionQuery';
 import { holdFromSnapshot, snapshotOf, type HeldSession } from './recording/heldSession';
@@ -17,6 +28,9 @@ import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
 
 export type { ThoughtReply } from './recording/thoughtReply';
+
+/** The recorded feedback, or why nothing was stored (for the person who typed it). */
+export type FeedbackOutcome = { ok: true; feedback: FeedbackRecord } | { ok: false; error: string };
 
 /** `storeFailed`: the thought was fine but could not be saved (a store problem, not the agent's mistake). */
 export type ThoughtOutcome = { ok: true; reply: ThoughtReply } | { ok: false; error: string; storeFailed?: true };
@@ -40,6 +54,12 @@ export interface EngineOptions {
   /** Where listener and store problems are reported; never stdout (it may carry the MCP protocol). */
   log?: (message: string) => void;
   now?: () => number;
+  /**
+   * Before each thought, check the store (one stat) for another process's changes to the session and re-read it when
+   * there are some, so feedback given in VS Code reaches this process's next reply. For processes without a store
+   * watcher (the stdio CLI); the extension's watcher does this for it.
+   */
+  checkStoreBeforeThought?: boolean;
 }
 
 export class ThinkingEngine {
@@ -49,6 +69,7 @@ export class ThinkingEngine {
   private readonly events = new EngineEventEmitter();
   private readonly log: (message: string) => void;
   private readonly now: () => number;
+  private readonly checkStoreBeforeThought: boolean;
   /** Sessions in memory, least recently used first. */
   private readonly held = new Map<string, HeldSession>();
   /**
@@ -67,6 +88,7 @@ export class ThinkingEngine {
     this.store = options.store;
     this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
     this.now = options.now ?? Date.now;
+    this.checkStoreBeforeThought = options.checkStoreBeforeThought === true;
   }
 
   onEvent(listener: EngineEventListener): () => void {
@@ -113,12 +135,85 @@ export class ThinkingEngine {
   private record(connectionId: string, input: ThoughtInput, { extra, annotate }: RecordThoughtOptions): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
+    if (this.checkStoreBeforeThought) this.refreshBeforeThought(connectionId, sent);
     const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
     const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra, annotate }, warnings);
     this.persist(plan);
     this.apply(connectionId, plan);
     if (this.events.hasListeners) this.announce(plan);
-    return buildReply(plan, warnings);
+    const reply = buildReply(plan, warnings);
+    // A session without feedback costs one length check here.
+    if (session.feedback.length > 0) this.deliverFeedback(plan, reply);
+    return reply;
+  }
+
+  /** The session the thought will go to, re-read first if another process changed it (see checkStoreBeforeThought). */
+  private refreshBeforeThought(connectionId: string, input: ThoughtInput): void {
+    const id = input.sessionId ?? this.currentByConnection.get(connectionId);
+    if (id !== undefined && this.held.has(id)) this.refreshSession(id);
+  }
+
+  /** Marks feedback the thought follows as applied, and puts undelivered feedback on the reply, first in the guidance. */
+  private deliverFeedback({ session, strategy, thought, completes }: ThoughtPlan, reply: ThoughtReply): void {
+    const store = this.store;
+    const meta = session.meta;
+    const result = feedbackStep(session, thought, completes, {
+      now: this.now(),
+      persist: (entry: FeedbackEntry) => store?.appendFeedback?.(meta, entry),
+      log: this.log,
+      finalStage: strategy.stages[strategy.stages.length - 1]?.name,
+    });
+    if (result.delivery) {
+      reply.userFeedback = result.delivery.items;
+      reply.guidance = `${result.delivery.guidance} ${reply.guidance}`;
+    }
+    if (result.changed) this.emit({ type: 'feedbackChanged', meta, feedback: [...session.feedback] });
+  }
+
+  /**
+   * Records the person's feedback on a live session (note, reject thought N, branch from N, conclude) for delivery on
+   * the agent's next reply. Refused, with nothing stored, for an unknown or finished session, a thought the session
+   * does not hold, empty or oversized text. Never throws.
+   */
+  addFeedback(sessionId: string, input: unknown): FeedbackOutcome {
+    try {
+      return { ok: true, feedback: this.storeFeedback(sessionId, input) };
+    } catch (error) {
+      if (error instanceof FeedbackRefusedError) return { ok: false, error: error.message };
+      if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
+      const message = error instanceof Error ? error.message : String(error);
+      this.log(`feedback not recorded: ${message}`);
+      return { ok: false, error: `The feedback could not be saved (${message}); nothing was recorded. Send it again.` };
+    }
+  }
+
+  private storeFeedback(sessionId: string, raw: unknown): FeedbackRecord {
+    const input = normaliseFeedbackInput(raw);
+    if (typeof sessionId !== 'string' || sessionId === '')
+      throw new FeedbackRefusedError('Missing sessionId: name the live session the feedback is for.');
+    // The stored data is the truth: another process may have ended the session or added thoughts meanwhile.
+    if (this.held.has(sessionId)) this.refreshSession(sessionId);
+    const session = this.lookup(sessionId);
+    if (!session) throw new FeedbackRefusedError(`Unknown session "${sessionId}": no such session; feedback goes to live sessions.`);
+    if (session.meta.status !== 'live')
+      throw new FeedbackRefusedError(`Session "${sessionId}" is ${session.meta.status}; feedback goes to live sessions.`);
+    if (input.thoughtNumber !== undefined && !session.thoughtNumbers.has(input.thoughtNumber))
+      throw new FeedbackRefusedError(
+        `Unknown thought ${input.thoughtNumber}: session "${sessionId}" holds thoughts ${describeNumbers(session.thoughtNumbers)}; name one of those.`,
+      );
+    if (session.feedback.length >= MAX_FEEDBACK_PER_SESSION)
+      throw new FeedbackRefusedError(
+        `Session "${sessionId}" already holds ${MAX_FEEDBACK_PER_SESSION} pieces of feedback, the most it may hold.`,
+      );
+    const record: FeedbackRecord = { id: `fb-${randomBytes(4).toString('hex')}`, kind: input.kind, author: 'user', createdAt: this.now() };
+    if (input.thoughtNumber !== undefined) record.thoughtNumber = input.thoughtNumber;
+    if (input.text !== undefined) record.text = input.text;
+    if (input.branchId !== undefined) record.branchId = input.branchId;
+    // On disk first: a failed write leaves memory as it was.
+    this.store?.appendFeedback?.(session.meta, { type: 'feedback', feedback: record });
+    session.feedback.push(record);
+    this.emit({ type: 'feedbackAdded', meta: session.meta, feedback: record });
+    return record;
   }
 
   /** Persist first: if the disk refuses, memory stays as it was and the agent is told to resend. */
@@ -204,6 +299,7 @@ export class ThinkingEngine {
       strategySwitches: [],
       thoughtNumbers: new Set(),
       thoughtsInStage: 0,
+      feedback: [],
     };
   }
 
@@ -351,6 +447,8 @@ export class ThinkingEngine {
     const after = reloaded.meta;
     // Deltas only when the re-read extends what listeners have; otherwise (both processes wrote at once, and the
     // journal ordered the thoughts differently) `sessionUpdated` tells them to take the session as it now is.
+    if (!sameFeedback(held.feedback, reloaded.feedback))
+      this.emit({ type: 'feedbackChanged', meta: after, feedback: [...reloaded.feedback] });
     if (extendsThoughts(held.thoughts, reloaded.thoughts)) {
       for (const thought of reloaded.thoughts.slice(held.thoughts.length)) this.emit({ type: 'thoughtAdded', meta: after, thought });
       if (after.stage !== undefined && after.stage !== before.stage)
@@ -413,4 +511,33 @@ function extendsThoughts(previous: readonly ThoughtRecord[], next: readonly Thou
       return false;
   }
   return true;
+}
+
+/** Whether two feedback lists hold the same records in the same state. */
+function sameFeedback(previous: readonly FeedbackRecord[], next: readonly FeedbackRecord[]): boolean {
+  if (previous.length !== next.length) return false;
+  for (let index = 0; index < previous.length; index++) {
+    const a = previous[index];
+    const b = next[index];
+    if (a.id !== b.id || a.deliveredAt !== b.deliveredAt || a.appliedAt !== b.appliedAt) return false;
+  }
+  return true;
+}
+
+/** "1-5, 7" for a person reading which thought numbers exist. */
+function describeNumbers(numbers: ReadonlySet<number>): string {
+  if (numbers.size === 0) return 'none yet';
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  let start = sorted[0];
+  let end = start;
+  for (const value of sorted.slice(1)) {
+    if (value === end + 1) end = value;
+    else {
+      ranges.push(start === end ? String(start) : `${start}-${end}`);
+      start = end = value;
+    }
+  }
+  ranges.push(start === end ? String(start) : `${start}-${end}`);
+  return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
 }

@@ -1,5 +1,5 @@
 // Typed engine events: how the extension, the views and the store watcher learn what happened.
-import type { SessionMeta, ThoughtRecord } from './model';
+import type { FeedbackRecord, SessionMeta, ThoughtRecord } from './model';
 
 export type EngineEvent =
   | { type: 'sessionStarted'; meta: SessionMeta }
@@ -8,7 +8,11 @@ export type EngineEvent =
   | { type: 'sessionEnded'; meta: SessionMeta }
   /** Rename, status change, strategy switch, import or delete: anything that changes a listing without a thought. */
   | { type: 'sessionUpdated'; meta: SessionMeta }
-  | { type: 'sessionDeleted'; sessionId: string };
+  | { type: 'sessionDeleted'; sessionId: string }
+  /** The person gave feedback on a live session (in this process). */
+  | { type: 'feedbackAdded'; meta: SessionMeta; feedback: FeedbackRecord }
+  /** Feedback was delivered or applied, or another process changed it: `feedback` is the session's whole list now. */
+  | { type: 'feedbackChanged'; meta: SessionMeta; feedback: FeedbackRecord[] };
 
 export type EngineEventListener = (event: EngineEvent) => void;
 

@@ -9,6 +9,7 @@ import { registerChatParticipant, type ChatRequestRecord } from './chatParticipa
 import { registerCommands } from './commands';
 import { readDeliberationSettings } from './deliberationSettings';
 import { registerExportCommand } from './exportCommand';
+import { registerFeedbackCommands } from './feedbackCommands';
 import { registerExplorer, type ExplorerApi } from './explorer/registerExplorer';
 import { VsCodeModelGateway } from './lmGateway';
 import { bundledServerLoader, registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   registerStatusBar(context, services);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
+  registerFeedbackCommands(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   const explorer = registerExplorer(context, services);
   const chatRequests = registerChatParticipant(context, services, services.deliberations);

@@ -10,6 +10,14 @@ import type { DeliberationSummary } from './deliberationView';
 
 export type { BudgetUse, DeliberationCallStatus, DeliberationSummary, DeliberationThoughtFacts, HatColour } from './deliberationView';
 import { isLiveDeliberationState, type DeliberationHostMessage, type DeliberationWebviewMessage } from './deliberationProtocol';
+import {
+  isFeedbackHostMessage,
+  isFeedbackRecordShape,
+  isGiveFeedbackMessage,
+  type FeedbackHostMessage,
+  type GiveFeedbackMessage,
+} from './feedbackProtocol';
+import type { FeedbackRecord } from '../engine/model';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -45,6 +53,8 @@ export interface SessionView {
    * webview derives the rest from the thoughts (summarizeDeliberation) and lays these fields over it.
    */
   deliberation?: Partial<DeliberationSummary>;
+  /** The person's feedback on the session (feedbackProtocol.ts); absent when none. */
+  feedback?: FeedbackRecord[];
 }
 
 /**
@@ -74,7 +84,8 @@ export type HostMessage =
   | { type: 'requestSvg'; requestId: string; session?: SessionView }
   /** Shows a diagram tab and/or selects a thought of the session on screen (fields left out stay as they are). */
   | { type: 'showInView'; tab?: DiagramKind; seq?: number }
-  | DeliberationHostMessage;
+  | DeliberationHostMessage
+  | FeedbackHostMessage;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -93,7 +104,8 @@ export type WebviewMessage =
    * in-editor reload test reads the tab a revived panel came back on from here).
    */
   | { type: 'uiState'; sessionId?: string; activeTab: DiagramKind; selectedSeq?: number }
-  | DeliberationWebviewMessage;
+  | DeliberationWebviewMessage
+  | GiveFeedbackMessage;
 
 /** The replay speeds offered, as multiples of the base pace. */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8] as const;
@@ -162,7 +174,8 @@ function isSessionView(value: unknown): value is SessionView {
     Array.isArray(value.strategySwitches) &&
     (value.strategy === undefined || isStrategyView(value.strategy)) &&
     (value.earlierStrategies === undefined || (Array.isArray(value.earlierStrategies) && value.earlierStrategies.every(isStrategyView))) &&
-    (value.deliberation === undefined || isObject(value.deliberation))
+    (value.deliberation === undefined || isObject(value.deliberation)) &&
+    (value.feedback === undefined || (Array.isArray(value.feedback) && value.feedback.every(isFeedbackRecordShape)))
   );
 }
 
@@ -198,6 +211,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
         isDiagramKind(value.activeTab) &&
         (value.selectedSeq === undefined || isSeq(value.selectedSeq))
       );
+    case 'giveFeedback':
+      return isGiveFeedbackMessage(value);
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -233,6 +248,9 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return isLiveDeliberationState(value.state);
     case 'showInView':
       return (value.tab === undefined || isDiagramKind(value.tab)) && (value.seq === undefined || isSeq(value.seq));
+    case 'feedbackResult':
+    case 'feedbackChanged':
+      return isFeedbackHostMessage(value);
     default:
       return isNever(type);
   }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type {
   ExternalChange,
+  FeedbackEntry,
   ListSessionsQuery,
   ListSessionsResult,
   SessionMeta,
@@ -149,6 +150,13 @@ export class FileSessionStore implements SessionStore {
     this.index.noteAppend(meta.id, meta, bytes, writer.ino);
   }
 
+  /** Not held to maxSessionBytes (a feedback record is small, and a delivery mark must not fail for size). */
+  appendFeedback(meta: SessionMeta, entry: FeedbackEntry): void {
+    const writer = this.writerFor(meta.id);
+    const bytes = this.append(meta.id, writer, serializeRecord(entry));
+    this.index.noteAppend(meta.id, meta, bytes, writer.ino);
+  }
+
   loadSession(id: string): SessionSnapshot | undefined {
     const path = this.sessionFilePath(id);
     let result;
@@ -178,7 +186,13 @@ export class FileSessionStore implements SessionStore {
     // append to the old, unlinked file, so the next write reopens the journal by name.
     const writer = this.writers.get(id);
     if (writer !== undefined && writer.ino !== result.ino) this.closeWriter(id);
-    return { meta: result.meta, thoughts: result.thoughts ?? [], strategySwitches: result.strategySwitches ?? [] };
+    const snapshot: SessionSnapshot = {
+      meta: result.meta,
+      thoughts: result.thoughts ?? [],
+      strategySwitches: result.strategySwitches ?? [],
+    };
+    if (result.feedback !== undefined && result.feedback.length > 0) snapshot.feedback = result.feedback;
+    return snapshot;
   }
 
   /**

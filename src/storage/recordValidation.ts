@@ -3,7 +3,8 @@
 // reader and the import formats so both accept exactly the same records.
 import { MAX_TIMESTAMP, NAME_RULE, SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
 import type { EngineLimits } from '../engine/limits';
-import type { SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { FeedbackRecord, SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
+import { MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind, FEEDBACK_KINDS } from '../engine/fieldRules';
 import { describeValue } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
 
@@ -144,6 +145,55 @@ export function readStrategySwitch(value: unknown, where: string): StrategySwitc
   };
 }
 
+/** A feedback id: the engine writes "fb-" and hex; any safe name is accepted back. */
+export function requireFeedbackId(value: unknown, where: string): string {
+  return requireName(value, where);
+}
+
+/** One FeedbackRecord, by the same bounds as feedback typed in the explorer (feedbackRules.ts). */
+export function readFeedbackRecord(value: unknown, where: string): FeedbackRecord {
+  const source = requireObject(value, where);
+  if (!isFeedbackKind(source.kind))
+    throw new SessionFormatError(`${where}.kind`, `expected one of ${FEEDBACK_KINDS.join(', ')}, got ${describeValue(source.kind)}`);
+  if (source.author !== 'user') throw new SessionFormatError(`${where}.author`, `expected "user", got ${describeValue(source.author)}`);
+  const record: FeedbackRecord = {
+    id: requireFeedbackId(source.id, `${where}.id`),
+    kind: source.kind,
+    author: 'user',
+    createdAt: requireTime(source.createdAt, `${where}.createdAt`),
+  };
+  const needsThought = source.kind === 'reject' || source.kind === 'branch';
+  if (source.thoughtNumber !== undefined || needsThought)
+    record.thoughtNumber = requireInteger(source.thoughtNumber, `${where}.thoughtNumber`, 1);
+  const needsText = source.kind === 'reject' || source.kind === 'note';
+  if (source.text !== undefined || needsText) {
+    const text = requireString(source.text, `${where}.text`);
+    if (text.trim() === '') throw new SessionFormatError(`${where}.text`, 'expected text, got an empty string');
+    if (text.length > MAX_FEEDBACK_TEXT_LENGTH)
+      throw new SessionFormatError(`${where}.text`, `${text.length} characters, more than feedback may hold (${MAX_FEEDBACK_TEXT_LENGTH})`);
+    record.text = text;
+  }
+  if (source.branchId !== undefined) record.branchId = requireName(source.branchId, `${where}.branchId`);
+  if (source.deliveredAt !== undefined) record.deliveredAt = requireTime(source.deliveredAt, `${where}.deliveredAt`);
+  if (source.appliedAt !== undefined) record.appliedAt = requireTime(source.appliedAt, `${where}.appliedAt`);
+  if (source.appliedBySeq !== undefined) record.appliedBySeq = requireInteger(source.appliedBySeq, `${where}.appliedBySeq`, 0);
+  return record;
+}
+
+/** A session's feedback list: each record valid, ids unique, no more than a session may hold. */
+export function readFeedbackList(value: unknown, where: string): FeedbackRecord[] {
+  const list = requireArray(value, where);
+  if (list.length > MAX_FEEDBACK_PER_SESSION)
+    throw new SessionFormatError(where, `${list.length} records, more than a session may hold (${MAX_FEEDBACK_PER_SESSION})`);
+  const ids = new Set<string>();
+  return list.map((item, index) => {
+    const record = readFeedbackRecord(item, `${where}[${index}]`);
+    if (ids.has(record.id)) throw new SessionFormatError(`${where}[${index}].id`, `a second record with id ${JSON.stringify(record.id)}`);
+    ids.add(record.id);
+    return record;
+  });
+}
+
 /**
  * Sets `key` on `target` as an own data property, whatever the key: a plain assignment of "__proto__" would replace
  * the object's prototype and lose the value. Keys in foreign files are data, kept as they are.
@@ -184,4 +234,5 @@ export function requireStorableSnapshot(snapshot: SessionSnapshot): void {
   requireArray(snapshot.strategySwitches, 'strategySwitches').forEach((strategySwitch, index) =>
     readStrategySwitch(strategySwitch, `strategySwitches[${index}]`),
   );
+  if (snapshot.feedback !== undefined) readFeedbackList(snapshot.feedback, 'feedback');
 }

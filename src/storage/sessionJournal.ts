@@ -6,6 +6,9 @@
 //                                                               meta changed in a way the thought does not imply
 //                                                               (status, purpose), see metaDerivation.ts
 //   {"type":"meta","meta":{...},"strategySwitch":{...}?}        rename, status change, strategy switch
+//   {"type":"feedback","feedback":{...}}                        the person's feedback on the live session
+//   {"type":"feedbackDelivered","ids":[...],"at":t}             that feedback went out on a reply
+//   {"type":"feedbackApplied","id":"...","at":t,"bySeq":n}      the agent's thought `bySeq` did what it asked
 //
 // Writing: the file stays open (flag 'a', so every write lands at the end even if another process appends too) and
 // each record is ONE writeSync of an already serialized line. When writeSync returns, the bytes are in the operating
@@ -19,7 +22,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { MAX_LINE_BYTES, scanLines, type LineScan } from './journalLines';
 import { openRegularFile } from './regularFiles';
-import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { FeedbackEntry, FeedbackRecord, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import {
   applyPatch,
   applyThought,
@@ -29,7 +32,19 @@ import {
   withDerivedFrom,
   type MetaPatch,
 } from './metaDerivation';
-import { SessionFormatError, isObject, readSessionMeta, readStrategySwitch, readThoughtRecord } from './recordValidation';
+import {
+  SessionFormatError,
+  isObject,
+  readFeedbackRecord,
+  readSessionMeta,
+  readStrategySwitch,
+  readThoughtRecord,
+  requireArray,
+  requireFeedbackId,
+  requireInteger,
+  requireTime,
+} from './recordValidation';
+import { MAX_FEEDBACK_PER_SESSION } from '../engine/fieldRules';
 
 export const JOURNAL_VERSION = 1;
 
@@ -38,7 +53,8 @@ export type Durability = 'write' | 'fsync';
 export type JournalRecord =
   | { type: 'session'; version: number; meta: SessionMeta }
   | { type: 'thought'; thought: ThoughtRecord; meta?: MetaPatch }
-  | { type: 'meta'; meta: SessionMeta; strategySwitch?: StrategySwitch };
+  | { type: 'meta'; meta: SessionMeta; strategySwitch?: StrategySwitch }
+  | FeedbackEntry;
 
 export function serializeRecord(record: JournalRecord): string {
   return `${JSON.stringify(record)}\n`;
@@ -155,6 +171,8 @@ export interface JournalReadResult {
   /** Present when thoughts were collected (full loads; index scans only need the meta). */
   thoughts?: ThoughtRecord[];
   strategySwitches?: StrategySwitch[];
+  /** With thoughts: the session's feedback in arrival order (empty when none). */
+  feedback?: FeedbackRecord[];
   ino: number;
   mtimeMs: number;
   /** Changes with the content and with permissions or links (a journal made unreadable by chmod is read again). */
@@ -179,6 +197,8 @@ class JournalReplay {
     base: SessionMeta | undefined,
     readonly thoughts: ThoughtRecord[] | undefined,
     readonly strategySwitches: StrategySwitch[] | undefined,
+    /** Collected with the thoughts; meta-only reads check the records' shape and skip them. */
+    readonly feedback: FeedbackRecord[] | undefined,
   ) {
     // The replay updates its meta in place (a 5,000-thought journal would otherwise copy it 5,000 times), so it
     // starts from its own copy of the base.
@@ -251,9 +271,48 @@ class JournalReplay {
         if (strategySwitch && this.strategySwitches) this.strategySwitches.push(strategySwitch);
         return;
       }
+      case 'feedback': {
+        this.requireMeta(where);
+        const record = readFeedbackRecord(value.feedback, `${where}.feedback`);
+        if (!this.feedback) return;
+        if (this.feedback.some((held) => held.id === record.id))
+          throw new SessionFormatError(`${where}.feedback.id`, `a second feedback record with id ${JSON.stringify(record.id)}`);
+        if (this.feedback.length >= MAX_FEEDBACK_PER_SESSION)
+          throw new SessionFormatError(where, `more feedback than a session may hold (${MAX_FEEDBACK_PER_SESSION})`);
+        this.feedback.push(record);
+        return;
+      }
+      case 'feedbackDelivered': {
+        this.requireMeta(where);
+        const ids = requireArray(value.ids, `${where}.ids`).map((id, index) => requireFeedbackId(id, `${where}.ids[${index}]`));
+        const at = requireTime(value.at, `${where}.at`);
+        if (!this.feedback) return;
+        const indexes = ids.map((id, index) => this.feedbackIndex(id, `${where}.ids[${index}]`));
+        // Delivered once: a repeated mark (two processes racing) keeps the first time.
+        for (const index of indexes)
+          if (this.feedback[index].deliveredAt === undefined) this.feedback[index] = { ...this.feedback[index], deliveredAt: at };
+        return;
+      }
+      case 'feedbackApplied': {
+        this.requireMeta(where);
+        const id = requireFeedbackId(value.id, `${where}.id`);
+        const at = requireTime(value.at, `${where}.at`);
+        const bySeq = requireInteger(value.bySeq, `${where}.bySeq`, 0);
+        if (!this.feedback) return;
+        const index = this.feedbackIndex(id, `${where}.id`);
+        if (this.feedback[index].appliedAt === undefined)
+          this.feedback[index] = { ...this.feedback[index], appliedAt: at, appliedBySeq: bySeq };
+        return;
+      }
       default:
         throw new SessionFormatError(`${where}.type`, `unknown record type ${JSON.stringify(value.type)}`);
     }
+  }
+
+  private feedbackIndex(id: string, where: string): number {
+    const index = (this.feedback ?? []).findIndex((record) => record.id === id);
+    if (index < 0) throw new SessionFormatError(where, `no feedback record with id ${JSON.stringify(id)} before this line`);
+    return index;
   }
 
   private requireMeta(where: string): SessionMeta {
@@ -297,7 +356,14 @@ function replayFile(replay: JournalReplay, fd: number, start: number, size: numb
 export function readJournal(path: string, withThoughts: boolean): JournalReadResult {
   const { fd, stat } = openRegularFile(path, constants.O_RDONLY);
   try {
-    const replay = new JournalReplay(path, String, undefined, withThoughts ? [] : undefined, withThoughts ? [] : undefined);
+    const replay = new JournalReplay(
+      path,
+      String,
+      undefined,
+      withThoughts ? [] : undefined,
+      withThoughts ? [] : undefined,
+      withThoughts ? [] : undefined,
+    );
     const scan = replayFile(replay, fd, 0, stat.size);
     if (replay.meta === undefined) {
       throw new UnreadableJournalError(`${path}: not a session journal (no valid "session" record on its first line)`);
@@ -306,6 +372,7 @@ export function readJournal(path: string, withThoughts: boolean): JournalReadRes
       meta: replay.meta,
       thoughts: replay.thoughts,
       strategySwitches: replay.strategySwitches,
+      feedback: replay.feedback,
       ino: stat.ino,
       mtimeMs: stat.mtimeMs,
       ctimeMs: stat.ctimeMs,
@@ -333,7 +400,7 @@ export function readJournalTail(path: string, meta: SessionMeta, consumed: numbe
     // our recorded position is not a line boundary of this file any more.
     const before = Buffer.alloc(1);
     if (readSync(fd, before, 0, 1, consumed - 1) !== 1 || before[0] !== 0x0a) return undefined;
-    const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined);
+    const replay = new JournalReplay(path, (lineNumber) => `appended line ${lineNumber}`, meta, undefined, undefined, undefined);
     const scan = replayFile(replay, fd, consumed, stat.size);
     if (replay.meta === undefined) return undefined;
     return {
@@ -377,6 +444,8 @@ export function journalLines(snapshot: SessionSnapshot): string[] {
     delete meta.stage;
     lines.push(serializeRecord({ type: 'meta', meta, strategySwitch }));
   }
+  // Feedback as records that carry their delivered/applied state (a reader takes those fields as written).
+  for (const feedback of snapshot.feedback ?? []) lines.push(serializeRecord({ type: 'feedback', feedback }));
   // Last, the session's own meta (title, status, stage, times) over what the thoughts imply.
   lines.push(serializeRecord({ type: 'meta', meta: snapshot.meta }));
   return lines;

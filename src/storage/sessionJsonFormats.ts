@@ -2,12 +2,13 @@
 // thoughtHistory, branches}` that sequentialthinking-plus and think-strategies save, so their sessions open here too.
 // Imports are validated completely before anything is returned: a file is taken whole or refused with an error that
 // names the offending field, never half-imported.
-import type { ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
+import type { FeedbackRecord, ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/fieldRules';
 import { applyThought, purposeOf } from './metaDerivation';
 import {
   SessionFormatError,
   isObject,
+  readFeedbackList,
   readOptionalThoughtFields,
   readSessionMeta,
   readStrategySwitch,
@@ -37,6 +38,8 @@ export interface LosslessSessionFile {
   meta: SessionMeta;
   thoughts: ThoughtRecord[];
   strategySwitches: StrategySwitch[];
+  /** The person's feedback (absent when none; older files have none). */
+  feedback?: FeedbackRecord[];
 }
 
 /**
@@ -82,6 +85,7 @@ export function toLosslessJson(snapshot: SessionSnapshot): string {
     thoughts: snapshot.thoughts,
     strategySwitches: snapshot.strategySwitches,
   };
+  if (snapshot.feedback !== undefined && snapshot.feedback.length > 0) file.feedback = snapshot.feedback;
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
@@ -179,7 +183,12 @@ function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSe
     );
   }
   const warnings = referenceWarnings(thoughts);
-  return { snapshot: { meta, thoughts, strategySwitches }, format: 'thought-explorer', warnings };
+  const snapshot: SessionSnapshot = { meta, thoughts, strategySwitches };
+  if (file.feedback !== undefined) {
+    const feedback = readFeedbackList(file.feedback, 'feedback');
+    if (feedback.length > 0) snapshot.feedback = feedback;
+  }
+  return { snapshot, format: 'thought-explorer', warnings };
 }
 
 const PLUS_KNOWN_FIELDS = new Set([

@@ -1,5 +1,5 @@
 // A session as the engine holds it in memory: the stored snapshot plus the lookups each new thought needs.
-import type { SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../model';
+import type { FeedbackRecord, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../model';
 
 export interface HeldSession {
   meta: SessionMeta;
@@ -8,6 +8,8 @@ export interface HeldSession {
   thoughtNumbers: Set<number>;
   /** Thoughts recorded in the current stage since entering it. */
   thoughtsInStage: number;
+  /** The person's feedback in arrival order (empty for most sessions). */
+  feedback: FeedbackRecord[];
 }
 
 export function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
@@ -22,12 +24,15 @@ export function holdFromSnapshot(snapshot: SessionSnapshot): HeldSession {
     strategySwitches: snapshot.strategySwitches,
     thoughtNumbers: new Set(thoughts.map((thought) => thought.thoughtNumber)),
     thoughtsInStage,
+    feedback: snapshot.feedback ?? [],
   };
 }
 
 /** The snapshot view of a held session (shared arrays, no copy: callers treat snapshots as read-only). */
 export function snapshotOf(session: HeldSession): SessionSnapshot {
-  return { meta: session.meta, thoughts: session.thoughts, strategySwitches: session.strategySwitches };
+  const snapshot: SessionSnapshot = { meta: session.meta, thoughts: session.thoughts, strategySwitches: session.strategySwitches };
+  if (session.feedback.length > 0) snapshot.feedback = session.feedback;
+  return snapshot;
 }
 
 /** Where the session's current strategy began (0 when it never switched). */

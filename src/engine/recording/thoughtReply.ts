@@ -1,4 +1,5 @@
 // The reply step of recording a thought: what the `sequentialthinking` tool answers once the thought is stored.
+import type { DeliveredFeedback } from '../feedbackRules';
 import { buildGuidance, buildProgress, stageWarnings, type ReplyProgress } from '../guidance';
 import { nextStages } from '../stageFlow';
 import { lastSwitchSeq } from './heldSession';
@@ -21,6 +22,8 @@ export interface ThoughtReply {
   warnings: string[];
   /** Thoughts in this strategy so far against its typical length, and the fewest stages left to final_response. */
   progress: ReplyProgress;
+  /** The person's feedback not delivered before, each item once; present only when there is some. */
+  userFeedback?: DeliveredFeedback[];
 }
 
 /** The reply for a recorded plan; `warnings` already holds what the earlier steps found, stage warnings are added. */

@@ -18,6 +18,7 @@ import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
+import { feedbackFromExplorer } from '../feedbackCommands';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -231,6 +232,9 @@ export class ExplorerConnection implements vscode.Disposable {
       case 'uiState':
         this.viewState = { sessionId: message.sessionId, activeTab: message.activeTab, selectedSeq: message.selectedSeq };
         return;
+      case 'giveFeedback':
+        this.post(feedbackFromExplorer(this.services.engine, message, this.services.log));
+        return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
         if (message.sessionId === this.sessionId && this.services.deliberations?.stop(message.sessionId)) {
@@ -279,6 +283,15 @@ export class ExplorerConnection implements vscode.Disposable {
           this.sessionId = undefined;
           this.sendSnapshot();
         }
+        return;
+      case 'feedbackAdded':
+      case 'feedbackChanged':
+        if (event.meta.id === this.sessionId)
+          this.post({
+            type: 'feedbackChanged',
+            sessionId: event.meta.id,
+            feedback: this.services.engine.getSession(event.meta.id)?.feedback ?? [],
+          });
         return;
       default:
         assertNever(event, 'engine event');

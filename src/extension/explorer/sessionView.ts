@@ -16,6 +16,7 @@ export function toSessionView(snapshot: SessionSnapshot): SessionView {
   earlierNames.delete(snapshot.meta.strategy);
   const earlier = [...earlierNames].flatMap((name) => strategyView(name) ?? []);
   if (earlier.length > 0) view.earlierStrategies = earlier;
+  if (snapshot.feedback !== undefined && snapshot.feedback.length > 0) view.feedback = snapshot.feedback;
   return view;
 }
 

@@ -29,7 +29,10 @@ same branchId to continue that branch. needsMoreThoughts: true says you reached 
 Sessions: your first thought starts a session; the reply's sessionId names it. Send sessionId to continue a saved
 session (thinking_sessions can list and resume them). strategy picks a reasoning strategy (default "linear") on the
 first thought; stage names where in the strategy this thought belongs; the reply lists nextStages and a short
-guidance. Omit stage to let the session move along on its own.`;
+guidance. Omit stage to let the session move along on its own.
+
+The person watching may steer the session: a reply can carry userFeedback (a note, a thought to revise, a branch to
+explore, a request to conclude); act on it first, as the guidance's first sentence says.`;
 
 /**
  * A list of strings in the reply. Advertised exactly as z.array(z.string()) is, but checked in one pass: the SDK checks
@@ -48,6 +51,21 @@ function isStringList(value: unknown): boolean {
   for (const item of value) if (typeof item !== 'string') return false;
   return true;
 }
+
+/** Feedback from the person watching the session, delivered once; the guidance's first sentence says what to do. */
+const userFeedbackSchema = z
+  .array(
+    z.object({
+      id: z.string().describe('The feedback id.'),
+      kind: z
+        .enum(['note', 'reject', 'branch', 'conclude'])
+        .describe('note: take into account; reject: revise thoughtNumber; branch: branch from thoughtNumber; conclude: finish now.'),
+      thoughtNumber: z.number().int().optional().describe('The thought it is about.'),
+      text: z.string().optional().describe("The person's note or reason."),
+      branchId: z.string().optional().describe('A suggested branch id (branch).'),
+    }),
+  )
+  .describe('Feedback from the user watching this session, not delivered before: act on it first (see guidance).');
 
 /** The reply; loose, so a client validating with this schema keeps working when a later version adds a field. */
 const replySchema = z.looseObject({
@@ -69,6 +87,7 @@ const replySchema = z.looseObject({
       stagesToFinal: z.number().int().describe('The fewest stages left before final_response.'),
     })
     .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
+  userFeedback: userFeedbackSchema.optional(),
 });
 
 export function registerSequentialThinkingTool(

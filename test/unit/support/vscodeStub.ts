@@ -147,6 +147,9 @@ export const stub = {
   /** Answers the next modal/choice messages pop, in order (undefined = dismissed). */
   messageAnswers: [] as (string | undefined)[],
   inputBoxAnswers: [] as (string | undefined)[],
+  /** The options of every input box shown (prefilled value, validation). */
+  inputBoxes: [] as { value?: string; validateInput?: (value: string) => string | undefined }[],
+  statusMessages: [] as string[],
   clipboard: '',
   configuration: new Map<string, unknown>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
@@ -180,6 +183,8 @@ export function resetStub(): void {
   stub.messages.length = 0;
   stub.messageAnswers.length = 0;
   stub.inputBoxAnswers.length = 0;
+  stub.inputBoxes.length = 0;
+  stub.statusMessages.length = 0;
   stub.clipboard = '';
   stub.configuration.clear();
   stub.mcpProviders.length = 0;
@@ -275,7 +280,14 @@ export const window = {
   showInformationMessage: message('info'),
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
-  showInputBox: () => Promise.resolve(stub.inputBoxAnswers.shift()),
+  showInputBox: (options?: { value?: string }) => {
+    stub.inputBoxes.push(options ?? {});
+    return Promise.resolve(stub.inputBoxAnswers.shift());
+  },
+  setStatusBarMessage: (text: string) => {
+    stub.statusMessages.push(text);
+    return new Disposable(() => undefined);
+  },
   createQuickPick: () => {
     const changeValue = new EventEmitter<string>();
     const accept = new EventEmitter<void>();

@@ -1,0 +1,97 @@
+// A hand for in-editor tests inside the explorer webview: the extension host cannot reach a webview's DOM, so the
+// test runner (which holds the workbench page in Playwright) listens on a loopback port behind a random token and
+// performs what a suite asks — fill, press, click, wait for a selector — in the explorer's own frame, as a person
+// would with mouse and keyboard. The suite learns the address and token from the environment
+// (THOUGHT_EXPLORER_WEBVIEW_DRIVER, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN); see test/vscode/suite/support.ts.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+
+const FRAME_TIMEOUT_MS = 30_000;
+const ACTION_TIMEOUT_MS = 20_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The frame of the explorer webview on `surface` ('view': the sidebar, 'panel': an editor panel). */
+async function explorerFrame(page, surface) {
+  const deadline = Date.now() + FRAME_TIMEOUT_MS;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        // Evaluated in the frame (text, so this Node script names no browser globals).
+        const found = await frame.evaluate(
+          `document.querySelector('#app .thought-cards') !== null && document.body.dataset.surface === ${JSON.stringify(surface)}`,
+        );
+        if (found) return frame;
+      } catch {
+        // A frame that navigated or went away meanwhile.
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no explorer webview (${surface}) appeared within ${FRAME_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** One step in the frame. */
+async function perform(frame, step) {
+  const options = { timeout: ACTION_TIMEOUT_MS };
+  switch (step.op) {
+    case 'fill':
+      return frame.fill(step.selector, String(step.text ?? ''), options);
+    case 'press':
+      return frame.press(step.selector, String(step.key), options);
+    case 'click':
+      return frame.click(step.selector, options);
+    case 'waitFor':
+      return frame.waitForSelector(step.selector, { ...options, state: 'attached' });
+    default:
+      throw new Error(`unknown step ${JSON.stringify(step.op)}`);
+  }
+}
+
+/**
+ * Starts the driver on 127.0.0.1. `attach(page)` gives it the workbench page; `env` goes to code-server (and so to the
+ * extension host); `close()` stops it.
+ */
+export async function startWebviewDriver(log) {
+  const token = randomBytes(24).toString('hex');
+  let page;
+  const authorized = (request) => {
+    const expected = Buffer.from(`Bearer ${token}`);
+    const given = Buffer.from(request.headers.authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const server = createServer(async (request, response) => {
+    const answer = (status, text) => response.writeHead(status, { 'content-type': 'text/plain' }).end(text);
+    try {
+      if (request.method !== 'POST' || request.url !== '/steps') return answer(404, 'no such endpoint');
+      if (!authorized(request)) return answer(401, 'refused');
+      const chunks = [];
+      let size = 0;
+      for await (const chunk of request) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) return answer(413, 'too large');
+        chunks.push(chunk);
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (!page) throw new Error('the workbench page is not open yet');
+      const frame = await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
+      for (const step of Array.isArray(body.steps) ? body.steps : []) await perform(frame, step);
+      return answer(200, 'ok');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log?.(`webview driver: ${message}`);
+      return answer(500, message);
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    env: { THOUGHT_EXPLORER_WEBVIEW_DRIVER: `http://127.0.0.1:${port}`, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN: token },
+    attach(workbenchPage) {
+      page = workbenchPage;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,69 @@
+// The feedback step of recording a thought: marks delivered feedback the thought follows as applied, then hands out
+// the feedback not yet delivered, each item exactly once. Every mark is journaled before memory changes, so a mark
+// that could not be written is retried on the next thought instead of being lost or repeated.
+import { deliveredForm, feedbackGuidance, thoughtApplies, type DeliveredFeedback } from '../feedbackRules';
+import type { FeedbackEntry, FeedbackRecord, ThoughtRecord } from '../model';
+import type { HeldSession } from './heldSession';
+
+export interface FeedbackStepResult {
+  /** What goes on the reply (undefined: nothing to deliver, the reply stays as it was). */
+  delivery?: { items: DeliveredFeedback[]; guidance: string };
+  /** Whether any record changed (for the `feedbackChanged` event). */
+  changed: boolean;
+}
+
+export interface FeedbackStepContext {
+  now: number;
+  /** Journals one change; throws when it cannot (then the change is not made in memory either). */
+  persist: (entry: FeedbackEntry) => void;
+  /** Told about a mark that could not be journaled (it is retried on the next thought). */
+  log: (message: string) => void;
+  /** The strategy's final stage, named in the guidance for 'conclude'. */
+  finalStage: string | undefined;
+}
+
+const UNCHANGED: FeedbackStepResult = { changed: false };
+
+/** Runs after the thought is stored and applied. Costs one array length check for a session without feedback. */
+export function feedbackStep(
+  session: HeldSession,
+  thought: ThoughtRecord,
+  completes: boolean,
+  context: FeedbackStepContext,
+): FeedbackStepResult {
+  const all = session.feedback;
+  if (all.length === 0) return UNCHANGED;
+  let changed = false;
+  // Applied first: only feedback the agent had already been given can be followed by this thought.
+  for (let index = 0; index < all.length; index++) {
+    const record = all[index];
+    if (record.deliveredAt === undefined || record.appliedAt !== undefined || !thoughtApplies(record, thought, completes)) continue;
+    if (!tryPersist(context, { type: 'feedbackApplied', id: record.id, at: context.now, bySeq: thought.seq })) continue;
+    all[index] = { ...record, appliedAt: context.now, appliedBySeq: thought.seq };
+    changed = true;
+  }
+  const pending: number[] = [];
+  for (let index = 0; index < all.length; index++) if (all[index].deliveredAt === undefined) pending.push(index);
+  if (pending.length === 0) return { changed };
+  const ids = pending.map((index) => all[index].id);
+  if (!tryPersist(context, { type: 'feedbackDelivered', ids, at: context.now })) return { changed };
+  const delivered: FeedbackRecord[] = [];
+  for (const index of pending) {
+    all[index] = { ...all[index], deliveredAt: context.now };
+    delivered.push(all[index]);
+  }
+  return {
+    changed: true,
+    delivery: { items: delivered.map(deliveredForm), guidance: feedbackGuidance(delivered, context.finalStage) },
+  };
+}
+
+function tryPersist(context: FeedbackStepContext, entry: FeedbackEntry): boolean {
+  try {
+    context.persist(entry);
+    return true;
+  } catch (error) {
+    context.log(`feedback mark not saved (retried with the next thought): ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}

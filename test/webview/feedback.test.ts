@@ -1,0 +1,216 @@
+// Steering a live session in the explorer, in real Chromium, fed through the shared protocol as the host feeds it:
+// the note box, Conclude now and the card actions post the right `giveFeedback` messages; the host's answer shows in
+// the status line; feedback is drawn on the cards it is about (pending, delivered, applied), on the thought that
+// applied it, and as the `feedback` class on the branch tree's node; finished sessions and replays offer no controls.
+// The screenshot of a rejection and its applied revision is docs/feedback-rejection.png.
+import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { SessionSnapshot } from '../../src/engine/model';
+import { toSessionView } from '../../src/extension/explorer/sessionView';
+import { ExplorerPage, launchChromium } from './support/explorerPage';
+import { ROOT } from '../mcp/support/clients';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1"> **bold** [link](https://example.com)';
+
+/** A live CI-caching session recorded by the real engine; with `steered`, thought 3 rejected and then revised. */
+function ciSession(options: { steered?: boolean; complete?: boolean } = {}): SessionSnapshot {
+  const engine = new ThinkingEngine({ log: () => undefined });
+  const texts = [
+    'Restate the goal: cut CI time on the monorepo without flaky caches.',
+    'Measure first: 60% of each run is restoring node_modules and the build cache.',
+    'Key the cache on the lockfile hash only, shared by every job.',
+    'Estimate: a warm cache saves about 6 minutes a run.',
+  ];
+  const sessionId = options.steered ? 'ci-cache-steered' : 'ci-cache';
+  texts.forEach((thought, index) =>
+    engine.process('c', { sessionId, thought, thoughtNumber: index + 1, totalThoughts: 6, nextThoughtNeeded: true }),
+  );
+  if (options.steered) {
+    const reject = engine.addFeedback(sessionId, {
+      kind: 'reject',
+      thoughtNumber: 3,
+      text: 'The cache key ignores the runner OS: Windows and Linux jobs would share one cache.',
+    });
+    assert.ok(reject.ok);
+    engine.process('c', {
+      thought: 'Note the OS question before estimating further.',
+      thoughtNumber: 5,
+      totalThoughts: 6,
+      nextThoughtNeeded: true,
+    });
+    engine.process('c', {
+      thought: 'Revised: key the cache on runner OS + lockfile hash, so Windows and Linux jobs never share one.',
+      thoughtNumber: 6,
+      totalThoughts: 7,
+      nextThoughtNeeded: true,
+      isRevision: true,
+      revisesThought: 3,
+    });
+    assert.ok(engine.addFeedback(sessionId, { kind: 'note', text: 'Consider the macOS runners as well.' }).ok);
+  }
+  if (options.complete) engine.process('c', { thought: 'Done.', thoughtNumber: 7, totalThoughts: 7, nextThoughtNeeded: false });
+  const snapshot = engine.getSession(sessionId);
+  assert.ok(snapshot);
+  return snapshot;
+}
+
+async function open(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}, mode: 'live' | 'replay' = 'live') {
+  const explorer = await ExplorerPage.open(browser, options);
+  await explorer.send({ type: 'snapshot', mode, session: toSessionView(snapshot) });
+  return explorer;
+}
+
+function postedFeedback(explorer: ExplorerPage) {
+  return explorer.record.posted.filter((message) => message.type === 'giveFeedback');
+}
+
+async function waitForFeedbackPosts(explorer: ExplorerPage, count: number) {
+  const started = Date.now();
+  while (postedFeedback(explorer).length < count) {
+    if (Date.now() - started > 10_000) throw new Error(`expected ${count} giveFeedback messages, got ${postedFeedback(explorer).length}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return postedFeedback(explorer);
+}
+
+describe('feedback controls in the explorer (Chromium)', () => {
+  it('posts a note, a rejection, an alternative and a conclusion with the right fields, and shows the host’s answer', async () => {
+    const explorer = await open(ciSession());
+    try {
+      const page = explorer.page;
+      await page.waitForSelector('.feedback-panel:not([hidden])');
+      await page.fill('.feedback-note', 'Consider the Windows runners too.');
+      await page.click('vscode-button.feedback-send-note');
+      let posts = await waitForFeedbackPosts(explorer, 1);
+      assert.deepEqual(
+        { ...posts[0], requestId: undefined },
+        {
+          type: 'giveFeedback',
+          requestId: undefined,
+          sessionId: 'ci-cache',
+          kind: 'note',
+          text: 'Consider the Windows runners too.',
+        },
+      );
+      await explorer.send({ type: 'feedbackResult', requestId: posts[0].requestId, ok: true });
+      await page.waitForFunction(() => (document.querySelector('.feedback-note') as HTMLTextAreaElement).value === '');
+      assert.match((await page.textContent('.feedback-status')) ?? '', /next thought/);
+
+      // Card actions: on the selected card only.
+      assert.equal(await page.locator('.feedback-actions').count(), 0);
+      await page.click('.thought-card[data-seq="2"] .thought-text');
+      await page.click('.thought-card[data-seq="2"] vscode-button.feedback-reject');
+      await page.fill('.thought-card[data-seq="2"] .feedback-input-reject', 'The key ignores the OS.');
+      await page.click('.thought-card[data-seq="2"] vscode-button.feedback-submit-reject');
+      posts = await waitForFeedbackPosts(explorer, 2);
+      assert.deepEqual([posts[1].kind, posts[1].thoughtNumber, posts[1].text], ['reject', 3, 'The key ignores the OS.']);
+
+      await page.click('.thought-card[data-seq="1"] .thought-text');
+      await page.click('.thought-card[data-seq="1"] vscode-button.feedback-branch');
+      assert.equal(await page.inputValue('.thought-card[data-seq="1"] .feedback-input-branch'), 'alt-2');
+      await page.fill('.thought-card[data-seq="1"] .feedback-input-branch', 'alt-remote-cache');
+      await page.press('.thought-card[data-seq="1"] .feedback-input-branch', 'Enter');
+      posts = await waitForFeedbackPosts(explorer, 3);
+      assert.deepEqual([posts[2].kind, posts[2].thoughtNumber, posts[2].branchId], ['branch', 2, 'alt-remote-cache']);
+
+      await page.click('vscode-button.feedback-conclude');
+      posts = await waitForFeedbackPosts(explorer, 4);
+      assert.equal(posts[3].kind, 'conclude');
+      assert.equal(new Set(posts.map((post) => post.requestId)).size, 4);
+
+      // A refusal is shown as the host wrote it.
+      await explorer.send({
+        type: 'feedbackResult',
+        requestId: posts[3].requestId,
+        ok: false,
+        error: 'Session "ci-cache" is complete; feedback goes to live sessions.',
+      });
+      await page.waitForSelector('.feedback-status.error');
+      assert.equal(await page.textContent('.feedback-status'), 'Session "ci-cache" is complete; feedback goes to live sessions.');
+      assert.deepEqual(explorer.record.pageErrors, []);
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('draws feedback on its card, the applied state on the revision, and the feedback class on the branch tree node', async () => {
+    const snapshot = ciSession({ steered: true });
+    const explorer = await open(snapshot, { surface: 'panel', width: 1280, height: 820 });
+    try {
+      const page = explorer.page;
+      await page.waitForSelector('.thought-card[data-seq="2"].has-feedback .feedback-mark.feedback-reject.feedback-applied');
+      const mark = await page.textContent('.thought-card[data-seq="2"] .feedback-mark');
+      assert.match(mark ?? '', /Rejected.*The cache key ignores the runner OS.*applied by #6/);
+      assert.match(
+        (await page.textContent('.thought-card[data-seq="5"] .badge-applies-feedback')) ?? '',
+        /Applies your feedback \(reject #3\)/,
+      );
+      assert.equal(await page.locator('.has-feedback').count(), 1);
+      const note = page.locator('.feedback-general .feedback-mark.feedback-note.feedback-pending .feedback-text');
+      assert.equal(await note.textContent(), 'Consider the macOS runners as well.');
+
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'g.node.feedback');
+      const marked = await page.evaluate(() =>
+        [...document.querySelectorAll('section.diagram-branchTree svg g.node.feedback')].map(
+          (node) => node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1],
+        ),
+      );
+      assert.deepEqual(marked, ['t2']);
+
+      // A change from the host (delivered now) redraws the note's state.
+      const delivered = (snapshot.feedback ?? []).map((record) => ({ ...record, deliveredAt: record.deliveredAt ?? Date.now() }));
+      await explorer.send({ type: 'feedbackChanged', sessionId: snapshot.meta.id, feedback: delivered });
+      await page.waitForSelector('.feedback-general .feedback-mark.feedback-note.feedback-delivered');
+      // The picture for the docs: the rejected card and the revision that applied it, selected.
+      await page.click('.thought-card[data-seq="5"] .thought-text');
+      await page.locator('.thought-card[data-seq="2"]').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      const path = await explorer.screenshot('feedback-rejection');
+      copyFileSync(path, join(ROOT, 'docs', 'feedback-rejection.png'));
+
+      // Feedback text is untrusted: a note and a reason that look like markup stay text, on cards and in the panel.
+      const hostile = delivered.map((record) => ({ ...record, text: HOSTILE }));
+      await explorer.send({ type: 'feedbackChanged', sessionId: snapshot.meta.id, feedback: hostile });
+      await page.waitForFunction((text) => document.querySelector('.feedback-general .feedback-text')?.textContent === text, HOSTILE);
+      assert.equal(await page.textContent('.thought-card[data-seq="2"] .feedback-text'), HOSTILE);
+      assert.equal(await page.locator('.feedback-marks img, .feedback-general img, .feedback-marks a').count(), 0);
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+      assert.deepEqual(explorer.record.pageErrors, []);
+      assert.deepEqual(explorer.record.cspViolations, []);
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('offers no controls on a finished session or in a replay', async () => {
+    for (const [snapshot, mode] of [
+      [ciSession({ complete: true }), 'live'],
+      [ciSession(), 'replay'],
+    ] as const) {
+      const explorer = await open(snapshot, {}, mode);
+      try {
+        const page = explorer.page;
+        await page.waitForSelector('.thought-card', { state: 'attached' }).catch(() => undefined);
+        assert.equal(await page.locator('.feedback-panel:not([hidden])').count(), 0, `${mode}: panel shown`);
+        const firstCard = page.locator('.thought-card').first();
+        if ((await firstCard.count()) > 0) await firstCard.click();
+        assert.equal(await page.locator('.feedback-actions').count(), 0, `${mode}: card actions shown`);
+      } finally {
+        await explorer.close();
+      }
+    }
+  });
+});

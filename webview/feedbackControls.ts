@@ -1,0 +1,275 @@
+// Steering a live session from the explorer: a note box and "Conclude now" under the cards, Reject… and Explore
+// alternative… on the selected card, and the person's feedback drawn on the cards it is about (pending, delivered,
+// applied, and on the thought that applied it). Everything typed goes to the host as a `giveFeedback` message; the
+// host's answer (`feedbackResult`) is shown in the status line. Feedback text is untrusted: textContent only.
+import type { FeedbackKind, FeedbackRecord, ThoughtRecord } from '../src/engine/model';
+import { appliedBySeq, feedbackBySeq } from '../src/diagrams/feedbackMarks';
+import type { FeedbackHostMessage, GiveFeedbackMessage } from '../src/shared/feedbackProtocol';
+import { badge } from './badge';
+
+export interface FeedbackControlsOptions {
+  post: (message: GiveFeedbackMessage) => void;
+  /** The card element of a thought (by seq), where marks and actions go. */
+  cardFor: (seq: number) => HTMLElement | undefined;
+}
+
+/** What the controls draw from: the session on screen and whether the person may steer it now. */
+export interface FeedbackScene {
+  sessionId: string | undefined;
+  thoughts: readonly ThoughtRecord[];
+  feedback: readonly FeedbackRecord[];
+  /** A live session shown live (not a replay, not finished). */
+  steerable: boolean;
+  selectedSeq: number | undefined;
+}
+
+const KIND_LABELS: Record<FeedbackKind, string> = {
+  note: 'Note',
+  reject: 'Rejected',
+  branch: 'Alternative asked',
+  conclude: 'Conclude asked',
+};
+
+const KIND_ICONS: Record<FeedbackKind, string> = { note: 'comment', reject: 'thumbsdown', branch: 'git-branch', conclude: 'check-all' };
+
+export function feedbackState(record: FeedbackRecord): 'applied' | 'delivered' | 'pending' {
+  if (record.appliedAt !== undefined) return 'applied';
+  return record.deliveredAt !== undefined ? 'delivered' : 'pending';
+}
+
+function stateText(record: FeedbackRecord, thoughts: readonly ThoughtRecord[]): string {
+  switch (feedbackState(record)) {
+    case 'applied': {
+      const by = record.appliedBySeq === undefined ? undefined : thoughts[record.appliedBySeq];
+      return by ? `applied by #${by.thoughtNumber}` : 'applied';
+    }
+    case 'delivered':
+      return 'delivered to the agent';
+    case 'pending':
+      return 'waiting for the next thought';
+  }
+}
+
+export class FeedbackControls {
+  /** The panel under the cards: note box, Conclude now, status line, feedback not about one thought. */
+  readonly element: HTMLElement;
+  private readonly note: HTMLTextAreaElement;
+  private readonly status: HTMLElement;
+  private readonly general: HTMLElement;
+  private readonly actions: HTMLElement;
+  private scene: FeedbackScene = { sessionId: undefined, thoughts: [], feedback: [], steerable: false, selectedSeq: undefined };
+  private markedSeqs: number[] = [];
+  private actionsSeq: number | undefined;
+  private requestCounter = 0;
+  private readonly pending = new Map<string, () => void>();
+
+  constructor(private readonly options: FeedbackControlsOptions) {
+    this.element = document.createElement('section');
+    this.element.className = 'feedback-panel';
+    this.element.setAttribute('aria-label', 'Steer this session');
+    this.element.hidden = true;
+    const title = document.createElement('h3');
+    title.className = 'feedback-title';
+    title.textContent = 'Steer this session';
+    this.note = document.createElement('textarea');
+    this.note.className = 'feedback-note';
+    this.note.rows = 2;
+    this.note.placeholder = 'A note for the agent (delivered once, with its next thought)';
+    this.note.setAttribute('aria-label', 'Note for the agent');
+    this.note.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        this.sendNote();
+      }
+    });
+    const buttons = document.createElement('div');
+    buttons.className = 'feedback-buttons';
+    buttons.append(
+      button('Send note', 'feedback-send-note', () => this.sendNote()),
+      button('Conclude now', 'feedback-conclude', () => this.send({ kind: 'conclude' })),
+    );
+    this.status = document.createElement('p');
+    this.status.className = 'feedback-status';
+    this.status.setAttribute('role', 'status');
+    this.general = document.createElement('ul');
+    this.general.className = 'feedback-general';
+    this.element.append(title, this.note, buttons, this.status, this.general);
+
+    this.actions = document.createElement('div');
+    this.actions.className = 'feedback-actions';
+    // Clicks inside the actions must not reach the card list (which would re-select and steal focus).
+    this.actions.addEventListener('click', (event) => event.stopPropagation());
+    this.actions.addEventListener('keydown', (event) => event.stopPropagation());
+  }
+
+  /** Redraws from `scene`: the panel, the marks on cards, the actions on the selected card. Cheap when nothing changed. */
+  update(scene: FeedbackScene): void {
+    const previous = this.scene;
+    this.scene = scene;
+    this.element.hidden = !scene.steerable;
+    if (scene.sessionId !== previous.sessionId) this.status.textContent = '';
+    this.drawMarks();
+    this.drawGeneral();
+    this.placeActions(scene.steerable ? scene.selectedSeq : undefined, scene.sessionId !== previous.sessionId);
+  }
+
+  /** The host's answer to one of our messages. */
+  showResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
+    const onSuccess = this.pending.get(message.requestId);
+    this.pending.delete(message.requestId);
+    this.status.classList.toggle('error', !message.ok);
+    if (message.ok) {
+      this.status.textContent = 'Sent: the agent gets it with its next thought.';
+      onSuccess?.();
+    } else {
+      this.status.textContent = message.error ?? 'The feedback was not recorded.';
+    }
+  }
+
+  private sendNote(): void {
+    this.send({ kind: 'note', text: this.note.value }, () => {
+      this.note.value = '';
+    });
+  }
+
+  private send(fields: Omit<GiveFeedbackMessage, 'type' | 'requestId' | 'sessionId'>, onSuccess?: () => void): void {
+    const sessionId = this.scene.sessionId;
+    if (sessionId === undefined || !this.scene.steerable) return;
+    const requestId = `feedback-${++this.requestCounter}`;
+    if (onSuccess) this.pending.set(requestId, onSuccess);
+    this.status.classList.remove('error');
+    this.status.textContent = 'Sending…';
+    this.options.post({ type: 'giveFeedback', requestId, sessionId, ...fields });
+  }
+
+  /** Marks on the cards feedback is about, and on the cards that applied feedback. */
+  private drawMarks(): void {
+    for (const seq of this.markedSeqs) {
+      const card = this.options.cardFor(seq);
+      card?.querySelector(':scope > .feedback-marks')?.remove();
+      card?.querySelector('.badge-applies-feedback')?.remove();
+      card?.classList.remove('has-feedback');
+    }
+    this.markedSeqs = [];
+    const { thoughts, feedback } = this.scene;
+    if (feedback.length === 0) return;
+    const snapshot = { thoughts: thoughts as ThoughtRecord[], feedback: feedback as FeedbackRecord[] };
+    for (const [seq, records] of feedbackBySeq(snapshot)) {
+      const card = this.options.cardFor(seq);
+      if (!card) continue;
+      const list = document.createElement('ul');
+      list.className = 'feedback-marks';
+      list.setAttribute('aria-label', 'Your feedback on this thought');
+      for (const record of records) list.append(this.markItem(record));
+      card.classList.add('has-feedback');
+      card.append(list);
+      this.markedSeqs.push(seq);
+    }
+    for (const [seq, records] of appliedBySeq(snapshot)) {
+      const card = this.options.cardFor(seq);
+      if (!card) continue;
+      const asked = records.map((record) => (record.thoughtNumber === undefined ? record.kind : `${record.kind} #${record.thoughtNumber}`));
+      card.querySelector('.badges')?.append(badge('applies-feedback', `Applies your feedback (${asked.join(', ')})`, 'feedback'));
+      this.markedSeqs.push(seq);
+    }
+  }
+
+  private markItem(record: FeedbackRecord): HTMLElement {
+    const item = document.createElement('li');
+    const state = feedbackState(record);
+    item.className = `feedback-mark feedback-${record.kind} feedback-${state}`;
+    item.dataset.feedbackId = record.id;
+    const icon = document.createElement('span');
+    icon.className = `codicon codicon-${KIND_ICONS[record.kind]}`;
+    icon.setAttribute('aria-hidden', 'true');
+    const label = document.createElement('span');
+    label.className = 'feedback-kind';
+    label.textContent =
+      record.kind === 'branch' && record.branchId ? `${KIND_LABELS.branch} (${record.branchId})` : KIND_LABELS[record.kind];
+    item.append(icon, label);
+    if (record.text !== undefined) {
+      const text = document.createElement('span');
+      text.className = 'feedback-text';
+      text.textContent = record.text;
+      item.append(text);
+    }
+    const stateLabel = document.createElement('span');
+    stateLabel.className = 'feedback-state';
+    stateLabel.textContent = stateText(record, this.scene.thoughts);
+    item.append(stateLabel);
+    return item;
+  }
+
+  /** Feedback about no one thought (notes, conclude) listed in the panel. */
+  private drawGeneral(): void {
+    const items = this.scene.feedback.filter((record) => record.thoughtNumber === undefined).map((record) => this.markItem(record));
+    this.general.replaceChildren(...items);
+  }
+
+  /** Reject… and Explore alternative… on the selected card of a steerable session. */
+  private placeActions(seq: number | undefined, force: boolean): void {
+    if (seq === this.actionsSeq && !force && this.actions.isConnected) return;
+    this.actions.remove();
+    this.actionsSeq = seq;
+    if (seq === undefined) return;
+    const card = this.options.cardFor(seq);
+    const thought = this.scene.thoughts[seq];
+    if (!card || !thought) return;
+    this.showActionButtons(thought);
+    card.append(this.actions);
+  }
+
+  private showActionButtons(thought: ThoughtRecord): void {
+    this.actions.replaceChildren(
+      button('Reject…', 'feedback-reject', () => this.showForm(thought, 'reject')),
+      button('Explore alternative…', 'feedback-branch', () => this.showForm(thought, 'branch')),
+    );
+  }
+
+  /** The inline form of a card action: a reason (reject) or a suggested branch id (branch), Send and Cancel. */
+  private showForm(thought: ThoughtRecord, kind: 'reject' | 'branch'): void {
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.className = `feedback-input feedback-input-${kind}`;
+    if (kind === 'reject') {
+      input.placeholder = `Why is thought #${thought.thoughtNumber} wrong?`;
+      input.setAttribute('aria-label', `Reason for rejecting thought ${thought.thoughtNumber}`);
+    } else {
+      input.value = `alt-${thought.thoughtNumber}`;
+      input.setAttribute('aria-label', `Suggested branch name from thought ${thought.thoughtNumber}`);
+    }
+    const submit = () => {
+      const value = input.value;
+      const reset = () => this.showActionButtons(thought);
+      if (kind === 'reject') this.send({ kind, thoughtNumber: thought.thoughtNumber, text: value }, reset);
+      else this.send({ kind, thoughtNumber: thought.thoughtNumber, branchId: value.trim() === '' ? undefined : value.trim() }, reset);
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        submit();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        this.showActionButtons(thought);
+      }
+    });
+    this.actions.replaceChildren(
+      input,
+      button(kind === 'reject' ? 'Send rejection' : 'Ask for alternative', `feedback-submit-${kind}`, submit),
+      button('Cancel', 'feedback-cancel', () => this.showActionButtons(thought), true),
+    );
+    input.focus();
+  }
+}
+
+function button(label: string, className: string, onClick: () => void, secondary = false): HTMLElement {
+  const element = document.createElement('vscode-button');
+  element.className = className;
+  element.textContent = label;
+  if (secondary) element.setAttribute('secondary', '');
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    onClick();
+  });
+  return element;
+}
