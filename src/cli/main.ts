@@ -41,6 +41,10 @@ async function serve(
 ): Promise<void> {
   const store = openStore(command);
   const engine = new ThinkingEngine({ store, limits: command.limits, log });
+  const decisionPoints = command.decisionPoints && {
+    askAtDecisionPoints: true,
+    ...(command.decisionPoints.timeoutSeconds !== undefined ? { timeoutMs: command.decisionPoints.timeoutSeconds * 1000 } : {}),
+  };
   let stopping = false;
   let stopServer: () => Promise<void> = async () => {};
   const stop = async (reason: string) => {
@@ -63,7 +67,7 @@ async function serve(
     const { startHttpServer } = await import('../mcp/httpServer.js');
     const { port, allowedOrigins, sessionIdleSeconds } = command.http;
     const sessionIdleMs = sessionIdleSeconds === undefined ? undefined : sessionIdleSeconds * 1000;
-    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway });
+    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway, decisionPoints });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
     log(`bearer token: ${token}`);
@@ -71,7 +75,7 @@ async function serve(
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version, modelGateway });
+  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints });
   stopServer = stdio.close;
   log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));

@@ -52,6 +52,11 @@ export interface SessionMeta {
    * opened, and its counters are zero because nothing readable backs them.
    */
   unreadable?: string;
+  /**
+   * Per-session override of "ask the user at decision points" (MCP elicitation): true or false wins over the server's
+   * setting; absent follows it.
+   */
+  askAtDecisionPoints?: boolean;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */
@@ -62,11 +67,43 @@ export interface StrategySwitch {
   timestamp: number;
 }
 
+/** What a person watching a live session may ask of its agent (see feedbackRules.ts). */
+export type FeedbackKind = 'note' | 'reject' | 'branch' | 'conclude';
+
+/** One piece of feedback from the person watching a session: journaled, delivered once on the next reply, maybe applied. */
+export interface FeedbackRecord {
+  /** Unique within the session. */
+  id: string;
+  kind: FeedbackKind;
+  author: 'user';
+  createdAt: number;
+  /** reject, branch (required); note (optional: the thought it is about). */
+  thoughtNumber?: number;
+  /** Note text (required), reject reason (required), branch/conclude optional comment. */
+  text?: string;
+  /** Suggested branch id for 'branch'. */
+  branchId?: string;
+  /** Set once, when it went out on a sequentialthinking reply. */
+  deliveredAt?: number;
+  /** When the agent did what was asked (revised N, branched from N, reached the final stage). Notes are never applied. */
+  appliedAt?: number;
+  /** seq of the thought that applied it. */
+  appliedBySeq?: number;
+}
+
+/** A change to a session's feedback, as the store journals it: records are appended, never rewritten. */
+export type FeedbackEntry =
+  | { type: 'feedback'; feedback: FeedbackRecord }
+  | { type: 'feedbackDelivered'; ids: string[]; at: number }
+  | { type: 'feedbackApplied'; id: string; at: number; bySeq: number };
+
 /** A whole session: meta plus every thought in arrival order. */
 export interface SessionSnapshot {
   meta: SessionMeta;
   thoughts: ThoughtRecord[];
   strategySwitches: StrategySwitch[];
+  /** The person's feedback, in arrival order; absent when there is none. */
+  feedback?: FeedbackRecord[];
 }
 
 export interface ListSessionsQuery {
