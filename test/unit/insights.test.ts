@@ -175,3 +175,22 @@ describe('overallInsights', () => {
     assert.equal(median([]), 0);
   });
 });
+
+describe('Insights section of the exports', () => {
+  it('Markdown and HTML carry the hand-counted figures, escaped', async () => {
+    const { sessionMarkdown } = await import('../../src/export/markdown');
+    const { sessionHtml } = await import('../../src/export/html');
+    const markdown = sessionMarkdown(FIXTURE);
+    const section = markdown.slice(markdown.indexOf('## Insights'), markdown.indexOf('## Thoughts'));
+    assert.match(section, /- \*\*Revisions:\*\* 1 \(10% of thoughts\)/);
+    assert.match(section, /- \*\*Branches:\*\* 1 \(2 thoughts on branches, 20%\)/);
+    assert.match(section, /- \*\*Stages visited:\*\* 6 \(3 loops back to an earlier stage\): problem\\_reception/);
+    assert.match(section, /- \*\*Time between thoughts:\*\* median 15 s, longest 2 min/);
+    assert.match(section, /- \*\*Feedback:\*\* 3 given, 2 delivered, 1 applied/);
+    assert.match(section, /- \*\*Deliberation tokens:\*\* 150 in, 50 out over 2 thoughts \(partly estimated\)/);
+    const html = sessionHtml(FIXTURE, { rendererScript: '/* renderer */' });
+    assert.match(html, /<section class="insights"><h2>Insights<\/h2><dl class="summary">|<section class="insights">\s*<h2>Insights<\/h2>/);
+    assert.match(html, /<dt>Revisions<\/dt><dd>1 \(10% of thoughts\)<\/dd>/);
+    assert.match(html, /<dt>Time between thoughts<\/dt><dd>median 15 s, longest 2 min<\/dd>/);
+  });
+});
