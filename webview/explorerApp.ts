@@ -11,6 +11,7 @@ import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
+import type { InsightsMessage } from '../src/shared/insightsView';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
@@ -56,6 +57,7 @@ export class ExplorerApp implements HostMessageHandler {
       onToggleShowAll: (kind) => this.toggleShowAll(kind),
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
+      onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
     });
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
@@ -101,6 +103,11 @@ export class ExplorerApp implements HostMessageHandler {
     }
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.saveState();
+    layout.insights.sessionChanged();
+  }
+
+  showInsights(message: InsightsMessage): void {
+    this.layout.insights.show(message);
   }
 
   /** A deliberation's live state: drawn when it belongs to the session on screen. */
@@ -116,6 +123,7 @@ export class ExplorerApp implements HostMessageHandler {
       const replay = this.layout.replay;
       if (replay.active) replay.start(this.model.total, this.model.position, replay.state.speed);
       else this.redrawLive();
+      this.layout.insights.sessionChanged();
     }
   }
 

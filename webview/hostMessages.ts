@@ -2,6 +2,7 @@
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
+import type { InsightsMessage } from '../src/shared/insightsView';
 import { assertNever, isHostMessage, type HostMessage, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 
 /** What the explorer does for each host message. */
@@ -13,6 +14,7 @@ export interface HostMessageHandler {
   applyReplayState(state: { playing?: boolean; position?: number; speed?: number }): void;
   answerSvgRequest(requestId: string, session: SessionView | undefined): Promise<void>;
   showDeliberation(state: LiveDeliberationState): void;
+  showInsights(message: InsightsMessage): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -32,6 +34,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return;
     case 'deliberationState':
       return handler.showDeliberation(message.state);
+    case 'insights':
+      return handler.showInsights(message);
     default:
       assertNever(message, 'host message');
   }

@@ -10,6 +10,7 @@ import type { DeliberationSummary } from './deliberationView';
 
 export type { BudgetUse, DeliberationCallStatus, DeliberationSummary, DeliberationThoughtFacts, HatColour } from './deliberationView';
 import { isLiveDeliberationState, type DeliberationHostMessage, type DeliberationWebviewMessage } from './deliberationProtocol';
+import { isInsightsMessage, isInsightsRequest, type InsightsMessage, type InsightsRequestMessage } from './insightsView';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -72,6 +73,7 @@ export type HostMessage =
   | { type: 'replayState'; playing?: boolean; position?: number; speed?: number }
   /** Asks for full (unwindowed) SVGs of `session`, or of the session on screen when absent. */
   | { type: 'requestSvg'; requestId: string; session?: SessionView }
+  | InsightsMessage
   | DeliberationHostMessage;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -86,6 +88,7 @@ export type WebviewMessage =
   | { type: 'exportSvg'; diagram: DiagramKind; svg: string; sessionId?: string }
   | { type: 'renderFailed'; diagram: DiagramKind; message: string }
   | { type: 'svgRendered'; requestId: string; svgs: RenderedSvgs; errors: string[] }
+  | InsightsRequestMessage
   | DeliberationWebviewMessage;
 
 /** The replay speeds offered, as multiples of the base pace. */
@@ -185,6 +188,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isString(value.requestId) && isRenderedSvgs(value.svgs) && Array.isArray(value.errors) && value.errors.every(isString);
     case 'stopDeliberation':
       return isString(value.sessionId);
+    case 'requestInsights':
+      return isInsightsRequest(value);
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -218,6 +223,8 @@ export function isHostMessage(value: unknown): value is HostMessage {
       return isString(value.requestId) && (value.session === undefined || isSessionView(value.session));
     case 'deliberationState':
       return isLiveDeliberationState(value.state);
+    case 'insights':
+      return isInsightsMessage(value);
     default:
       return isNever(type);
   }

@@ -7,6 +7,8 @@ import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from
 import { sessionInsights } from '../../src/engine/insights/sessionInsights';
 import { ABANDONED_AFTER_IDLE_MS, overallInsights } from '../../src/engine/insights/overallInsights';
 import { median } from '../../src/engine/insights/statistics';
+import { sessionHtml } from '../../src/export/html';
+import { sessionMarkdown } from '../../src/export/markdown';
 
 const T0 = Date.UTC(2026, 0, 10, 9, 0, 0);
 
@@ -177,9 +179,7 @@ describe('overallInsights', () => {
 });
 
 describe('Insights section of the exports', () => {
-  it('Markdown and HTML carry the hand-counted figures, escaped', async () => {
-    const { sessionMarkdown } = await import('../../src/export/markdown');
-    const { sessionHtml } = await import('../../src/export/html');
+  it('Markdown and HTML carry the hand-counted figures, escaped', () => {
     const markdown = sessionMarkdown(FIXTURE);
     const section = markdown.slice(markdown.indexOf('## Insights'), markdown.indexOf('## Thoughts'));
     assert.match(section, /- \*\*Revisions:\*\* 1 \(10% of thoughts\)/);

@@ -18,6 +18,7 @@ import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
+import { insightsMessage } from './insightsHost';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -221,6 +222,10 @@ export class ExplorerConnection implements vscode.Disposable {
         pending.resolve(message.svgs);
         return;
       }
+      case 'requestInsights':
+        // A session's own figures only for the session this webview shows.
+        this.post(insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter));
+        return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
         if (message.sessionId === this.sessionId && this.services.deliberations?.stop(message.sessionId)) {
