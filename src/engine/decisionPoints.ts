@@ -12,6 +12,9 @@ export interface DecisionPointInput {
   progress: { stagesToFinal: number };
 }
 
+/** How long a person is waited for by default (the MCP server and VS Code's setting share it). */
+export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
+
 export const FINISH_CHOICE = 'finish';
 export const CONTINUE_CHOICE = 'continue';
 

@@ -12,11 +12,11 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { CONTINUE_CHOICE, FINISH_CHOICE, decisionPointOf, type DecisionPoint } from '../engine/decisionPoints';
+import { CONTINUE_CHOICE, DEFAULT_DECISION_TIMEOUT_MS, FINISH_CHOICE, decisionPointOf, type DecisionPoint } from '../engine/decisionPoints';
 import type { ThinkingEngine, ThoughtReply } from '../engine/engine';
 import type { ConnectionLog } from './connectionLog';
 
-export const DEFAULT_DECISION_TIMEOUT_MS = 60_000;
+export { DEFAULT_DECISION_TIMEOUT_MS };
 /** The longest note from the person that goes into a reply. */
 export const MAX_DECISION_NOTE_LENGTH = 2000;
 /** Sessions whose last stage a connection remembers (a bound, not a feature: one agent has a handful). */
@@ -25,8 +25,8 @@ const REMEMBERED_SESSIONS = 1000;
 export interface DecisionPointOptions {
   /** Whether to ask in sessions without their own setting; a function, so a changed setting applies at once. */
   askAtDecisionPoints: boolean | (() => boolean);
-  /** How long to wait for the answer (default 60 s). */
-  timeoutMs?: number;
+  /** How long to wait for the answer (default 60 s); a function, so a changed setting applies at once. */
+  timeoutMs?: number | (() => number);
 }
 
 export type UserDecisionAction = 'accept' | 'decline' | 'cancel' | 'timeout';
@@ -58,7 +58,8 @@ export function createDecisionPointAsker(
 ): DecisionPointAsker {
   const askByDefault =
     typeof options.askAtDecisionPoints === 'function' ? options.askAtDecisionPoints : () => options.askAtDecisionPoints as boolean;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
+  const waitMs = (): number =>
+    (typeof options.timeoutMs === 'function' ? options.timeoutMs() : options.timeoutMs) ?? DEFAULT_DECISION_TIMEOUT_MS;
   const lastStage = new Map<string, string>();
   const asked = new Set<string>();
 
@@ -87,6 +88,7 @@ export function createDecisionPointAsker(
   };
 
   async function ask(point: DecisionPoint, reply: ThoughtReply, extra: ToolExtra): Promise<ThoughtReply> {
+    const timeoutMs = waitMs();
     let decision: UserDecision;
     try {
       const progressToken = extra._meta?.progressToken;

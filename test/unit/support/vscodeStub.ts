@@ -411,3 +411,9 @@ export function extensionContext(extensionPath: string, version = '0.1.0') {
     },
   };
 }
+
+/** vscode.l10n without a bundle: the message with {0}, {1}, … filled in, as VS Code does when nothing is translated. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string =>
+    message.replace(/\{(\d+)\}/g, (match, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : match)),
+};
