@@ -13,6 +13,8 @@ import { createServer } from '../../src/mcp/server';
 import type { DecisionPointOptions } from '../../src/mcp/decisionPoints';
 import { parseCliArguments } from '../../src/cli/options';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startHttpServer } from '../../src/mcp/httpServer';
 import { CLI, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
 
 const quiet = () => {};
@@ -345,6 +347,41 @@ describe('elicitation at decision points', () => {
       assert.equal(finished.nextThoughtNeeded, false);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('elicitation over Streamable HTTP (as VS Code connects)', () => {
+  it("the question travels on the tool call's stream and the answer reaches the reply", async () => {
+    const token = 'elicitation-test-token-0123456789';
+    const server = await startHttpServer({
+      engine: new ThinkingEngine({ log: quiet }),
+      token,
+      log: quiet,
+      decisionPoints: { askAtDecisionPoints: true, timeoutMs: 5000 },
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new Client({ name: 'elicitation-http-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { choice: 'thought_revision', note: 'thought 3 ignores Windows' } };
+    });
+    try {
+      await client.connect(transport);
+      const reply = await upToEvaluation(client);
+      assert.equal(asked.length, 1);
+      assert.deepEqual(reply.userDecision, {
+        action: 'accept',
+        about: 'nextStage',
+        choice: 'thought_revision',
+        text: 'thought 3 ignores Windows',
+      });
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
