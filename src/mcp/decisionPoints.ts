@@ -19,8 +19,9 @@ import type { ConnectionLog } from './connectionLog';
 export { DEFAULT_DECISION_TIMEOUT_MS };
 /** The longest note from the person that goes into a reply. */
 export const MAX_DECISION_NOTE_LENGTH = 2000;
-/** Sessions whose last stage a connection remembers (a bound, not a feature: one agent has a handful). */
+/** Sessions whose last stage a connection remembers, and decision points it remembers asking (bounds, not features). */
 const REMEMBERED_SESSIONS = 1000;
+const REMEMBERED_QUESTIONS = 10_000;
 
 export interface DecisionPointOptions {
   /** Whether to ask in sessions without their own setting; a function, so a changed setting applies at once. */
@@ -83,6 +84,7 @@ export function createDecisionPointAsker(
       const key = `${reply.sessionId}|${point.key}`;
       if (asked.has(key)) return undefined;
       asked.add(key);
+      if (asked.size > REMEMBERED_QUESTIONS) asked.delete(asked.values().next().value as string);
       return ask(point, reply, extra);
     },
   };

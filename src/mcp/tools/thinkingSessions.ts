@@ -131,7 +131,8 @@ export function registerThinkingSessionsTool(
       outputSchema: resultSchema,
       annotations: {
         title: 'Thinking Sessions',
-        // Reads the store; resume only moves this connection's current-session pointer.
+        // Reads the store; resume only moves this connection's current-session pointer, configure only flips a
+        // session's ask-at-decision-points switch (nothing of the reasoning changes, so no confirmation per call).
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: true,
