@@ -13,6 +13,7 @@ import { deliberationSection } from './deliberation';
 import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
 import { feedbackSection } from './feedback';
+import { insightsSection } from './insights';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
@@ -24,6 +25,7 @@ const SECTIONS: BenchSection[] = [
   deliberationSection,
   diagramZoomSection,
   feedbackSection,
+  insightsSection,
 ];
 
 async function main(): Promise<number> {

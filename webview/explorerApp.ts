@@ -22,6 +22,7 @@ import { FeedbackControls } from './feedbackControls';
 import type { FeedbackRecord } from '../src/engine/model';
 import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
+import type { InsightsMessage } from '../src/shared/insightsView';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
@@ -82,6 +83,7 @@ export class ExplorerApp implements HostMessageHandler {
       onToggleShowAll: (kind) => this.toggleShowAll(kind),
       onSelectCard: (seq) => this.select(seq, 'card'),
       onSelectTab: (kind) => this.setActiveTab(kind),
+      onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
     });
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
@@ -155,6 +157,11 @@ export class ExplorerApp implements HostMessageHandler {
     if (ui.selectedSeq !== undefined) this.select(ui.selectedSeq, 'restore');
     this.refreshFeedback();
     this.saveState();
+    layout.insights.sessionChanged();
+  }
+
+  showInsights(message: InsightsMessage): void {
+    this.layout.insights.show(message);
   }
 
   /** The host asks for a tab and/or a thought (e.g. the in-editor tests, a thought picked elsewhere). */
@@ -205,6 +212,7 @@ export class ExplorerApp implements HostMessageHandler {
       const replay = this.layout.replay;
       if (replay.active) replay.start(this.model.total, this.model.position, replay.state.speed);
       else this.redrawLive();
+      this.layout.insights.sessionChanged();
     }
   }
 

@@ -4,6 +4,8 @@
 import { DIAGRAM_KINDS, type DiagramKind } from '../src/shared/protocol';
 import { DiagramView } from './diagramView';
 import { ExplorerHeader } from './header';
+import { InsightsView } from './insightsView';
+import type { InsightsRequestFilter } from '../src/shared/insightsView';
 import { ReplayController, type ReplaySnapshot } from './replayController';
 import { RevisionDiffView } from './revisionDiffView';
 import { StageGraphView } from './stageGraphView';
@@ -40,6 +42,7 @@ export interface LayoutCallbacks {
   onToggleShowAll: (kind: DiagramKind) => void;
   onSelectCard: (seq: number) => void;
   onSelectTab: (kind: DiagramKind) => void;
+  onRequestInsights: (filter: InsightsRequestFilter) => void;
 }
 
 export interface ExplorerLayout {
@@ -49,6 +52,8 @@ export interface ExplorerLayout {
   stageGraph: StageGraphView;
   diff: RevisionDiffView;
   cards: ThoughtCards;
+  /** The Insights tab, after the diagram tabs. */
+  insights: InsightsView;
   /** The cards' own scroll area (in the wide panel; in the sidebar the page scrolls). */
   cardsColumn: HTMLElement;
   empty: HTMLElement;
@@ -78,6 +83,8 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
     if (kind === 'revisionChain') panel.append(diff.element);
     tabs.append(tabHeader, panel);
   }
+  const insights = new InsightsView(callbacks.onRequestInsights);
+  insights.attachTo(tabs);
   tabs.setAttribute('selected-index', String(tabIndex(activeTab)));
   tabs.addEventListener('vsc-tabs-select', (event) => {
     const detail = (event as CustomEvent<{ selectedIndex: number }>).detail;
@@ -103,7 +110,7 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
   root.append(header.element, replay.element, empty, body);
 
   for (const kind of DIAGRAM_KINDS) views[kind].setVisible(kind === activeTab);
-  return { header, replay, views, stageGraph, diff, cards, cardsColumn, empty, body };
+  return { header, replay, views, stageGraph, diff, cards, insights, cardsColumn, empty, body };
 }
 
 /**

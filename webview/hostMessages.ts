@@ -14,6 +14,7 @@ import {
 } from '../src/shared/protocol';
 import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
 import type { FeedbackRecord } from '../src/engine/model';
+import type { InsightsMessage } from '../src/shared/insightsView';
 
 /** What the explorer does for each host message. */
 export interface HostMessageHandler {
@@ -28,6 +29,7 @@ export interface HostMessageHandler {
   showInView(tab: DiagramKind | undefined, seq: number | undefined): void;
   showFeedback(sessionId: string, feedback: FeedbackRecord[]): void;
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void;
+  showInsights(message: InsightsMessage): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -53,6 +55,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return handler.showFeedback(message.sessionId, message.feedback);
     case 'feedbackResult':
       return handler.showFeedbackResult(message);
+    case 'insights':
+      return handler.showInsights(message);
     default:
       assertNever(message, 'host message');
   }

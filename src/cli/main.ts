@@ -42,6 +42,10 @@ async function serve(
   const store = openStore(command);
   // No store watcher here: each thought checks (one stat) whether VS Code wrote feedback to its session meanwhile.
   const engine = new ThinkingEngine({ store, limits: command.limits, log, checkStoreBeforeThought: true });
+  const decisionPoints = command.decisionPoints && {
+    askAtDecisionPoints: true,
+    ...(command.decisionPoints.timeoutSeconds !== undefined ? { timeoutMs: command.decisionPoints.timeoutSeconds * 1000 } : {}),
+  };
   let stopping = false;
   let stopServer: () => Promise<void> = async () => {};
   const stop = async (reason: string) => {
@@ -64,7 +68,7 @@ async function serve(
     const { startHttpServer } = await import('../mcp/httpServer.js');
     const { port, allowedOrigins, sessionIdleSeconds } = command.http;
     const sessionIdleMs = sessionIdleSeconds === undefined ? undefined : sessionIdleSeconds * 1000;
-    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway });
+    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway, decisionPoints });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
     log(`bearer token: ${token}`);
@@ -72,7 +76,7 @@ async function serve(
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version, modelGateway });
+  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints });
   stopServer = stdio.close;
   log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));

@@ -19,7 +19,7 @@ export interface HttpOptions {
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions } & CommonOptions)
+  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions; decisionPoints?: DecisionPointFlags } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 
@@ -28,6 +28,11 @@ export interface ModelOptions {
   endpoint: string;
   name: string;
   apiKeyEnv?: string;
+}
+
+/** --ask-at-decision-points: ask the person through MCP elicitation at decision points, waiting this long at most. */
+export interface DecisionPointFlags {
+  timeoutSeconds?: number;
 }
 
 export class UsageError extends Error {}
@@ -51,6 +56,9 @@ Options:
                                 deliberate tool's roles, for MCP clients without sampling; needs --model
   --model NAME                  the model to ask at --model-endpoint
   --model-api-key-env VARIABLE  the environment variable holding the endpoint's API key (never the key itself)
+  --ask-at-decision-points      ask the person (MCP elicitation, clients that support it) where the strategy offers
+                                several next stages or the agent finishes early; the answer goes into the reply
+  --decision-timeout SECONDS    (with --ask-at-decision-points) how long to wait for the answer (default 60)
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -72,6 +80,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let format: string | undefined;
   let out: string | undefined;
   const model: Partial<ModelOptions> = {};
+  let askAtDecisionPoints = false;
+  let decisionTimeoutSeconds: number | undefined;
 
   const valueOf = (flag: string, inline: string | undefined): string => {
     if (inline !== undefined) return inline;
@@ -119,6 +129,14 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       case '--model-api-key-env':
         model.apiKeyEnv = valueOf(flag, inline);
         break;
+      case '--ask-at-decision-points':
+        askAtDecisionPoints = true;
+        break;
+      case '--decision-timeout':
+        decisionTimeoutSeconds = positiveInteger(flag, valueOf(flag, inline));
+        if (decisionTimeoutSeconds > MAX_IDLE_SECONDS)
+          throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${decisionTimeoutSeconds}`);
+        break;
       case '--format':
         format = valueOf(flag, inline);
         break;
@@ -141,10 +159,23 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   const modelOptions = checkModelOptions(model);
   if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined))
     throw new UsageError('--allow-origin and --idle-timeout belong to --http');
+  if (decisionTimeoutSeconds !== undefined && !askAtDecisionPoints)
+    throw new UsageError('--decision-timeout belongs to --ask-at-decision-points');
+  if (askAtDecisionPoints && command !== undefined)
+    throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
-    return { kind: 'serve', ...(httpOptions ? { http: httpOptions } : {}), ...(modelOptions ? { model: modelOptions } : {}), ...common };
+    const decisionPoints = askAtDecisionPoints
+      ? { decisionPoints: decisionTimeoutSeconds === undefined ? {} : { timeoutSeconds: decisionTimeoutSeconds } }
+      : {};
+    return {
+      kind: 'serve',
+      ...(httpOptions ? { http: httpOptions } : {}),
+      ...(modelOptions ? { model: modelOptions } : {}),
+      ...decisionPoints,
+      ...common,
+    };
   }
   if (modelOptions)
     throw new UsageError('--model-endpoint, --model and --model-api-key-env are for serving, not for the export and import commands');

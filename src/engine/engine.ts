@@ -385,6 +385,13 @@ export class ThinkingEngine {
     return this.updateMeta(id, (meta) => ({ ...meta, status }));
   }
 
+  /** The session's own "ask the user at decision points" switch; undefined follows the server's setting. */
+  setAskAtDecisionPoints(id: string, ask: boolean | undefined): SessionMeta | undefined {
+    return this.updateMeta(id, ({ askAtDecisionPoints: _previous, ...meta }) =>
+      ask === undefined ? meta : { ...meta, askAtDecisionPoints: ask },
+    );
+  }
+
   deleteSession(id: string): boolean {
     const wasHeld = this.held.delete(id);
     for (const [connection, sessionId] of this.currentByConnection) if (sessionId === id) this.currentByConnection.delete(connection);

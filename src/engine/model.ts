@@ -52,6 +52,11 @@ export interface SessionMeta {
    * opened, and its counters are zero because nothing readable backs them.
    */
   unreadable?: string;
+  /**
+   * Per-session override of "ask the user at decision points" (MCP elicitation): true or false wins over the server's
+   * setting; absent follows it.
+   */
+  askAtDecisionPoints?: boolean;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { insightFacts } from './insightFacts';
 import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
 import { resolveLinks } from '../diagrams/thoughtLinks';
@@ -81,7 +82,9 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
     if (note) out.push(`<p class="note">${escapeHtml(note)}</p>`);
     out.push('</figure>');
   }
-  out.push('</section>', '<section class="thoughts">', '<h2>Thoughts</h2>');
+  out.push('</section>', '<section class="insights">', '<h2>Insights</h2>', '<dl class="summary">');
+  for (const fact of insightFacts(snapshot)) out.push(`<div><dt>${escapeHtml(fact.label)}</dt><dd>${escapeHtml(fact.value)}</dd></div>`);
+  out.push('</dl>', '</section>', '<section class="thoughts">', '<h2>Thoughts</h2>');
 
   const total = snapshot.thoughts.length;
   const { revises } = resolveLinks(snapshot.thoughts);

@@ -4,6 +4,7 @@
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { insightFacts } from './insightFacts';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { qaViewOf } from '../shared/qaView';
 
@@ -28,7 +29,9 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
     if (note) out.push(`_${note}_`, '');
   }
 
-  out.push('## Thoughts', '');
+  out.push('## Insights', '');
+  for (const fact of insightFacts(snapshot)) out.push(`- **${fact.label}:** ${markdownInline(fact.value)}`);
+  out.push('', '## Thoughts', '');
   const total = snapshot.thoughts.length;
   if (total === 0) out.push('_No thoughts yet._', '');
   snapshot.thoughts.forEach((thought, index) => {

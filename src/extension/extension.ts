@@ -7,6 +7,7 @@ import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
 import { registerChatParticipant, type ChatRequestRecord } from './chatParticipant';
 import { registerCommands } from './commands';
+import { registerDecisionPointCommands } from './decisionPointCommands';
 import { readDeliberationSettings } from './deliberationSettings';
 import { registerExportCommand } from './exportCommand';
 import { registerFeedbackCommands } from './feedbackCommands';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
   registerFeedbackCommands(context, services);
+  registerDecisionPointCommands(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   const explorer = registerExplorer(context, services);
   const chatRequests = registerChatParticipant(context, services, services.deliberations);

@@ -11,6 +11,8 @@ import { VsCodeToolGateway } from './lmToolGateway';
 import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 import { editorToolsProvider } from './editorTools';
+import { decisionPointOptions } from './decisionPointSettings';
+import { SETTINGS_SECTION } from './settings';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
 export const MCP_SERVER_LABEL = 'Thought Explorer';
@@ -185,6 +187,8 @@ export class McpServerHost implements vscode.Disposable {
         log: (message) => this.services.log.warn(`[mcp] ${message}`),
         onMessage: (method) => this.count(method),
         availableTools: editorToolsProvider(),
+        // thoughtExplorer.steering.*: read at each decision point, so a change applies to open connections.
+        decisionPoints: decisionPointOptions(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
         // VS Code's agent calling `deliberate`: its roles run on VS Code's models and its task steps on VS Code's tools.
         ...(this.modelGateway ? { modelGateway: this.modelGateway, toolGateway: new VsCodeToolGateway() } : {}),
       });

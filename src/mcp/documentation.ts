@@ -16,6 +16,9 @@ Numbers and booleans may be sent as text ("3", "false"), and snake_case names (\
 
 The reply has the reference server's fields (\`thoughtNumber\`, \`totalThoughts\`, \`nextThoughtNeeded\`, \`branches\`,
 \`thoughtHistoryLength\`) plus \`sessionId\`, \`strategy\`, \`stage\`, \`nextStages\`, \`guidance\` and \`warnings\`.
+When the person asked to be consulted at decision points (several next stages, or a finish before the strategy's
+final stages), the reply may also carry \`userDecision\` (\`action\`: accept, decline, cancel or timeout; \`choice\`;
+\`text\`) and a guidance sentence that says what to do with it: follow it first.
 
 ## Sessions
 Each conversation (MCP connection) has its own current session; two clients never see each other's thoughts. The
@@ -30,6 +33,10 @@ ${strategyDocumentation()}
 - \`{"action": "search", "query": "..."}\`: titles and thought text; continue with \`offset: nextOffset\`.
 - \`{"action": "resume", "sessionId": "..."}\`: makes the session your current one and returns the last thoughts,
   stage, next stages, branches and the next \`thoughtNumber\`.
+- \`{"action": "stats"}\`: figures across saved sessions (per strategy, revision and branch rates, median length,
+  abandoned); filter by \`strategy\`, \`since\`, \`until\` (ISO dates). With \`sessionId\`: that session's insights.
+- \`{"action": "configure", "sessionId": "...", "askAtDecisionPoints": true | false | "default"}\`: whether the person
+  is asked at this session's decision points.
 
 ## Resources
 - \`thinking://documentation\`: this page.

@@ -7,6 +7,7 @@ import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
+import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
 import { registerDeliberationPrompt } from './deliberationPrompts';
 import { registerDeliberationResource } from './deliberationResources';
 import { registerPrompts } from './prompts';
@@ -35,6 +36,8 @@ export interface CreateServerOptions {
   modelGateway?: ModelGateway;
   /** Tools that deliberate's task steps may call (VS Code's tools); none: task steps run without tools. */
   toolGateway?: ToolGateway;
+  /** Ask the person at decision points through MCP elicitation (opt-in; clients without elicitation are never asked). */
+  decisionPoints?: DecisionPointOptions;
 }
 
 export interface CreatedServer {
@@ -58,7 +61,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   );
   const log = createConnectionLog(server);
 
-  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log);
+  const decisionPoints = options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log);
+  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log, decisionPoints);
   registerThinkingSessionsTool(server, engine, connectionId, log);
   registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 

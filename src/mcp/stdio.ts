@@ -281,7 +281,7 @@ export function messageProblem(value: unknown): string {
 }
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool. */
-export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway'> {
+export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints'> {
   engine: ThinkingEngine;
   name?: string;
   version?: string;
@@ -305,6 +305,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<RunningSt
     version: options.version,
     modelGateway: options.modelGateway,
     toolGateway: options.toolGateway,
+    decisionPoints: options.decisionPoints,
   });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {

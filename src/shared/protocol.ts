@@ -18,6 +18,7 @@ import {
   type GiveFeedbackMessage,
 } from './feedbackProtocol';
 import type { FeedbackRecord } from '../engine/model';
+import { isInsightsMessage, isInsightsRequest, type InsightsMessage, type InsightsRequestMessage } from './insightsView';
 
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
@@ -84,6 +85,7 @@ export type HostMessage =
   | { type: 'requestSvg'; requestId: string; session?: SessionView }
   /** Shows a diagram tab and/or selects a thought of the session on screen (fields left out stay as they are). */
   | { type: 'showInView'; tab?: DiagramKind; seq?: number }
+  | InsightsMessage
   | DeliberationHostMessage
   | FeedbackHostMessage;
 
@@ -104,6 +106,7 @@ export type WebviewMessage =
    * in-editor reload test reads the tab a revived panel came back on from here).
    */
   | { type: 'uiState'; sessionId?: string; activeTab: DiagramKind; selectedSeq?: number }
+  | InsightsRequestMessage
   | DeliberationWebviewMessage
   | GiveFeedbackMessage;
 
@@ -213,6 +216,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       );
     case 'giveFeedback':
       return isGiveFeedbackMessage(value);
+    case 'requestInsights':
+      return isInsightsRequest(value);
     default:
       // A type this build does not know: refused, not thrown, so a newer webview cannot crash an older host.
       return isNever(type);
@@ -251,6 +256,8 @@ export function isHostMessage(value: unknown): value is HostMessage {
     case 'feedbackResult':
     case 'feedbackChanged':
       return isFeedbackHostMessage(value);
+    case 'insights':
+      return isInsightsMessage(value);
     default:
       return isNever(type);
   }

@@ -132,6 +132,8 @@ export function readSessionMeta(value: unknown, where: string): SessionMeta {
   if (source.title !== undefined && source.title !== null) meta.title = requireString(source.title, `${where}.title`);
   if (source.purpose !== undefined && source.purpose !== null) meta.purpose = requireString(source.purpose, `${where}.purpose`);
   if (source.stage !== undefined && source.stage !== null) meta.stage = requireName(source.stage, `${where}.stage`);
+  if (source.askAtDecisionPoints !== undefined && source.askAtDecisionPoints !== null)
+    meta.askAtDecisionPoints = requireBoolean(source.askAtDecisionPoints, `${where}.askAtDecisionPoints`);
   return meta;
 }
 

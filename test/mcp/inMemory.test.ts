@@ -371,7 +371,7 @@ describe('thinking_sessions', () => {
       [{ action: 'list', limit: -1 }, /^Invalid limit: got -1; expected a whole number of 0 or more\.$/],
       [{ action: 'get', sessionId: 5 }, /^Invalid sessionId: got 5; expected text\.$/],
       [{ action: 'get', sessionId: ids[0], detail: 3 }, /^Invalid detail: got 3; expected text\.$/],
-      [{ action: 7 }, /^Invalid action: got 7; expected one of list, get, search, resume\.$/],
+      [{ action: 7 }, /^Invalid action: got 7; expected one of list, get, search, resume, stats, configure\.$/],
     ];
     for (const [args, expected] of cases) {
       const result = await sessions(reader.client, args);

@@ -130,7 +130,7 @@ describe('sessionMarkdown', () => {
     ]);
     assert.deepEqual(
       [...document.querySelectorAll('h2')].map((h2) => h2.textContent),
-      ['Stage graph', 'Branch tree', 'Revision chain', 'Thoughts'],
+      ['Stage graph', 'Branch tree', 'Revision chain', 'Insights', 'Thoughts'],
     );
 
     const headings = [...document.querySelectorAll('h3')];

@@ -221,6 +221,8 @@ describe('manifest', () => {
         'limits.maxThoughtLength',
         'limits.maxThoughtsPerSession',
         'mcpServer.enabled',
+        'steering.askAtDecisionPoints',
+        'steering.decisionTimeoutSeconds',
         'storagePath',
       ]
         .map((key) => `${SETTINGS_SECTION}.${key}`)

@@ -19,6 +19,7 @@ import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
 import { feedbackFromExplorer } from '../feedbackCommands';
+import { insightsMessage } from './insightsHost';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -234,6 +235,10 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'giveFeedback':
         this.post(feedbackFromExplorer(this.services.engine, message, this.services.log));
+        return;
+      case 'requestInsights':
+        // A session's own figures only for the session this webview shows.
+        this.post(insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter));
         return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.

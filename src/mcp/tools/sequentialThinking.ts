@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
+import type { DecisionPointAsker } from '../decisionPoints';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { errorResult, toolFailure } from '../toolResults';
@@ -88,6 +89,15 @@ const replySchema = z.looseObject({
     })
     .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
   userFeedback: userFeedbackSchema.optional(),
+  userDecision: z
+    .looseObject({
+      action: z.enum(['accept', 'decline', 'cancel', 'timeout']),
+      about: z.string(),
+      choice: z.string().optional(),
+      text: z.string().optional(),
+    })
+    .optional()
+    .describe('Only when the user was asked at a decision point: their answer (the guidance says what to do with it).'),
 });
 
 export function registerSequentialThinkingTool(
@@ -96,6 +106,7 @@ export function registerSequentialThinkingTool(
   connectionId: string,
   qaOptions: QaAnnotatorOptions = {},
   log: ConnectionLog = () => {},
+  decisionPoints?: DecisionPointAsker,
 ): void {
   const processOptions = { annotate: qaAnnotator(qaOptions), argumentsParsed: true };
   server.registerTool(
@@ -114,7 +125,7 @@ export function registerSequentialThinkingTool(
         openWorldHint: false,
       },
     },
-    (args, extra): CallToolResult => {
+    (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         const outcome = engine.process(connectionId, args, processOptions);
@@ -126,15 +137,18 @@ export function registerSequentialThinkingTool(
           );
           return errorResult(outcome.error);
         }
-        // Compact JSON: agents pay for every token.
-        return {
-          content: [{ type: 'text', text: JSON.stringify(outcome.reply) }],
-          structuredContent: outcome.reply as unknown as Record<string, unknown>,
-        };
+        // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
+        const asking = decisionPoints?.consult(outcome.reply, extra);
+        return asking ? asking.then(replyResult) : replyResult(outcome.reply);
       } catch (error) {
         log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${error instanceof Error ? error.message : String(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
       }
     },
   );
+}
+
+function replyResult(reply: object): CallToolResult {
+  // Compact JSON: agents pay for every token.
+  return { content: [{ type: 'text', text: JSON.stringify(reply) }], structuredContent: reply as Record<string, unknown> };
 }

@@ -1,4 +1,5 @@
-// The `thinking_sessions` tool: find, read and resume saved thinking sessions (list, get, search, resume).
+// The `thinking_sessions` tool: find, read and resume saved thinking sessions (list, get, search, resume), their
+// insights (stats) and the per-session "ask at decision points" switch (configure).
 // Arguments are as lenient as `sequentialthinking`'s ("20" for 20, session_id for sessionId, unknown fields ignored),
 // and every failure is an isError result whose text says what to send instead.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,10 +14,11 @@ import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
 import { RefusedValue, WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../engine/thoughtInput';
 import { errorResult } from '../toolResults';
+import { StatsArgumentError, sessionStats } from './sessionStats';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
-const ACTIONS = ['list', 'get', 'search', 'resume'] as const;
+const ACTIONS = ['list', 'get', 'search', 'resume', 'stats', 'configure'] as const;
 type Action = (typeof ACTIONS)[number];
 const DETAILS = ['summary', 'full'] as const;
 
@@ -45,7 +47,7 @@ const count = (description: string) =>
 const textField = (description: string) => refusable(z.string().nullable()).optional().describe(description);
 
 const argumentsSchema = z.looseObject({
-  action: refusable(z.enum(ACTIONS)).describe('What to do: list, get, search or resume.'),
+  action: refusable(z.enum(ACTIONS)).describe('What to do: list, get, search, resume, stats or configure.'),
   sessionId: textField('The session to get or resume.'),
   detail: refusable(z.enum(DETAILS).nullable()).optional().describe('For get: "summary" (default) or "full".'),
   query: textField('For search: text to look for (case-insensitive).'),
@@ -57,6 +59,17 @@ const argumentsSchema = z.looseObject({
   offset: count('For list and search: how many to skip (default 0).'),
   limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
   recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
+  since: refusable(z.union([z.string(), z.number(), z.null()]))
+    .optional()
+    .describe('For stats across sessions: only sessions created at or after this ISO date/date-time (or ms since 1970).'),
+  until: refusable(z.union([z.string(), z.number(), z.null()]))
+    .optional()
+    .describe('For stats across sessions: only sessions created before this ISO date/date-time (or ms since 1970).'),
+  askAtDecisionPoints: refusable(z.union([z.boolean(), z.string(), z.null()]))
+    .optional()
+    .describe(
+      'For configure: true or false to ask (or not) the user at decision points in this session; "default" follows the server setting.',
+    ),
 });
 
 type Arguments = Record<string, unknown>;
@@ -81,6 +94,9 @@ const resultSchema = z.looseObject({
   nextThoughtNumber: z.number().int().optional().describe('resume: the thoughtNumber to send next.'),
   nextStages: z.array(z.string()).optional().describe('resume: the stages the next thought may take.'),
   guidance: z.string().optional().describe('resume: how to continue.'),
+  session: item.optional().describe('stats with sessionId: the insights of that session.'),
+  overall: item.optional().describe('stats without sessionId: insights across the saved sessions that match the filters.'),
+  askAtDecisionPoints: z.boolean().optional().describe("configure: the session's setting, absent when it follows the server's."),
 });
 
 const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
@@ -91,7 +107,12 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
 - action "search": sessions whose title, purpose or thought text contains query; returns matching thoughts with
   snippets. Scans at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions per call; continue with the returned nextOffset.
 - action "resume": makes sessionId this conversation's current session and returns what you need to continue:
-  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.`;
+  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.
+- action "stats": with sessionId, that session's insights (revisions, branches, stage loops, time between thoughts,
+  feedback, tokens); without, insights across saved sessions (per strategy, revision and branch rates, median length,
+  abandoned), filtered by strategy and since/until (ISO dates).
+- action "configure": sessionId and askAtDecisionPoints (true, false or "default") decide whether the user is asked at
+  this session's decision points (needs a client with elicitation).`;
 
 class ArgumentProblem extends Error {}
 
@@ -110,7 +131,8 @@ export function registerThinkingSessionsTool(
       outputSchema: resultSchema,
       annotations: {
         title: 'Thinking Sessions',
-        // Reads the store; resume only moves this connection's current-session pointer.
+        // Reads the store; resume only moves this connection's current-session pointer, configure only flips a
+        // session's ask-at-decision-points switch (nothing of the reasoning changes, so no confirmation per call).
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: true,
@@ -146,6 +168,10 @@ function run(engine: ThinkingEngine, connectionId: string, args: Arguments): unk
       return search(engine, args);
     case 'resume':
       return resume(engine, connectionId, args);
+    case 'stats':
+      return stats(engine, args);
+    case 'configure':
+      return configure(engine, args);
   }
 }
 
@@ -242,6 +268,27 @@ function resume(engine: ThinkingEngine, connectionId: string, args: Arguments): 
           (upcoming.length > 0 ? `, stage "${meta.stage}" or one of ${upcoming.join(', ')}.` : '.')
         : `This session is ${meta.status}. Send sessionId "${meta.id}" with thoughtNumber ${nextThoughtNumber} to add to it, or thoughtNumber 1 without sessionId to start a new one.`,
   };
+}
+
+function stats(engine: ThinkingEngine, args: Arguments): unknown {
+  try {
+    const request = { sessionId: optionalString(args, 'sessionId'), strategy: optionalString(args, 'strategy') };
+    return sessionStats(engine, { ...request, since: sentValue(field(args, 'since')), until: sentValue(field(args, 'until')) });
+  } catch (error) {
+    if (error instanceof StatsArgumentError) throw new ArgumentProblem(error.message);
+    throw error;
+  }
+}
+
+function configure(engine: ThinkingEngine, args: Arguments): unknown {
+  const id = requireSessionId(args);
+  const sent = sentValue(field(args, 'askAtDecisionPoints'));
+  const ask = sent === true || sent === 'true' ? true : sent === false || sent === 'false' ? false : sent === 'default' ? undefined : null;
+  if (ask === null)
+    throw new ArgumentProblem(`Invalid askAtDecisionPoints: got ${describeValue(sent)}; expected true, false or "default".`);
+  const meta = engine.setAskAtDecisionPoints(id, ask);
+  if (!meta) throw new ArgumentProblem(unknownSession(id));
+  return { sessionId: meta.id, ...(meta.askAtDecisionPoints !== undefined ? { askAtDecisionPoints: meta.askAtDecisionPoints } : {}) };
 }
 
 function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
