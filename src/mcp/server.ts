@@ -14,6 +14,8 @@ import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
+import type { OpenExplorer } from './app/openExplorerTool';
+import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
@@ -35,6 +37,8 @@ export interface CreateServerOptions {
   modelGateway?: ModelGateway;
   /** Tools that deliberate's task steps may call (VS Code's tools); none: task steps run without tools. */
   toolGateway?: ToolGateway;
+  /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
+  openExplorer?: OpenExplorer;
 }
 
 export interface CreatedServer {
@@ -69,6 +73,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerStrategyPrompts(server);
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
+  registerThoughtGraphApp(server, engine, connectionId, options.openExplorer);
 
   let cleanedUp = false;
   const cleanup = () => {
