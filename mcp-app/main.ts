@@ -1,6 +1,7 @@
 // The inline thought graph: an MCP App (ext-apps' App class over postMessage) that the host shows beside each
 // sequentialthinking / deliberate call. It takes the call's arguments and result from the host, reads the session's
 // structure through the app-only page tool (no session data is ever in the HTML), and draws it in the host's theme.
+import './noEval';
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { OPEN_EXPLORER_TOOL_NAME, SESSION_PAGE_TOOL_NAME, type OpenExplorerReply, type SessionPage } from '../src/shared/thoughtGraph';
 import { configureDiagram, drawBranchTree } from './diagram';
