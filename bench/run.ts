@@ -10,6 +10,7 @@ import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 import { deliberationSection } from './deliberation';
+import { mcpAppSection } from './mcpApp';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
@@ -18,6 +19,7 @@ const SECTIONS: BenchSection[] = [
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,
+  mcpAppSection,
 ];
 
 async function main(): Promise<number> {
