@@ -32,6 +32,8 @@ export function configureDiagram(root: HTMLElement = document.documentElement): 
       mainBkg: node,
       nodeBorder: border,
       edgeLabelBackground: background,
+      // Compact for a chat column.
+      fontSize: '12px',
       ...(font ? { fontFamily: font } : {}),
     },
     // Scaled to the column's width; HTML labels (sanitised in strict mode) decode mermaidLabel's entity codes.

@@ -24,6 +24,7 @@ export interface PageThought {
 /** A session's meta and a page of its thoughts, from `offset`. */
 export interface SessionPage {
   sessionId: string;
+  /** The session's name, else its purpose (the first thought, shortened). */
   title?: string;
   strategy: string;
   stage?: string;

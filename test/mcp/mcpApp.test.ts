@@ -124,6 +124,7 @@ describe('MCP App: the session page tool', () => {
     assert.equal(first.nextOffset, 3);
     assert.equal(first.thoughtCount, 7);
     assert.equal(first.strategy, 'linear');
+    assert.equal(first.title, 'Thought number 1', "untitled: the session's purpose");
     const second = jsonOf<SessionPage>(await page(connected.client, { sessionId, offset: first.nextOffset, limit: '3' }));
     assert.deepEqual(
       second.thoughts.map((thought) => thought.thoughtNumber),

@@ -58,6 +58,7 @@ export function sessionPage(
   meta: {
     id: string;
     title?: string;
+    purpose?: string;
     strategy: string;
     stage?: string;
     status: string;
@@ -82,7 +83,9 @@ export function sessionPage(
     offset,
     thoughts: thoughts.slice(offset, end).map(pageThought),
   };
-  if (meta.title !== undefined) page.title = meta.title;
+  // A person-given name, else what the session is about (its first thought, shortened), as the explorer titles it.
+  const title = meta.title ?? meta.purpose;
+  if (title !== undefined) page.title = title;
   if (meta.stage !== undefined) page.stage = meta.stage;
   if (end < thoughts.length) page.nextOffset = end;
   return page;
