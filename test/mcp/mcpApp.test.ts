@@ -12,7 +12,20 @@ import { LEGACY_RESOURCE_URI_KEY, MCP_APP_MIME_TYPE, THOUGHT_GRAPH_URI } from '.
 import { SESSION_PAGE_MAX_LIMIT } from '../../src/mcp/app/sessionPageTool';
 import { NO_EDITOR_HINT } from '../../src/mcp/app/openExplorerTool';
 import { OPEN_EXPLORER_TOOL_NAME, SESSION_PAGE_TOOL_NAME, type SessionPage } from '../../src/shared/thoughtGraph';
-import { connectInMemory, jsonOf, textOf, think, type ConnectedClient } from './support/clients';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CLI,
+  ROOT,
+  connectInMemory,
+  connectStdio,
+  ensureBuiltCli,
+  jsonOf,
+  tempDir,
+  textOf,
+  think,
+  type ConnectedClient,
+} from './support/clients';
 
 const quiet = () => {};
 
@@ -254,6 +267,23 @@ describe('MCP App: hosts without MCP Apps see the same sequentialthinking reply'
         assert.deepEqual(result.structuredContent, reply);
         assert.equal(textOf(result), JSON.stringify(result.structuredContent));
       }
+    } finally {
+      await connected.close();
+    }
+  });
+});
+
+describe('MCP App: served by the stdio CLI on its own', () => {
+  it('dist/cli.js alone (no dist/mcp-app beside it) serves the same document, embedded at build time', async () => {
+    ensureBuiltCli();
+    const alone = tempDir('te-mcp-app-cli-');
+    copyFileSync(CLI, join(alone, 'cli.js'));
+    const connected = await connectStdio(process.execPath, [join(alone, 'cli.js'), '--storage-path', join(alone, 'store')]);
+    try {
+      const { contents } = await connected.client.readResource({ uri: THOUGHT_GRAPH_URI });
+      assert.equal(contents[0].mimeType, MCP_APP_MIME_TYPE);
+      const built = readFileSync(join(ROOT, 'dist', 'mcp-app', 'thought-graph.html'), 'utf8');
+      assert.equal((contents[0] as { text: string }).text, built);
     } finally {
       await connected.close();
     }
