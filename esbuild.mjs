@@ -1,7 +1,10 @@
 // One build script, one esbuild context per runtime: the extension host (cjs, vscode external), the standalone
 // CLI (node), the webview (browser ESM, Mermaid bundled in) and the in-editor test suite.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { MCP_APP_HTML, buildMcpAppHtml } from './scripts/mcpAppHtml.mjs';
 import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
@@ -40,6 +43,14 @@ const common = {
   plugins: [problemMatcherPlugin],
 };
 
+// The inline thought graph (MCP App) first: its one HTML document is embedded into the server bundles (the CLI ships as
+// dist/cli.js alone) and written beside them for the tests. Built once per run, also in watch mode.
+const mcpAppHtml = await buildMcpAppHtml();
+mkdirSync(dirname(MCP_APP_HTML), { recursive: true });
+writeFileSync(MCP_APP_HTML, mcpAppHtml);
+// Gzipped and base64-encoded: a quarter of the size in the bundle's source, which V8 keeps in memory for the process.
+const embedMcpApp = { define: { __THOUGHT_GRAPH_APP_HTML_GZ__: JSON.stringify(gzipSync(mcpAppHtml, { level: 9 }).toString('base64')) } };
+
 const contexts = [
   {
     ...common,
@@ -52,9 +63,18 @@ const contexts = [
   },
   // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
   // so activation never parses it (~1 MB).
-  { ...common, entryPoints: ['src/mcp/httpServer.ts'], outfile: 'dist/mcpServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   {
     ...common,
+    ...embedMcpApp,
+    entryPoints: ['src/mcp/httpServer.ts'],
+    outfile: 'dist/mcpServer.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
+    ...embedMcpApp,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',

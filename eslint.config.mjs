@@ -9,6 +9,7 @@
 //   src/storage                 the store; implements the engine's SessionStore: may import the engine's model only
 //   src/diagrams                pure Mermaid text: shared and the engine's model types only
 //   webview/                    the explorer UI: webview/, src/shared, src/diagrams and the engine's model types only
+//   mcp-app/                    the inline thought graph (MCP App): mcp-app/, src/shared, src/diagrams, model types only
 //   src/shared                  host↔webview protocol and pure helpers: the engine's model types only
 //   src/engine                  the domain: imports nothing of ours but itself
 //
@@ -35,6 +36,7 @@ const LAYERS = [
   'src/mcp',
   'src/extension',
   'webview',
+  'mcp-app',
   ...CLI,
 ];
 const ENGINE_MODEL = ['./model.ts', './fieldRules.ts', './limits.ts', './sessionQuery.ts'];
@@ -77,6 +79,7 @@ const layerZones = [
   ...layer('src/shared', ['engine model']),
   ...layer('src/diagrams', ['engine model', 'src/shared']),
   ...layer('webview', ['engine model', 'src/shared', 'src/diagrams']),
+  ...layer('mcp-app', ['engine model', 'src/shared', 'src/diagrams']),
   ...layer('src/storage', ['engine model']),
   ...layer('src/export', ['src/engine', 'src/shared', 'src/diagrams', 'src/storage']),
   ...layer('src/deliberation', ['src/engine', 'src/shared', 'src/diagrams']),
@@ -174,7 +177,7 @@ export default tseslint.config(
   {
     // A promise nobody awaits or catches loses its error (an unhandled rejection can end the stdio server). Typed, so
     // only where it pays: the product's code. Tests are left out: node:test's describe/it return promises by design.
-    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    files: ['src/**/*.ts', 'webview/**/*.ts', 'mcp-app/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
   },
@@ -195,7 +198,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
   },
   {
-    files: ['webview/**/*.ts', 'src/diagrams/**/*.ts', 'src/shared/**/*.ts'],
+    files: ['webview/**/*.ts', 'mcp-app/**/*.ts', 'src/diagrams/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

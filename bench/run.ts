@@ -14,6 +14,7 @@ import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
 import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
+import { mcpAppSection } from './mcpApp';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
@@ -26,6 +27,7 @@ const SECTIONS: BenchSection[] = [
   diagramZoomSection,
   feedbackSection,
   insightsSection,
+  mcpAppSection,
 ];
 
 async function main(): Promise<number> {

@@ -189,6 +189,10 @@ export class McpServerHost implements vscode.Disposable {
         availableTools: editorToolsProvider(),
         // thoughtExplorer.steering.*: read at each decision point, so a change applies to open connections.
         decisionPoints: decisionPointOptions(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
+        // The inline thought graph's "Open in explorer" button (VS Code's MCP Apps host opens only http(s) links).
+        openExplorer: async (sessionId) => {
+          await vscode.commands.executeCommand('thoughtExplorer.openInExplorer', sessionId);
+        },
         // VS Code's agent calling `deliberate`: its roles run on VS Code's models and its task steps on VS Code's tools.
         ...(this.modelGateway ? { modelGateway: this.modelGateway, toolGateway: new VsCodeToolGateway() } : {}),
       });

@@ -24,7 +24,7 @@ const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenti
 const LOOPBACK = '127.0.0.1';
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
-export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints'> {
+export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints' | 'openExplorer'> {
   engine: ThinkingEngine;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -95,6 +95,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       toolGateway: options.toolGateway,
       decisionPoints: options.decisionPoints,
       availableTools: options.availableTools,
+      openExplorer: options.openExplorer,
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

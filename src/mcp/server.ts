@@ -15,6 +15,8 @@ import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
+import type { OpenExplorer } from './app/openExplorerTool';
+import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
@@ -38,6 +40,8 @@ export interface CreateServerOptions {
   toolGateway?: ToolGateway;
   /** Ask the person at decision points through MCP elicitation (opt-in; clients without elicitation are never asked). */
   decisionPoints?: DecisionPointOptions;
+  /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
+  openExplorer?: OpenExplorer;
 }
 
 export interface CreatedServer {
@@ -73,6 +77,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerStrategyPrompts(server);
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
+  registerThoughtGraphApp(server, engine, connectionId, options.openExplorer);
 
   let cleanedUp = false;
   const cleanup = () => {

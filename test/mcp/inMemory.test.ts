@@ -32,7 +32,14 @@ describe('tools/list', () => {
   after(() => connected.close());
 
   it('lists sequentialthinking, thinking_sessions and deliberate', () => {
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['deliberate', 'sequentialthinking', 'thinking_sessions']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'deliberate',
+      'sequentialthinking',
+      'thinking_sessions',
+      // The inline thought graph's app-only tools (visibility ["app"]: hosts keep them from the model).
+      'thought_graph_open_explorer',
+      'thought_graph_session_page',
+    ]);
   });
 
   it('describes every input field of sequentialthinking: the reference fields plus sessionId, strategy and stage', () => {

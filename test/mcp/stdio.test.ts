@@ -51,7 +51,14 @@ describe('the CLI over stdio', () => {
     const ours = await connectCli(tempDir());
     try {
       const { tools } = await ours.client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['deliberate', 'sequentialthinking', 'thinking_sessions']);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+        'deliberate',
+        'sequentialthinking',
+        'thinking_sessions',
+        // The inline thought graph's app-only tools (visibility ["app"]: hosts keep them from the model).
+        'thought_graph_open_explorer',
+        'thought_graph_session_page',
+      ]);
       const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);

@@ -19,6 +19,7 @@ import {
   type PreparedDeliberation,
 } from '../../deliberation/request';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
+import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
 
@@ -130,6 +131,7 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
       inputSchema: deliberateInputShape,
       outputSchema: deliberateOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      _meta: THOUGHT_GRAPH_TOOL_META,
     },
     async (args, extra): Promise<CallToolResult> => {
       let prepared: PreparedDeliberation;

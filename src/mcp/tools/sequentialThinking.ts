@@ -11,6 +11,7 @@ import type { DecisionPointAsker } from '../decisionPoints';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { errorResult, toolFailure } from '../toolResults';
+import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -124,6 +125,8 @@ export function registerSequentialThinkingTool(
         idempotentHint: false,
         openWorldHint: false,
       },
+      // MCP Apps hosts draw the inline thought graph beside each call; others ignore it. Static: no per-call work.
+      _meta: THOUGHT_GRAPH_TOOL_META,
     },
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {

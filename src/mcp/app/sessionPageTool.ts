@@ -1,0 +1,121 @@
+// The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
+// offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
+// (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ThinkingEngine } from '../../engine/engine';
+import type { ThoughtRecord } from '../../engine/model';
+import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
+import { errorResult } from '../toolResults';
+import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
+
+export { SESSION_PAGE_TOOL_NAME };
+export const SESSION_PAGE_DEFAULT_LIMIT = 200;
+export const SESSION_PAGE_MAX_LIMIT = 500;
+/** Thought text past this is cut in pages: the view draws excerpts, and a 20,000-character thought would bloat them. */
+export const PAGE_TEXT_LIMIT = 2_000;
+
+const whole = (description: string) => z.union([z.number(), z.string()]).optional().describe(description);
+
+const inputShape = {
+  sessionId: z.string().optional().describe("The session to read; omitted: this connection's current session."),
+  offset: whole('Index of the first thought to return (0-based, default 0).'),
+  limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
+};
+
+export function registerSessionPageTool(server: McpServer, engine: ThinkingEngine, connectionId: string): void {
+  server.registerTool(
+    SESSION_PAGE_TOOL_NAME,
+    {
+      title: 'Thought graph: session page',
+      description:
+        'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
+      inputSchema: inputShape,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      _meta: APP_ONLY_TOOL_META,
+    },
+    (args): CallToolResult => {
+      const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
+      if (typeof offset === 'string') return errorResult(offset);
+      const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
+      if (typeof limit === 'string') return errorResult(limit);
+      const sessionId = args.sessionId ?? engine.currentSessionId(connectionId);
+      if (sessionId === undefined)
+        return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
+      const snapshot = engine.getSession(sessionId);
+      if (!snapshot)
+        return errorResult(
+          `Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`,
+        );
+      const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
+      return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
+    },
+  );
+}
+
+export function sessionPage(
+  meta: {
+    id: string;
+    title?: string;
+    purpose?: string;
+    strategy: string;
+    stage?: string;
+    status: string;
+    thoughtCount: number;
+    revisionCount: number;
+    branchIds: string[];
+    totalThoughts: number;
+  },
+  thoughts: readonly ThoughtRecord[],
+  offset: number,
+  limit: number,
+): SessionPage {
+  const end = Math.min(thoughts.length, offset + limit);
+  const page: SessionPage = {
+    sessionId: meta.id,
+    strategy: meta.strategy,
+    status: meta.status,
+    thoughtCount: thoughts.length,
+    revisionCount: meta.revisionCount,
+    branchIds: meta.branchIds,
+    totalThoughts: meta.totalThoughts,
+    offset,
+    thoughts: thoughts.slice(offset, end).map(pageThought),
+  };
+  // A person-given name, else what the session is about (its first thought, shortened), as the explorer titles it.
+  const title = meta.title ?? meta.purpose;
+  if (title !== undefined) page.title = title;
+  if (meta.stage !== undefined) page.stage = meta.stage;
+  if (end < thoughts.length) page.nextOffset = end;
+  return page;
+}
+
+function pageThought(record: ThoughtRecord): PageThought {
+  const thought: PageThought = {
+    seq: record.seq,
+    thought: record.thought.length > PAGE_TEXT_LIMIT ? `${record.thought.slice(0, PAGE_TEXT_LIMIT - 1)}…` : record.thought,
+    thoughtNumber: record.thoughtNumber,
+    totalThoughts: record.totalThoughts,
+    nextThoughtNeeded: record.nextThoughtNeeded,
+    timestamp: record.timestamp,
+  };
+  if (record.isRevision !== undefined) thought.isRevision = record.isRevision;
+  if (record.revisesThought !== undefined) thought.revisesThought = record.revisesThought;
+  if (record.branchFromThought !== undefined) thought.branchFromThought = record.branchFromThought;
+  if (record.branchId !== undefined) thought.branchId = record.branchId;
+  if (record.needsMoreThoughts !== undefined) thought.needsMoreThoughts = record.needsMoreThoughts;
+  if (record.stage !== undefined) thought.stage = record.stage;
+  // Deliberation records the role that wrote the thought (src/deliberation/recorder.ts).
+  const role = record.extra?.role;
+  if (typeof role === 'string') thought.role = role;
+  return thought;
+}
+
+/** A whole number in range, also as text; undefined when absent; else the error text naming field, value and range. */
+function wholeNumber(field: string, value: number | string | undefined, min: number, max: number): number | undefined | string {
+  if (value === undefined || value === '') return undefined;
+  const parsed = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (Number.isInteger(parsed) && parsed >= min && parsed <= max) return parsed;
+  return `"${field}" was ${JSON.stringify(value)}; send a whole number from ${min} to ${max}.`;
+}

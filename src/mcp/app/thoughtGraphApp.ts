@@ -1,0 +1,43 @@
+// Registers the inline thought graph (an MCP App, see mcp-app/): the `ui://` resource holding its HTML document and
+// the two tools only the view calls. Which tools show it is said by their own `_meta` (THOUGHT_GRAPH_TOOL_META).
+// Hosts without MCP Apps see a listed resource and two harmless read-only tools, and tool replies are unchanged.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ThinkingEngine } from '../../engine/engine';
+import { thoughtGraphAppHtml } from './appHtml';
+import { registerOpenExplorerTool, type OpenExplorer } from './openExplorerTool';
+import { registerSessionPageTool } from './sessionPageTool';
+import { MCP_APP_MIME_TYPE, THOUGHT_GRAPH_URI } from './thoughtGraphUri';
+
+export const THOUGHT_GRAPH_RESOURCE_NAME = 'thought-graph';
+
+export function registerThoughtGraphApp(
+  server: McpServer,
+  engine: ThinkingEngine,
+  connectionId: string,
+  openExplorer: OpenExplorer | undefined,
+): void {
+  server.registerResource(
+    THOUGHT_GRAPH_RESOURCE_NAME,
+    THOUGHT_GRAPH_URI,
+    {
+      title: 'Thought graph (inline view)',
+      description:
+        'An interactive view for MCP Apps hosts: the branch tree, stage, latest thought and counts of the current thinking session, ' +
+        'updated with every sequentialthinking and deliberate result. Self-contained HTML; it loads nothing from the network.',
+      mimeType: MCP_APP_MIME_TYPE,
+    },
+    (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: MCP_APP_MIME_TYPE,
+          text: thoughtGraphAppHtml(),
+          // No network at all: the view needs no connect, resource or frame domains.
+          _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+        },
+      ],
+    }),
+  );
+  registerSessionPageTool(server, engine, connectionId);
+  registerOpenExplorerTool(server, engine, connectionId, openExplorer);
+}

@@ -1,0 +1,47 @@
+// What the inline thought graph (mcp-app/) and the server (src/mcp/app/) exchange through MCP: the names of the tools
+// only the view calls and the shape of a session page. Shared so both sides read one definition.
+
+export const SESSION_PAGE_TOOL_NAME = 'thought_graph_session_page';
+export const OPEN_EXPLORER_TOOL_NAME = 'thought_graph_open_explorer';
+
+/** A thought as the view needs it: the reference fields, its place, its stage and (for deliberation) its role. */
+export interface PageThought {
+  seq: number;
+  thought: string;
+  thoughtNumber: number;
+  totalThoughts: number;
+  nextThoughtNeeded: boolean;
+  isRevision?: boolean;
+  revisesThought?: number;
+  branchFromThought?: number;
+  branchId?: string;
+  needsMoreThoughts?: boolean;
+  stage?: string;
+  timestamp: number;
+  role?: string;
+}
+
+/** A session's meta and a page of its thoughts, from `offset`. */
+export interface SessionPage {
+  sessionId: string;
+  /** The session's name, else its purpose (the first thought, shortened). */
+  title?: string;
+  strategy: string;
+  stage?: string;
+  status: string;
+  thoughtCount: number;
+  revisionCount: number;
+  branchIds: string[];
+  totalThoughts: number;
+  offset: number;
+  thoughts: PageThought[];
+  /** Where the next page starts; absent on the last page. */
+  nextOffset?: number;
+}
+
+/** What the open-explorer tool answers. */
+export interface OpenExplorerReply {
+  opened: boolean;
+  sessionId: string;
+  hint?: string;
+}
