@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { parseSessionJson } from '../storage/sessionJsonFormats';
-import { stdioClientConfiguration } from './mcpConfig';
+import { copyMcpConfiguration } from './copyMcpConfiguration';
 import type { McpServerHost, McpServerStatus } from './mcpProvider';
 import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
@@ -119,15 +119,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 
-  register('thoughtExplorer.copyMcpConfiguration', async () => {
-    const text = stdioClientConfiguration(services.extensionPath, services.storageDirectory);
-    await vscode.env.clipboard.writeText(text);
-    services.log.info(`Stdio MCP configuration copied:\n${text}`);
-    void vscode.window.showInformationMessage(
-      'Copied the stdio MCP server entry (for Claude Desktop, Cursor and other clients). Its sessions share this store and appear in the Sessions view.',
-    );
-    return text;
-  });
+  register('thoughtExplorer.copyMcpConfiguration', (form?: unknown) => copyMcpConfiguration(services, form));
 }
 
 /** Reads, parses and imports one session file; returns the imported id. Errors name the file and what is wrong. */

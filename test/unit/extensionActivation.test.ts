@@ -86,15 +86,33 @@ describe('activation', () => {
     assert.equal(api.services.isEngineBuilt, true);
   });
 
-  test('"Copy MCP Configuration" puts the stdio entry for the bundled CLI and this store on the clipboard', async () => {
+  test('"Copy MCP Configuration" offers npx and the bundled CLI, and copies the picked entry for this store', async () => {
     const handler = stub.commands.get('thoughtExplorer.copyMcpConfiguration');
     assert.ok(handler);
+    stub.quickPickChoices.push(1);
     await handler();
+    assert.deepEqual(
+      stub.quickPicksShown[0]?.items.map((item) => item.label),
+      ['npx -y thought-explorer-mcp', 'node …/dist/cli.js (this extension’s copy)'],
+    );
     assert.deepEqual(JSON.parse(stub.clipboard), {
       mcpServers: {
         'thought-explorer': { command: 'node', args: [join(root, 'dist', 'cli.js'), '--storage-path', join(folder, 'not-yet-created')] },
       },
     });
+    stub.quickPickChoices.push(0);
+    await handler();
+    assert.deepEqual(JSON.parse(stub.clipboard), {
+      mcpServers: {
+        'thought-explorer': { command: 'npx', args: ['-y', 'thought-explorer-mcp', '--storage-path', join(folder, 'not-yet-created')] },
+      },
+    });
+    stub.clipboard = 'untouched';
+    stub.quickPickChoices.push(undefined);
+    assert.equal(await handler(), undefined, 'dismissing the picker copies nothing');
+    assert.equal(stub.clipboard, 'untouched');
+    assert.match(String(await handler('local')), /dist/, 'a form given as argument is copied without asking');
+    assert.equal(stub.quickPicksShown.length, 3);
   });
 
   test('"Delete Session" asks first and deletes only on confirmation', async () => {

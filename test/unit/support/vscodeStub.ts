@@ -147,6 +147,9 @@ export const stub = {
   /** Answers the next modal/choice messages pop, in order (undefined = dismissed). */
   messageAnswers: [] as (string | undefined)[],
   inputBoxAnswers: [] as (string | undefined)[],
+  /** Indexes of the items the next showQuickPick calls pick (undefined = dismissed); what each call offered. */
+  quickPickChoices: [] as (number | undefined)[],
+  quickPicksShown: [] as { items: { label: string; detail?: string }[]; options: unknown }[],
   clipboard: '',
   configuration: new Map<string, unknown>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
@@ -176,6 +179,8 @@ export function resetStub(): void {
   stub.messages.length = 0;
   stub.messageAnswers.length = 0;
   stub.inputBoxAnswers.length = 0;
+  stub.quickPickChoices.length = 0;
+  stub.quickPicksShown.length = 0;
   stub.clipboard = '';
   stub.configuration.clear();
   stub.mcpProviders.length = 0;
@@ -259,6 +264,11 @@ export const window = {
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
   showInputBox: () => Promise.resolve(stub.inputBoxAnswers.shift()),
+  showQuickPick: <T extends { label: string; detail?: string }>(items: T[], options?: unknown): Promise<T | undefined> => {
+    stub.quickPicksShown.push({ items, options });
+    const index = stub.quickPickChoices.shift();
+    return Promise.resolve(index === undefined ? undefined : items[index]);
+  },
   createQuickPick: () => {
     const changeValue = new EventEmitter<string>();
     const accept = new EventEmitter<void>();
@@ -298,6 +308,17 @@ export const window = {
     };
     stub.quickPicks.push(quickPick);
     return quickPick;
+  },
+};
+
+/** vscode.l10n without a bundle: the message with `{0}`/`{name}` placeholders filled, as VS Code does. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string => {
+    const named = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : undefined;
+    return message.replace(/\{([^}]+)\}/g, (whole, key: string) => {
+      const value = named ? named[key] : args[Number(key)];
+      return value === undefined ? whole : String(value);
+    });
   },
 };
 
