@@ -17,6 +17,7 @@ import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree'
 import { SETTINGS_SECTION } from './settings';
 import { registerStatusBar } from './statusBar';
 import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
+import { registerWalkthroughProgress } from './walkthroughProgress';
 
 /** What activate() returns: used by the in-editor tests, harmless to anyone else. */
 export interface ThoughtExplorerApi {
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   );
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
   registerStatusBar(context, services);
+  registerWalkthroughProgress(context, services, mcpHost);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
