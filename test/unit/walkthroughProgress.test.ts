@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import type * as vscode from 'vscode';
-import type { ThinkingEvent } from '../../src/engine/events';
+import type { EngineEvent } from '../../src/engine/events';
 import {
   HAS_SESSIONS_CONTEXT,
   MCP_SERVER_STARTED_CONTEXT,
@@ -25,7 +25,7 @@ describe('walkthrough progress', () => {
   test('sets each context key once: on the first server start and on the first thought', () => {
     resetStub();
     const started = new EventEmitter<string>();
-    const engineEvents = new EventEmitter<ThinkingEvent>();
+    const engineEvents = new EventEmitter<EngineEvent>();
     const context = { subscriptions: [] as { dispose(): void }[] } as unknown as vscode.ExtensionContext;
     registerWalkthroughProgress(context, { onEngineEvent: engineEvents.event } as never, { onDidStart: started.event } as never);
     assert.deepEqual(contextSets(), []);
