@@ -13,7 +13,8 @@ export function openVsxProblems(manifest, hasLicenseFile) {
   }
   if (!manifest.license && !hasLicenseFile) problems.push('No license: add a "license" field or a LICENSE file.');
   const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
-  if (!repository) problems.push('No "repository": Open VSX links the extension to its source (ovsx refuses without --allow-missing-repository).');
+  if (!repository)
+    problems.push('No "repository": Open VSX links the extension to its source (ovsx refuses without --allow-missing-repository).');
   return problems;
 }
 
