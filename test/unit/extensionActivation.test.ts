@@ -2,7 +2,7 @@
 // manifest (every contributed command has a handler, every view a provider, every menu entry a command).
 import './support/vscodeLoader';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import { activate, deactivate, type ThoughtExplorerApi } from '../../src/extensi
 import { MCP_PROVIDER_ID } from '../../src/extension/mcpProvider';
 import { SETTINGS_SECTION } from '../../src/extension/settings';
 import { env, extensionContext, resetStub, stub } from './support/vscodeStub';
+import { readLocalizedManifest } from './support/localizedManifest';
 
 interface Manifest {
   activationEvents: string[];
@@ -28,7 +29,8 @@ interface Manifest {
 }
 
 const root = join(__dirname, '..', '..');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+// As VS Code shows it: the manifest's strings come from package.nls.json.
+const manifest = readLocalizedManifest<Manifest>(root);
 
 let folder: string;
 let context: ReturnType<typeof extensionContext>;
