@@ -7,6 +7,10 @@ import { join, resolve } from 'node:path';
 import { before, describe, test } from 'node:test';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface L10nScript {
+  messagesIn(source: string): string[];
+  buildBundle(root?: string): Record<string, string>;
+}
 interface NlsScript {
   literalStrings(manifest: Json): { key: string; text: string }[];
   missingKeys(manifest: Json, nls: Record<string, string>): string[];
@@ -17,9 +21,11 @@ interface NlsScript {
 const ROOT = resolve(__dirname, '..', '..');
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Json;
 let script: NlsScript;
+let l10n: L10nScript;
 
 before(async () => {
   script = (await import(join(ROOT, 'scripts', 'nlsManifest.mjs'))) as NlsScript;
+  l10n = (await import(join(ROOT, 'scripts', 'l10nBundle.mjs'))) as L10nScript;
 });
 
 describe('localizable manifest strings', () => {
@@ -110,6 +116,23 @@ describe('localizable manifest strings', () => {
     const edited = script.convertManifest(first.manifest, first.nls);
     assert.deepEqual(edited.moved, ['commands.x.one.title']);
     assert.equal(edited.nls['commands.x.one.title'], 'One, renamed');
+  });
+});
+
+describe('localizable runtime messages', () => {
+  test('l10n/bundle.l10n.json lists every vscode.l10n.t message of src/extension (run node scripts/l10nBundle.mjs)', () => {
+    assert.equal(readJson('package.json').l10n, './l10n');
+    assert.deepEqual(readJson('l10n/bundle.l10n.json'), l10n.buildBundle(ROOT));
+  });
+
+  test('messages are read from literal first arguments, escapes included, across lines', () => {
+    const source = [
+      "vscode.l10n.t('Plain');",
+      "vscode.l10n.t(\n  'Its {0} thoughts', count);",
+      "vscode.l10n.t('It\\'s “quoted” \\\\ done');",
+      'vscode.l10n.t(`template ${x}`);',
+    ].join('\n');
+    assert.deepEqual(l10n.messagesIn(source), ['Plain', 'Its {0} thoughts', "It's “quoted” \\ done"]);
   });
 });
 
