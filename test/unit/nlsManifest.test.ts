@@ -130,7 +130,7 @@ describe('localizable runtime messages', () => {
       "vscode.l10n.t('Plain');",
       "vscode.l10n.t(\n  'Its {0} thoughts', count);",
       "vscode.l10n.t('It\\'s “quoted” \\\\ done');",
-      'vscode.l10n.t(`template ${x}`);',
+      'vscode.l10n.t(`template $' + '{x}`);',
     ].join('\n');
     assert.deepEqual(l10n.messagesIn(source), ['Plain', 'Its {0} thoughts', "It's “quoted” \\ done"]);
   });
