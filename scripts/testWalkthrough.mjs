@@ -58,6 +58,8 @@ async function main() {
       const steps = await readSteps(page);
       log(`${label}: ${steps.map((step) => `${step.done ? '✓' : '·'} ${step.title}`).join(' | ')}`);
       if (label === 'done' && options.screenshot) {
+        // The step's SVG is drawn in a webview of its own, which paints after the list.
+        await page.waitForTimeout(4000);
         await page.screenshot({ path: resolve(options.screenshot) });
         log(`screenshot: ${resolve(options.screenshot)}`);
       }

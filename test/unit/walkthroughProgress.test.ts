@@ -44,10 +44,10 @@ describe('walkthrough progress', () => {
     assert.equal(context.subscriptions.length, 2);
   });
 
-  test('the manifest walkthrough: each step has a completion event and a packaged image with alt text', () => {
+  test('the manifest walkthrough: each step has a completion event and a packaged, theme-aware SVG with alt text', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       contributes: {
-        walkthroughs: { id: string; steps: { id: string; media: { image: string; altText: string }; completionEvents: string[] }[] }[];
+        walkthroughs: { id: string; steps: { id: string; media: { svg: string; altText: string }; completionEvents: string[] }[] }[];
       };
     };
     const walkthrough = manifest.contributes.walkthroughs.find((entry) => entry.id === WALKTHROUGH_ID);
@@ -58,8 +58,8 @@ describe('walkthrough progress', () => {
     assert.ok(events.includes(`onContext:${HAS_SESSIONS_CONTEXT}`));
     for (const step of walkthrough.steps) {
       assert.ok(step.completionEvents.length > 0, step.id);
-      assert.match(step.media.image, /^media\/walkthrough\/[\w-]+\.svg$/, 'under media/, which the .vsix keeps');
-      assert.ok(existsSync(join(ROOT, step.media.image)), step.media.image);
+      assert.match(step.media.svg, /^media\/walkthrough\/[\w-]+\.svg$/, 'under media/, which the .vsix keeps');
+      assert.ok(existsSync(join(ROOT, step.media.svg)), step.media.svg);
       assert.ok(step.media.altText.length > 20, step.id);
     }
   });

@@ -14,7 +14,7 @@ interface WalkthroughStep {
   id: string;
   title: string;
   description: string;
-  media: { image?: string; altText?: string; markdown?: string };
+  media: { svg?: string; image?: string; altText?: string; markdown?: string };
   completionEvents?: string[];
 }
 interface Walkthrough {
@@ -103,8 +103,9 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
       assert.ok((step.completionEvents ?? []).length > 0, `${step.id} has no completion event`);
       for (const event of step.completionEvents ?? [])
         assert.match(event, /^(onCommand|onView|onContext|onSettingChanged|onLink|onStepSelected):/);
-      assert.ok(step.media.image, `${step.id} has no image`);
-      assert.ok(existsSync(join(extensionPath, step.media.image)), `${step.media.image} is missing`);
+      // media.svg (not image): VS Code draws it inline, so its theme colour variables apply.
+      assert.ok(step.media.svg, `${step.id} has no SVG`);
+      assert.ok(existsSync(join(extensionPath, step.media.svg)), `${step.media.svg} is missing`);
       assert.ok((step.media.altText ?? '').length > 20, `${step.id} has no alt text`);
       const linked = [...step.description.matchAll(/\(command:([\w.]+)/g)].map((match) => match[1] ?? '');
       assert.ok(linked.length > 0, `${step.id} offers no button`);
