@@ -1,10 +1,12 @@
 // `npm run package`: a production build (minified, no source maps) packaged by @vscode/vsce into
 // thought-explorer-<version>.vsix at the repo root. The package holds only what runs (see .vscodeignore); this
-// script lists it, refuses it if sources, tests, maps or node_modules slipped in, and prints its size.
+// script lists it, refuses it if sources, tests, maps or node_modules slipped in, runs the checks Open VSX's `ovsx`
+// can make offline (openVsxChecks.mjs), and prints its size.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { openVsxChecks } from './openVsxChecks.mjs';
 import { vsixProblems, zipEntries } from './vsixContents.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,14 +32,15 @@ export function packageExtension({ log = (line) => console.log(line) } = {}) {
     join(repo, 'node_modules', '@vscode', 'vsce', 'vsce'),
     'package',
     '--no-dependencies', // esbuild bundles every runtime dependency into dist/
-    '--allow-missing-repository',
-    '--no-rewrite-relative-links', // no public repository URL to point README images at
+    // README's relative links and images become absolute URLs into the manifest's repository (as the Marketplace
+    // and Open VSX need them to render).
     '--out',
     out,
   ]);
   const entries = zipEntries(out);
   const problems = vsixProblems(entries);
   if (problems.length > 0) throw new Error(`${relative(repo, out)} holds what it must not:\n  ${problems.join('\n  ')}`);
+  for (const line of openVsxChecks(repo)) log(line);
   const bytes = statSync(out).size;
   log(`${relative(repo, out)}: ${(bytes / 1024).toFixed(0)} KiB (${bytes} bytes), ${entries.length} entries:`);
   for (const entry of entries) log(`  ${entry}`);

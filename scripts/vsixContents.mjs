@@ -39,6 +39,7 @@ const FORBIDDEN = [
   { pattern: /(?<!\.d)\.ts$/, why: 'TypeScript source' },
   { pattern: /(^|\/)(scripts|bench|docs|out|\.ci|\.vscode)\//, why: 'development folder' },
   { pattern: /\.vsix$/, why: 'another package' },
+  { pattern: /^media\/.*\.css$/, why: 'stylesheet source (the webview loads the built copy in dist/webview/)' },
 ];
 
 /** Problems with a .vsix's contents, as readable lines (empty when it holds only what runs). */

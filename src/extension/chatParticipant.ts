@@ -79,8 +79,8 @@ async function defaultPick(models: readonly vscode.LanguageModelChat[]): Promise
   const picked = await vscode.window.showQuickPick(
     models.map((model) => ({ label: model.name, description: `${model.vendor}/${model.family}/${model.id}`, model })),
     {
-      title: 'Deliberate with which model?',
-      placeHolder: 'Asked once per window; set thoughtExplorer.deliberation.model to choose for good',
+      title: vscode.l10n.t('Deliberate with which model?'),
+      placeHolder: vscode.l10n.t('Asked once per window; set thoughtExplorer.deliberation.model to choose for good'),
     },
   );
   return picked?.model;
@@ -130,7 +130,7 @@ async function deliberate(
   }
   const gateway = new VsCodeModelGateway(() => settings.model, { preferred: request.model, picker: deps.picker });
   try {
-    stream.progress('Choosing a model…');
+    stream.progress(vscode.l10n.t('Choosing a model…'));
     await gateway.ready();
   } catch (error) {
     // No model (none installed, none matching the setting, no consent): say what to do; nothing is recorded.
@@ -154,7 +154,7 @@ async function deliberate(
       signal: controller.signal,
       onCallStarted: (event: { sessionId: string; role: string; title: string }) => {
         live.started(event);
-        stream.progress(`${event.title} is thinking…`);
+        stream.progress(vscode.l10n.t('{0} is thinking…', event.title));
       },
       onCallRecorded: ({ outcome, thoughtNumber }: { outcome: CallOutcome; thoughtNumber: number }) => {
         live.recorded(outcome, thoughtNumber);
@@ -195,8 +195,8 @@ async function deliberate(
     `---\n${summary}${failed}${cut}\n\n_Session \`${reply.sessionId}\`, thoughts ${reply.thoughts.first}–${reply.thoughts.last}; ${reply.usage.calls} calls, ` +
       `${reply.usage.inputTokens} + ${reply.usage.outputTokens} tokens${reply.usage.estimated ? ' (partly estimated)' : ''}._\n\n`,
   );
-  stream.button({ command: OPEN_COMMAND, title: 'Open in Explorer', arguments: [reply.sessionId] });
-  stream.button({ command: EXPORT_COMMAND, title: 'Export Session…', arguments: [reply.sessionId] });
+  stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [reply.sessionId] });
+  stream.button({ command: EXPORT_COMMAND, title: vscode.l10n.t('Export Session…'), arguments: [reply.sessionId] });
   return {
     metadata: {
       command: 'deliberate',
@@ -228,7 +228,7 @@ function startStrategySession(
     strategy: strategy.name,
   });
   if (!outcome.ok) {
-    stream.markdown(`The session could not be started: ${outcome.error}`);
+    stream.markdown(vscode.l10n.t('The session could not be started: {0}', outcome.error));
     return {
       errorDetails: { message: outcome.error },
       metadata: { command: 'strategy', status: 'refused' } satisfies ThinkingResultMetadata,
@@ -241,7 +241,7 @@ function startStrategySession(
       `To go on, ask the agent (agent mode): _"Continue thinking session ${sessionId} with the sequentialthinking tool, from thought 2"_ — ` +
       `it sends \`sessionId: "${sessionId}"\`, \`thoughtNumber: 2\` and a \`stage\` of the strategy on each call. The explorer draws it live.\n\n`,
   );
-  stream.button({ command: OPEN_COMMAND, title: 'Open in Explorer', arguments: [sessionId] });
+  stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [sessionId] });
   return { metadata: { command: 'strategy', sessionId } satisfies ThinkingResultMetadata };
 }
 
@@ -251,8 +251,8 @@ function resumeSession(engine: ThinkingEngine, sessionId: string | undefined, st
   if (!session) {
     const message =
       sessionId === undefined
-        ? 'There is no session to resume yet.'
-        : `No session "${sessionId}" exists. The Sessions view lists them; \`/resume\` alone takes the latest.`;
+        ? vscode.l10n.t('There is no session to resume yet.')
+        : vscode.l10n.t('No session "{0}" exists. The Sessions view lists them; `/resume` alone takes the latest.', sessionId);
     stream.markdown(message);
     return { errorDetails: { message }, metadata: { command: 'resume', status: 'refused' } satisfies ThinkingResultMetadata };
   }
@@ -268,17 +268,17 @@ function resumeSession(engine: ThinkingEngine, sessionId: string | undefined, st
         ? 'It is complete. Start a new one with `/strategy`, or deliberate on a follow-up question.\n\n'
         : `To go on, ask the agent: _"Continue thinking session ${meta.id} with the sequentialthinking tool, from thought ${next}"_, or deliberate with \`@thinking\` on it.\n\n`),
   );
-  stream.button({ command: OPEN_COMMAND, title: 'Open in Explorer', arguments: [meta.id] });
-  stream.button({ command: EXPORT_COMMAND, title: 'Export Session…', arguments: [meta.id] });
+  stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [meta.id] });
+  stream.button({ command: EXPORT_COMMAND, title: vscode.l10n.t('Export Session…'), arguments: [meta.id] });
   return { metadata: { command: 'resume', sessionId: meta.id } satisfies ThinkingResultMetadata };
 }
 
 function followups(metadata: ThinkingResultMetadata | undefined): vscode.ChatFollowup[] {
   if (!metadata) return [];
   if (metadata.command === 'deliberate' && metadata.sessionId) {
-    return [{ prompt: metadata.sessionId, command: 'resume', label: 'Where does this session stand?' }];
+    return [{ prompt: metadata.sessionId, command: 'resume', label: vscode.l10n.t('Where does this session stand?') }];
   }
   if (metadata.command === 'usage' || metadata.status === 'refused')
-    return [{ prompt: 'Should we adopt this approach?', command: 'hats', label: 'Try /hats' }];
+    return [{ prompt: vscode.l10n.t('Should we adopt this approach?'), command: 'hats', label: vscode.l10n.t('Try /hats') }];
   return [];
 }

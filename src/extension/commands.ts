@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { parseSessionJson } from '../storage/sessionJsonFormats';
-import { stdioClientConfiguration } from './mcpConfig';
+import { copyMcpConfiguration } from './copyMcpConfiguration';
 import type { McpServerHost, McpServerStatus } from './mcpProvider';
 import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
@@ -27,52 +27,57 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           services.log.error(`${id} failed: ${message}`);
-          void vscode.window.showErrorMessage(`Thought Explorer: ${message}`);
+          void vscode.window.showErrorMessage(vscode.l10n.t('Thought Explorer: {0}', message));
           return undefined;
         }
       }),
     );
 
   register('thoughtExplorer.openInExplorer', async (argument) => {
-    const id = await resolveSessionArgument(services, argument, 'Open which session in the explorer?');
+    const id = await resolveSessionArgument(services, argument, vscode.l10n.t('Open which session in the explorer?'));
     if (id !== undefined) await services.showInExplorer(id);
   });
 
   register('thoughtExplorer.renameSession', async (argument) => {
-    const id = await resolveSessionArgument(services, argument, 'Rename which session?');
+    const id = await resolveSessionArgument(services, argument, vscode.l10n.t('Rename which session?'));
     if (id === undefined) return;
     const meta = services.engine.getSession(id)?.meta;
-    if (!meta) throw new Error(`Session ${id} no longer exists.`);
+    if (!meta) throw new Error(vscode.l10n.t('Session {0} no longer exists.', id));
     const title = await vscode.window.showInputBox({
-      title: 'Rename session',
-      prompt: 'A name for this session (empty to use its first thought again)',
+      title: vscode.l10n.t('Rename session'),
+      prompt: vscode.l10n.t('A name for this session (empty to use its first thought again)'),
       value: meta.title ?? sessionTitle(meta),
-      validateInput: (value) => (value.length > 200 ? 'At most 200 characters' : undefined),
+      validateInput: (value) => (value.length > 200 ? vscode.l10n.t('At most 200 characters') : undefined),
     });
     if (title === undefined) return;
     services.engine.renameSession(id, title);
   });
 
   register('thoughtExplorer.deleteSession', async (argument) => {
-    const id = await resolveSessionArgument(services, argument, 'Delete which session?');
+    const id = await resolveSessionArgument(services, argument, vscode.l10n.t('Delete which session?'));
     if (id === undefined) return;
     const meta = services.engine.getSession(id)?.meta;
     const name = meta ? sessionTitle(meta) : id;
+    const deleteLabel = vscode.l10n.t('Delete');
     const choice = await vscode.window.showWarningMessage(
-      `Delete the session “${name}”?`,
+      vscode.l10n.t('Delete the session “{0}”?', name),
       {
         modal: true,
-        detail: `Its ${meta?.thoughtCount ?? 0} thoughts and its file in ${services.storageDirectory} are removed. This cannot be undone.`,
+        detail: vscode.l10n.t(
+          'Its {0} thoughts and its file in {1} are removed. This cannot be undone.',
+          meta?.thoughtCount ?? 0,
+          services.storageDirectory,
+        ),
       },
-      'Delete',
+      deleteLabel,
     );
-    if (choice !== 'Delete') return;
-    if (!services.engine.deleteSession(id)) void vscode.window.showWarningMessage(`Session ${id} was already gone.`);
+    if (choice !== deleteLabel) return;
+    if (!services.engine.deleteSession(id)) void vscode.window.showWarningMessage(vscode.l10n.t('Session {0} was already gone.', id));
     if (services.selectedSessionId === id) services.selectSession(undefined);
   });
 
   register('thoughtExplorer.revealSessionFile', async (argument) => {
-    const id = await resolveSessionArgument(services, argument, 'Reveal which session’s file?');
+    const id = await resolveSessionArgument(services, argument, vscode.l10n.t('Reveal which session’s file?'));
     if (id === undefined) return;
     const file = vscode.Uri.file(services.sessionFilePath(id));
     // The OS file manager is out of reach from a browser or a remote window: show the journal in an editor there.
@@ -83,10 +88,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.importSession', async () => {
     const uris = await vscode.window.showOpenDialog({
-      title: 'Import Thought Explorer sessions',
+      title: vscode.l10n.t('Import Thought Explorer sessions'),
       canSelectMany: true,
-      openLabel: 'Import',
-      filters: { 'Session JSON': ['json'], 'All files': ['*'] },
+      openLabel: vscode.l10n.t('Import'),
+      filters: { [vscode.l10n.t('Session JSON')]: ['json'], [vscode.l10n.t('All files')]: ['*'] },
     });
     if (!uris || uris.length === 0) return [];
     const imported: string[] = [];
@@ -104,8 +109,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.filterSessions', async () => {
     const text = await vscode.window.showInputBox({
-      title: 'Filter sessions',
-      prompt: 'Show sessions whose title, first thought or id contains this text (empty clears the filter)',
+      title: vscode.l10n.t('Filter sessions'),
+      prompt: vscode.l10n.t('Show sessions whose title, first thought or id contains this text (empty clears the filter)'),
       value: tree.filter ?? '',
     });
     if (text !== undefined) tree.setFilter(text);
@@ -119,15 +124,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 
-  register('thoughtExplorer.copyMcpConfiguration', async () => {
-    const text = stdioClientConfiguration(services.extensionPath, services.storageDirectory);
-    await vscode.env.clipboard.writeText(text);
-    services.log.info(`Stdio MCP configuration copied:\n${text}`);
-    void vscode.window.showInformationMessage(
-      'Copied the stdio MCP server entry (for Claude Desktop, Cursor and other clients). Its sessions share this store and appear in the Sessions view.',
-    );
-    return text;
-  });
+  register('thoughtExplorer.copyMcpConfiguration', (form?: unknown) => copyMcpConfiguration(services, form));
 }
 
 /** Reads, parses and imports one session file; returns the imported id. Errors name the file and what is wrong. */
@@ -136,24 +133,33 @@ export async function importSessionFile(services: ExtensionServices, path: strin
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, error instanceof Error ? error.message : String(error)));
   }
   let parsed;
   try {
     parsed = parseSessionJson(text, { limits: services.engine.limits });
   } catch (error) {
-    throw new Error(`${path} is not a session file: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, error instanceof Error ? error.message : String(error)));
   }
   const id = parsed.snapshot.meta.id;
   if (services.engine.getSession(id)) {
-    const choice = await vscode.window.showWarningMessage(`A session with id ${id} already exists.`, { modal: true }, 'Replace');
-    if (choice !== 'Replace') throw new Error(`Import of ${path} cancelled: session ${id} already exists.`);
+    const replaceLabel = vscode.l10n.t('Replace');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('A session with id {0} already exists.', id),
+      { modal: true },
+      replaceLabel,
+    );
+    if (choice !== replaceLabel) throw new Error(vscode.l10n.t('Import of {0} cancelled: session {1} already exists.', path, id));
   }
   services.engine.importSession(parsed.snapshot);
   for (const warning of parsed.warnings) services.log.warn(`Import of ${path}: ${warning}`);
   services.log.info(`Imported ${parsed.format} session ${id} (${parsed.snapshot.thoughts.length} thoughts) from ${path}.`);
+  const title = sessionTitle(parsed.snapshot.meta);
+  const count = parsed.snapshot.thoughts.length;
   void vscode.window.showInformationMessage(
-    `Imported “${sessionTitle(parsed.snapshot.meta)}” (${parsed.snapshot.thoughts.length} thoughts)${parsed.warnings.length > 0 ? ` with ${parsed.warnings.length} warning(s); see the log` : ''}.`,
+    parsed.warnings.length > 0
+      ? vscode.l10n.t('Imported “{0}” ({1} thoughts) with {2} warning(s); see the log.', title, count, parsed.warnings.length)
+      : vscode.l10n.t('Imported “{0}” ({1} thoughts).', title, count),
   );
   return id;
 }
@@ -170,19 +176,26 @@ function showMcpStatus(deps: CommandContext): McpServerStatus {
   const status = mcpHost.status();
   const sessions = services.isEngineBuilt ? services.engine.listSessions({ limit: 0 }).total : undefined;
   const lines = [
-    `MCP server: ${!status.enabled ? 'disabled (thoughtExplorer.mcpServer.enabled)' : status.running ? `running at ${status.url}` : 'not started yet (VS Code starts it when the agent first needs it)'}`,
-    status.startedAt !== undefined ? `Started: ${new Date(status.startedAt).toLocaleString()}` : undefined,
-    `Clients: ${status.clientsOpen} connected, ${status.clientsInitialized} since start`,
-    `Requests: ${
+    !status.enabled
+      ? vscode.l10n.t('MCP server: disabled (thoughtExplorer.mcpServer.enabled)')
+      : status.running
+        ? vscode.l10n.t('MCP server: running at {0}', status.url ?? '')
+        : vscode.l10n.t('MCP server: not started yet (VS Code starts it when the agent first needs it)'),
+    status.startedAt !== undefined ? vscode.l10n.t('Started: {0}', new Date(status.startedAt).toLocaleString()) : undefined,
+    vscode.l10n.t('Clients: {0} connected, {1} since start', status.clientsOpen, status.clientsInitialized),
+    vscode.l10n.t(
+      'Requests: {0}',
       Object.entries(status.requests)
         .map(([method, count]) => `${method} ×${count}`)
-        .join(', ') || 'none'
-    }`,
-    `Store: ${services.storageDirectory}${sessions !== undefined ? ` (${sessions} sessions)` : ''}`,
-    status.lastError !== undefined ? `Last error: ${status.lastError}` : undefined,
+        .join(', ') || vscode.l10n.t('none'),
+    ),
+    sessions !== undefined
+      ? vscode.l10n.t('Store: {0} ({1} sessions)', services.storageDirectory, sessions)
+      : vscode.l10n.t('Store: {0}', services.storageDirectory),
+    status.lastError !== undefined ? vscode.l10n.t('Last error: {0}', status.lastError) : undefined,
   ].filter((line): line is string => line !== undefined);
   services.log.info(`MCP server status:\n  ${lines.join('\n  ')}`);
-  void vscode.window.showInformationMessage(lines[0], 'Show Details').then((choice) => {
+  void vscode.window.showInformationMessage(lines[0], vscode.l10n.t('Show Details')).then((choice) => {
     if (choice) services.log.show(true);
   });
   return status;

@@ -20,20 +20,25 @@ export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
     format: 'md',
     label: '$(markdown) Markdown',
     description: '.md',
-    detail: 'Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges',
+    detail: vscode.l10n.t('Summary, the three diagrams as mermaid blocks (GitHub renders them), every thought with its badges'),
   },
-  { format: 'json', label: '$(json) JSON', description: '.json', detail: 'Lossless: everything the store holds; re-importable' },
+  {
+    format: 'json',
+    label: '$(json) JSON',
+    description: '.json',
+    detail: vscode.l10n.t('Lossless: everything the store holds; re-importable'),
+  },
   {
     format: 'sequentialthinking-plus',
-    label: '$(json) JSON (sequentialthinking-plus shape)',
+    label: vscode.l10n.t('$(json) JSON (sequentialthinking-plus shape)'),
     description: '.stp.json',
-    detail: 'The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies',
+    detail: vscode.l10n.t('The {id, timestamp, thoughtHistory, branches} shape of sequentialthinking-plus / think-strategies'),
   },
   {
     format: 'html',
     label: '$(globe) HTML',
     description: '.html',
-    detail: 'One self-contained offline page: thoughts readable without scripts, diagrams as SVG',
+    detail: vscode.l10n.t('One self-contained offline page: thoughts readable without scripts, diagrams as SVG'),
   },
 ];
 
@@ -65,7 +70,7 @@ export function registerExportCommand(context: vscode.ExtensionContext, services
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           services.log.error(`Export failed: ${message}`);
-          void vscode.window.showErrorMessage(`Thought Explorer: export failed: ${message}`);
+          void vscode.window.showErrorMessage(vscode.l10n.t('Thought Explorer: export failed: {0}', message));
           return undefined;
         }
       },
@@ -79,24 +84,28 @@ async function runExport(
   formatArgument: unknown,
   targetArgument: unknown,
 ): Promise<string | undefined> {
-  const sessionId = await resolveSessionArgument(services, argument, 'Export which session?');
+  const sessionId = await resolveSessionArgument(services, argument, vscode.l10n.t('Export which session?'));
   if (sessionId === undefined) return undefined;
   const snapshot = services.engine.getSession(sessionId);
-  if (!snapshot) throw new Error(`Session ${sessionId} does not exist (any more).`);
+  if (!snapshot) throw new Error(vscode.l10n.t('Session {0} does not exist (any more).', sessionId));
 
   let format: ExportFormat;
   if (formatArgument !== undefined) {
     const named = typeof formatArgument === 'string' ? exportFormatNamed(formatArgument) : undefined;
     if (named === undefined) {
       throw new Error(
-        `Unknown export format ${JSON.stringify(formatArgument)}; expected one of ${EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', ')}.`,
+        vscode.l10n.t(
+          'Unknown export format {0}; expected one of {1}.',
+          JSON.stringify(formatArgument) ?? String(formatArgument),
+          EXPORT_FORMAT_ITEMS.map((item) => item.format).join(', '),
+        ),
       );
     }
     format = named;
   } else {
     const picked = await vscode.window.showQuickPick(EXPORT_FORMAT_ITEMS, {
-      title: `Export “${sessionTitle(snapshot.meta)}”`,
-      placeHolder: 'Format',
+      title: vscode.l10n.t('Export “{0}”', sessionTitle(snapshot.meta)),
+      placeHolder: vscode.l10n.t('Format'),
       matchOnDetail: true,
     });
     if (!picked) return undefined;
@@ -109,7 +118,7 @@ async function runExport(
   } else {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
     const uri = await vscode.window.showSaveDialog({
-      title: 'Export session',
+      title: vscode.l10n.t('Export session'),
       defaultUri: vscode.Uri.file(join(folder, exportFileName(sessionTitle(snapshot.meta), sessionId, format))),
       filters: {
         [EXPORT_FORMAT_ITEMS.find((item) => item.format === format)?.label.replace(/^\$\([^)]*\) /, '') ?? format]: [
@@ -125,7 +134,7 @@ async function runExport(
     // The diagrams fold to the same node budget as in the explorer.
     const options: ExportOptions = { diagramWindow: { nodeBudget: services.settings.diagramNodeBudget } };
     if (format === 'html') {
-      report('Rendering diagrams', 0);
+      report(vscode.l10n.t('Rendering diagrams'), 0);
       const svgs = await services.explorerHandle?.renderedSvgs?.(sessionId);
       if (svgs && Object.keys(svgs).length > 0) options.svgs = svgs;
     }
@@ -142,7 +151,7 @@ async function runExport(
   const text =
     snapshot.thoughts.length > PROGRESS_THRESHOLD || format === 'html'
       ? await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Exporting “${sessionTitle(snapshot.meta)}”` },
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting “{0}”', sessionTitle(snapshot.meta)) },
           (progress) => produce((message, increment) => progress.report({ message, increment })),
         )
       : await produce(() => undefined);
@@ -151,7 +160,7 @@ async function runExport(
     `Exported session ${sessionId} as ${format} to ${target} (${text.length} characters, ${(performance.now() - started).toFixed(0)} ms).`,
   );
   if (typeof targetArgument !== 'string') {
-    void vscode.window.showInformationMessage(`Exported to ${target}`, 'Open').then((choice) => {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Exported to {0}', target), vscode.l10n.t('Open')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(target));
     });
   }

@@ -19,6 +19,7 @@ import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree'
 import { SETTINGS_SECTION } from './settings';
 import { registerStatusBar } from './statusBar';
 import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
+import { registerWalkthroughProgress } from './walkthroughProgress';
 
 /** What activate() returns: used by the in-editor tests, harmless to anyone else. */
 export interface ThoughtExplorerApi {
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   );
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
   registerStatusBar(context, services);
+  registerWalkthroughProgress(context, services, mcpHost);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services);
   registerFeedbackCommands(context, services);

@@ -204,7 +204,10 @@ const defaultPicker: ModelPicker = {
   pick: async (models) => {
     const picked = await vscode.window.showQuickPick(
       models.map((model) => ({ label: model.name, description: `${model.vendor}/${model.family}/${model.id}`, model })),
-      { title: 'Deliberate with which model?', placeHolder: `Thought Explorer asks once; set ${SETTING} to choose for good` },
+      {
+        title: vscode.l10n.t('Deliberate with which model?'),
+        placeHolder: vscode.l10n.t('Thought Explorer asks once; set {0} to choose for good', SETTING),
+      },
     );
     return picked?.model;
   },

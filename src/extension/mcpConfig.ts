@@ -1,8 +1,13 @@
-// The stdio CLI entry other MCP clients (Claude Desktop, Cursor, Windsurf, …) put in their configuration, pointing at
-// the CLI bundled with this extension and at the same store, so their sessions show up in the Sessions tree.
+// The stdio server entries other MCP clients (Claude Desktop, Cursor, Windsurf, …) put in their configuration, on the
+// same store as this extension so their sessions show up in the Sessions tree: either the npm package run by `npx`
+// (nothing to keep in step with the extension's install folder) or the CLI bundled with this extension (no download).
 import { join } from 'node:path';
 
 export const STDIO_SERVER_KEY = 'thought-explorer';
+/** The npm package of the standalone server (packages/mcp-server). */
+export const NPM_PACKAGE_NAME = 'thought-explorer-mcp';
+
+export type StdioServerForm = 'npx' | 'local';
 
 export interface StdioServerEntry {
   command: string;
@@ -13,7 +18,12 @@ export function stdioServerEntry(extensionPath: string, storageDirectory: string
   return { command: 'node', args: [join(extensionPath, 'dist', 'cli.js'), '--storage-path', storageDirectory] };
 }
 
-/** `{"mcpServers":{"thought-explorer":{…}}}`, pretty-printed, ready to paste. */
-export function stdioClientConfiguration(extensionPath: string, storageDirectory: string): string {
-  return `${JSON.stringify({ mcpServers: { [STDIO_SERVER_KEY]: stdioServerEntry(extensionPath, storageDirectory) } }, null, 2)}\n`;
+export function npxServerEntry(storageDirectory: string): StdioServerEntry {
+  return { command: 'npx', args: ['-y', NPM_PACKAGE_NAME, '--storage-path', storageDirectory] };
+}
+
+/** `{"mcpServers":{"thought-explorer":{…}}}`, pretty-printed, ready to paste; the bundled CLI unless `form` is npx. */
+export function stdioClientConfiguration(extensionPath: string, storageDirectory: string, form: StdioServerForm = 'local'): string {
+  const entry = form === 'npx' ? npxServerEntry(storageDirectory) : stdioServerEntry(extensionPath, storageDirectory);
+  return `${JSON.stringify({ mcpServers: { [STDIO_SERVER_KEY]: entry } }, null, 2)}\n`;
 }

@@ -96,6 +96,9 @@ export class McpServerHost implements vscode.Disposable {
   /** Counted by the provider: evidence that VS Code lists and starts this server. */
   definitionsProvided = 0;
   definitionsResolved = 0;
+  private readonly startedEmitter = new vscode.EventEmitter<string>();
+  /** Fires with the URL each time the server starts listening (the walkthrough's first step listens). */
+  readonly onDidStart = this.startedEmitter.event;
 
   constructor(
     private readonly services: ExtensionServices,
@@ -164,6 +167,7 @@ export class McpServerHost implements vscode.Disposable {
 
   dispose(): void {
     void this.stop('the extension is deactivating');
+    this.startedEmitter.dispose();
   }
 
   private async launch(): Promise<Running> {
@@ -205,6 +209,7 @@ export class McpServerHost implements vscode.Disposable {
       this.starting = undefined;
       this.lastError = undefined;
       this.services.log.info(`MCP server listening at ${server.url} (started in ${(performance.now() - started).toFixed(0)} ms).`);
+      this.startedEmitter.fire(server.url);
       return running;
     } catch (error) {
       if (generation === this.generation) this.starting = undefined;

@@ -45,7 +45,7 @@ export async function resolveSessionArgument(
   const sessions = services.engine.listSessions({ limit: 500 }).sessions;
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage(
-      'Thought Explorer has no sessions yet. Ask the agent to "think step by step with sequentialthinking".',
+      vscode.l10n.t('Thought Explorer has no sessions yet. Ask the agent to "think step by step with sequentialthinking".'),
     );
     return undefined;
   }
@@ -104,8 +104,8 @@ export function pickSessionBySearch(services: ExtensionServices): Promise<string
   const base = sessions.map((meta) => sessionPickItem(meta, now));
   const byId = new Map(sessions.map((meta) => [meta.id, meta]));
   const quickPick = vscode.window.createQuickPick<SessionPickItem>();
-  quickPick.title = 'Search Thought Explorer sessions';
-  quickPick.placeholder = 'Type to filter by title, strategy or id; 3+ characters also search the thoughts';
+  quickPick.title = vscode.l10n.t('Search Thought Explorer sessions');
+  quickPick.placeholder = vscode.l10n.t('Type to filter by title, strategy or id; 3+ characters also search the thoughts');
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
   quickPick.items = base;
@@ -143,8 +143,8 @@ export function pickSessionBySearch(services: ExtensionServices): Promise<string
         quickPick.items = [...thoughtItems, ...base.filter((item) => !matchedIds.has(item.sessionId))];
         quickPick.title =
           searched < sessions.length
-            ? `Searched the thoughts of the ${searched} most recent of ${sessions.length} sessions`
-            : 'Search Thought Explorer sessions';
+            ? vscode.l10n.t('Searched the thoughts of the {0} most recent of {1} sessions', searched, sessions.length)
+            : vscode.l10n.t('Search Thought Explorer sessions');
         quickPick.busy = false;
       }, 200);
     });

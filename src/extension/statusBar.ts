@@ -100,8 +100,8 @@ export function registerStatusBar(
       return;
     }
     item.text = statusBarText(meta);
-    item.tooltip = `Thought Explorer: ${sessionTitle(meta)} (click to open in the explorer)`;
-    item.command = { title: 'Open in Explorer', command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
+    item.tooltip = vscode.l10n.t('Thought Explorer: {0} (click to open in the explorer)', sessionTitle(meta));
+    item.command = { title: vscode.l10n.t('Open in Explorer'), command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
     item.show();
   };
   let syncTimer: ReturnType<typeof setTimeout> | undefined;

@@ -2,7 +2,7 @@
 // manifest (every contributed command has a handler, every view a provider, every menu entry a command).
 import './support/vscodeLoader';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import { activate, deactivate, type ThoughtExplorerApi } from '../../src/extensi
 import { MCP_PROVIDER_ID } from '../../src/extension/mcpProvider';
 import { SETTINGS_SECTION } from '../../src/extension/settings';
 import { env, extensionContext, resetStub, stub } from './support/vscodeStub';
+import { readLocalizedManifest } from './support/localizedManifest';
 
 interface Manifest {
   activationEvents: string[];
@@ -28,7 +29,8 @@ interface Manifest {
 }
 
 const root = join(__dirname, '..', '..');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+// As VS Code shows it: the manifest's strings come from package.nls.json.
+const manifest = readLocalizedManifest<Manifest>(root);
 
 let folder: string;
 let context: ReturnType<typeof extensionContext>;
@@ -86,15 +88,33 @@ describe('activation', () => {
     assert.equal(api.services.isEngineBuilt, true);
   });
 
-  test('"Copy MCP Configuration" puts the stdio entry for the bundled CLI and this store on the clipboard', async () => {
+  test('"Copy MCP Configuration" offers npx and the bundled CLI, and copies the picked entry for this store', async () => {
     const handler = stub.commands.get('thoughtExplorer.copyMcpConfiguration');
     assert.ok(handler);
+    stub.quickPickChoices.push(1);
     await handler();
+    assert.deepEqual(
+      stub.quickPicksShown[0]?.items.map((item) => item.label),
+      ['npx -y thought-explorer-mcp', 'node …/dist/cli.js (this extension’s copy)'],
+    );
     assert.deepEqual(JSON.parse(stub.clipboard), {
       mcpServers: {
         'thought-explorer': { command: 'node', args: [join(root, 'dist', 'cli.js'), '--storage-path', join(folder, 'not-yet-created')] },
       },
     });
+    stub.quickPickChoices.push(0);
+    await handler();
+    assert.deepEqual(JSON.parse(stub.clipboard), {
+      mcpServers: {
+        'thought-explorer': { command: 'npx', args: ['-y', 'thought-explorer-mcp', '--storage-path', join(folder, 'not-yet-created')] },
+      },
+    });
+    stub.clipboard = 'untouched';
+    stub.quickPickChoices.push(undefined);
+    assert.equal(await handler(), undefined, 'dismissing the picker copies nothing');
+    assert.equal(stub.clipboard, 'untouched');
+    assert.match(String(await handler('local')), /dist/, 'a form given as argument is copied without asking');
+    assert.equal(stub.quickPicksShown.length, 3);
   });
 
   test('"Delete Session" asks first and deletes only on confirmation', async () => {

@@ -269,6 +269,18 @@ describe('configuration for other MCP clients', () => {
     });
   });
 
+  test('the npx entry runs the npm package on the same store', () => {
+    const text = stdioClientConfiguration('/ext', '/home/me/.thought-explorer/sessions', 'npx');
+    assert.deepEqual(JSON.parse(text), {
+      mcpServers: {
+        'thought-explorer': {
+          command: 'npx',
+          args: ['-y', 'thought-explorer-mcp', '--storage-path', '/home/me/.thought-explorer/sessions'],
+        },
+      },
+    });
+  });
+
   test('paths with spaces, quotes and backslashes survive as JSON strings', () => {
     const text = stdioClientConfiguration('C:\\Users\\A "B"\\ext', 'C:\\Users\\A "B"\\sessions');
     const parsed = JSON.parse(text) as { mcpServers: Record<string, { args: string[] }> };

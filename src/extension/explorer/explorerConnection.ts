@@ -385,9 +385,9 @@ async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | un
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `${sessionId ?? 'session'}-${diagram}.svg`.replace(/[^A-Za-z0-9._-]/g, '_');
     const target = await vscode.window.showSaveDialog({
-      title: 'Export SVG of the diagram in view',
+      title: vscode.l10n.t('Export SVG of the diagram in view'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-      filters: { 'SVG image': ['svg'] },
+      filters: { [vscode.l10n.t('SVG image')]: ['svg'] },
     });
     if (!target) return;
     // The webview's SVG carries the agent's text: sanitised and made well-formed XML (control characters in a label
@@ -395,11 +395,11 @@ async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | un
     const text = `<?xml version="1.0" encoding="UTF-8"?>\n${svgForImage(svg)}`;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
     services.log.info(`Exported the ${diagram} to ${target.fsPath}`);
-    void vscode.window.showInformationMessage(`Saved ${target.fsPath.split(/[\\/]/).pop() ?? 'the SVG'}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0}.', target.fsPath.split(/[\\/]/).pop() ?? 'the SVG'));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     services.log.error(`SVG export failed: ${message}`);
-    void vscode.window.showErrorMessage(`Could not save the SVG: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the SVG: {0}', message));
   }
 }
 

@@ -170,7 +170,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     if (id === undefined) return;
     const snapshot = this.services.engine.getSession(id);
     if (!snapshot) {
-      void vscode.window.showErrorMessage(`Session "${id}" was not found; it may have been deleted.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Session "{0}" was not found; it may have been deleted.', id));
       return;
     }
     const title = snapshot.meta.title ?? snapshot.meta.purpose ?? id;
@@ -243,17 +243,17 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
   private async pickSession(): Promise<string | undefined> {
     const { sessions } = this.services.engine.listSessions({ limit: 200 });
     if (sessions.length === 0) {
-      void vscode.window.showInformationMessage('There are no thinking sessions to replay yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no thinking sessions to replay yet.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
       sessions.map((meta) => ({
         label: meta.title ?? meta.purpose ?? meta.id,
-        description: `${meta.strategy} · ${meta.thoughtCount} thoughts · ${meta.status}`,
+        description: vscode.l10n.t('{0} · {1} thoughts · {2}', meta.strategy, meta.thoughtCount, meta.status),
         detail: new Date(meta.updatedAt).toLocaleString(),
         sessionId: meta.id,
       })),
-      { title: 'Replay Session', placeHolder: 'Pick a session to replay', matchOnDescription: true },
+      { title: vscode.l10n.t('Replay Session'), placeHolder: vscode.l10n.t('Pick a session to replay'), matchOnDescription: true },
     );
     return picked?.sessionId;
   }

@@ -150,6 +150,9 @@ export const stub = {
   /** The options of every input box shown (prefilled value, validation). */
   inputBoxes: [] as { value?: string; validateInput?: (value: string) => string | undefined }[],
   statusMessages: [] as string[],
+  /** Indexes of the items the next showQuickPick calls pick (undefined = dismissed); what each call offered. */
+  quickPickChoices: [] as (number | undefined)[],
+  quickPicksShown: [] as { items: { label: string; detail?: string }[]; options: unknown }[],
   clipboard: '',
   configuration: new Map<string, unknown>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
@@ -185,6 +188,8 @@ export function resetStub(): void {
   stub.inputBoxAnswers.length = 0;
   stub.inputBoxes.length = 0;
   stub.statusMessages.length = 0;
+  stub.quickPickChoices.length = 0;
+  stub.quickPicksShown.length = 0;
   stub.clipboard = '';
   stub.configuration.clear();
   stub.mcpProviders.length = 0;
@@ -288,6 +293,11 @@ export const window = {
     stub.statusMessages.push(text);
     return new Disposable(() => undefined);
   },
+  showQuickPick: <T extends { label: string; detail?: string }>(items: T[], options?: unknown): Promise<T | undefined> => {
+    stub.quickPicksShown.push({ items, options });
+    const index = stub.quickPickChoices.shift();
+    return Promise.resolve(index === undefined ? undefined : items[index]);
+  },
   createQuickPick: () => {
     const changeValue = new EventEmitter<string>();
     const accept = new EventEmitter<void>();
@@ -327,6 +337,17 @@ export const window = {
     };
     stub.quickPicks.push(quickPick);
     return quickPick;
+  },
+};
+
+/** vscode.l10n without a bundle: the message with `{0}`/`{name}` placeholders filled, as VS Code does. */
+export const l10n = {
+  t: (message: string, ...args: unknown[]): string => {
+    const named = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : undefined;
+    return message.replace(/\{([^}]+)\}/g, (whole, key: string) => {
+      const value = named ? named[key] : args[Number(key)];
+      return value === undefined ? whole : String(value);
+    });
   },
 };
 
