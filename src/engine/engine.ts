@@ -107,7 +107,8 @@ export class ThinkingEngine {
       if (error instanceof ThoughtInputError || error instanceof QaInputError) return { ok: false, error: error.message };
       throw error;
     }
-    return this.recordThought(connectionId, input, options);
+    // The reply goes to the agent: it carries the person's feedback.
+    return this.outcomeOf(connectionId, input, options, true);
   }
 
   /**
@@ -115,8 +116,14 @@ export class ThinkingEngine {
    * exported with it). Never throws for a refused thought or a failed write: the outcome says what was wrong.
    */
   recordThought(connectionId: string, input: ThoughtInput, options: RecordThoughtOptions = {}): ThoughtOutcome {
+    // Programmatic recorders (deliberation roles, the chat participant) may apply feedback but never consume it: their
+    // replies do not reach the agent the person is steering.
+    return this.outcomeOf(connectionId, input, options, false);
+  }
+
+  private outcomeOf(connectionId: string, input: ThoughtInput, options: RecordThoughtOptions, deliverFeedback: boolean): ThoughtOutcome {
     try {
-      return { ok: true, reply: this.record(connectionId, input, options) };
+      return { ok: true, reply: this.record(connectionId, input, options, deliverFeedback) };
     } catch (error) {
       if (error instanceof RejectedThought) return { ok: false, error: error.message };
       // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
@@ -132,7 +139,12 @@ export class ThinkingEngine {
    * The steps of recording a thought, in order: input → session → plan (strategy, rules, stage) → persist → apply →
    * announce → reply. Up to persist a step may refuse the thought or fail, and then nothing has changed.
    */
-  private record(connectionId: string, input: ThoughtInput, { extra, annotate }: RecordThoughtOptions): ThoughtReply {
+  private record(
+    connectionId: string,
+    input: ThoughtInput,
+    { extra, annotate }: RecordThoughtOptions,
+    deliverFeedback: boolean,
+  ): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
     if (this.checkStoreBeforeThought) this.refreshBeforeThought(connectionId, sent);
@@ -143,7 +155,7 @@ export class ThinkingEngine {
     if (this.events.hasListeners) this.announce(plan);
     const reply = buildReply(plan, warnings);
     // A session without feedback costs one length check here.
-    if (session.feedback.length > 0) this.deliverFeedback(plan, reply);
+    if (session.feedback.length > 0) this.deliverFeedback(plan, reply, deliverFeedback);
     return reply;
   }
 
@@ -154,10 +166,11 @@ export class ThinkingEngine {
   }
 
   /** Marks feedback the thought follows as applied, and puts undelivered feedback on the reply, first in the guidance. */
-  private deliverFeedback({ session, strategy, thought, completes }: ThoughtPlan, reply: ThoughtReply): void {
+  private deliverFeedback({ session, strategy, thought, completes }: ThoughtPlan, reply: ThoughtReply, deliver: boolean): void {
     const store = this.store;
     const meta = session.meta;
     const result = feedbackStep(session, thought, completes, {
+      deliver,
       now: this.now(),
       persist: (entry: FeedbackEntry) => store?.appendFeedback?.(meta, entry),
       log: this.log,

@@ -211,6 +211,29 @@ describe('feedback: delivery on the next reply', () => {
   });
 });
 
+describe('feedback: only replies that reach the agent consume it', () => {
+  it('a thought recorded programmatically (deliberation, chat) does not take the feedback; the next tool reply does', () => {
+    const { store, engine } = engineOn(freshDirectory());
+    const id = liveSession(engine, 'c1', 2);
+    const given = engine.addFeedback(id, { kind: 'note', text: 'for the agent' });
+    assert.ok(given.ok);
+    const recorded = engine.recordThought('deliberation', {
+      sessionId: id,
+      thought: 'a role',
+      thoughtNumber: 3,
+      totalThoughts: 6,
+      nextThoughtNeeded: true,
+    });
+    assert.ok(recorded.ok);
+    assert.equal(recorded.reply.userFeedback, undefined);
+    assert.equal(engine.getSession(id)?.feedback?.[0].deliveredAt, undefined);
+    assert.deepEqual(think(engine, 'c1', { thoughtNumber: 4 }).userFeedback, [
+      { id: given.feedback.id, kind: 'note', text: 'for the agent' },
+    ]);
+    store.close();
+  });
+});
+
 describe('feedback: applied when the agent follows it', () => {
   it('marks reject applied by a revision of N, branch by a branch from N, conclude by the final thought; notes never', () => {
     const { store, engine } = engineOn(freshDirectory());

@@ -13,6 +13,8 @@ export interface FeedbackStepResult {
 }
 
 export interface FeedbackStepContext {
+  /** Whether this reply reaches the agent (the sequentialthinking tool); otherwise feedback is only checked for being applied. */
+  deliver: boolean;
   now: number;
   /** Journals one change; throws when it cannot (then the change is not made in memory either). */
   persist: (entry: FeedbackEntry) => void;
@@ -42,6 +44,7 @@ export function feedbackStep(
     all[index] = { ...record, appliedAt: context.now, appliedBySeq: thought.seq };
     changed = true;
   }
+  if (!context.deliver) return { changed };
   const pending: number[] = [];
   for (let index = 0; index < all.length; index++) if (all[index].deliveredAt === undefined) pending.push(index);
   if (pending.length === 0) return { changed };
