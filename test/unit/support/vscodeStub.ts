@@ -235,12 +235,6 @@ function message(kind: 'info' | 'warning' | 'error') {
   };
 }
 
-/** vscode.l10n without a bundle: the message with its {0}, {1}… placeholders filled in, as VS Code does. */
-export const l10n = {
-  t: (message: string, ...args: unknown[]): string =>
-    message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole)),
-};
-
 export const window = {
   createOutputChannel: (name: string) => logChannel(name),
   createStatusBarItem: (id: string): StubStatusBarItem => {
