@@ -84,7 +84,7 @@ interface ExportTiming {
 }
 
 /** Writes the session's HTML export, opens it in Chromium and reads how long its renderer took per diagram. */
-async function timeHtmlExport(browser: Browser, snapshot: SessionSnapshot, root: string, directory: string): Promise<ExportTiming> {
+export async function timeHtmlExport(browser: Browser, snapshot: SessionSnapshot, root: string, directory: string): Promise<ExportTiming> {
   const html = await exportSession(snapshot, 'html', { rendererPath: join(root, 'dist', 'webview', 'export-render.js') });
   const file = join(directory, `${snapshot.meta.id}.html`);
   writeFileSync(file, html);

@@ -190,6 +190,9 @@ figcaption { font-weight: 600; margin-bottom: .5rem; }
 pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; color: var(--muted); margin: 0; }
 .note, .render-error { color: var(--muted); font-size: .85rem; margin: .5rem 0 0; }
 .thought { background: var(--card); border: 1px solid var(--border); border-left: 4px solid var(--accent); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
+/* A 10,000-thought export: thoughts below the fold are not laid out until scrolled to, so drawing the diagrams (which
+   measures text, forcing a layout) does not lay out every thought first. */
+.thought { content-visibility: auto; contain-intrinsic-size: auto 12rem; }
 .thought.revision { border-left-style: dashed; } .thought.branch { margin-left: 2rem; } .thought.final { border-left-width: 8px; }
 .thought h3 { margin: 0; font-size: 1rem; } .thought .line { font-weight: 400; color: var(--muted); }
 .badges { margin: .25rem 0 .5rem; font-size: .8rem; color: var(--muted); }
