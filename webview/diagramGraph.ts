@@ -1,7 +1,8 @@
 // The graph of a drawn flowchart, read back from Mermaid's SVG: which nodes are drawn and which edges join them, so the
 // keyboard can move along edges whatever source (windowed, folded, stage graph) produced the drawing. Mermaid 11 gives
 // each edge path `data-id="L_<from>_<to>_<n>"` (and the element id `<svgId>-L_<from>_<to>_<n>`); node ids may hold
-// underscores themselves (`run_3_40`, `s_action_planning`), so an edge id is split where both halves are drawn nodes.
+// underscores themselves (`run_3_40`), so an edge id is split where both halves are drawn nodes. The stage graph names
+// its edges itself (stageEdgeId: `e_` + the escaped `from->to`, between stageNodeId nodes `s_` + the escaped name).
 import { nodesById } from './svgNodes';
 
 export interface DiagramGraph {
@@ -13,14 +14,26 @@ export interface DiagramGraph {
 }
 
 const EDGE_ID = /^L_(.+)_\d+$/;
+/** `->` as mermaidId escapes it, between the two escaped stage names of a stage graph edge id. */
+const STAGE_ARROW = '_45__62_';
 
 /** The two node ids an edge id joins, when both are drawn; undefined for anything else. */
 export function edgeEndpoints(edgeId: string, drawn: ReadonlySet<string> | ReadonlyMap<string, unknown>): [string, string] | undefined {
+  if (edgeId.startsWith('e_')) return stageEdgeEndpoints(edgeId.slice(2), drawn);
   const inner = EDGE_ID.exec(edgeId)?.[1];
   if (inner === undefined) return undefined;
   for (let cut = inner.indexOf('_'); cut !== -1; cut = inner.indexOf('_', cut + 1)) {
     const from = inner.slice(0, cut);
     const to = inner.slice(cut + 1);
+    if (drawn.has(from) && drawn.has(to)) return [from, to];
+  }
+  return undefined;
+}
+
+function stageEdgeEndpoints(inner: string, drawn: ReadonlySet<string> | ReadonlyMap<string, unknown>): [string, string] | undefined {
+  for (let cut = inner.indexOf(STAGE_ARROW); cut !== -1; cut = inner.indexOf(STAGE_ARROW, cut + 1)) {
+    const from = `s_${inner.slice(0, cut)}`;
+    const to = `s_${inner.slice(cut + STAGE_ARROW.length)}`;
     if (drawn.has(from) && drawn.has(to)) return [from, to];
   }
   return undefined;

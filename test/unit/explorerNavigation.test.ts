@@ -3,6 +3,7 @@
 // The same behaviour in real Chromium is in test/webview/navigation.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import type { ThoughtRecord } from '../../src/engine/model';
 import { edgeEndpoints, pickInDirection } from '../../webview/diagramGraph';
 import { LiveAnnouncer, announcementFor, type AnnouncerClock } from '../../webview/liveAnnouncer';
@@ -159,6 +160,13 @@ describe('diagram graph from Mermaid edge ids', () => {
     assert.deepEqual(edgeEndpoints('L_s_action_s_action_planning_0', drawn), ['s_action', 's_action_planning']);
     assert.equal(edgeEndpoints('L_t1_t9_0', drawn), undefined, 'an end not drawn');
     assert.equal(edgeEndpoints('t1', drawn), undefined);
+    // The stage graph names its edges itself.
+    const stages = new Set([stageNodeId('problem_reception'), stageNodeId('initial-reasoning')]);
+    assert.deepEqual(edgeEndpoints(stageEdgeId('problem_reception', 'initial-reasoning'), stages), [
+      stageNodeId('problem_reception'),
+      stageNodeId('initial-reasoning'),
+    ]);
+    assert.equal(edgeEndpoints(stageEdgeId('problem_reception', 'elsewhere'), stages), undefined);
   });
 
   it('picks the neighbour ahead and closest to the arrow axis', () => {

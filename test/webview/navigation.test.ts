@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import { resolveLinks } from '../../src/diagrams/thoughtLinks';
 import type { SessionSnapshot } from '../../src/engine/model';
+import { findStrategy } from '../../src/engine/strategies/catalog';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
 import { reactSession } from './support/sessions';
@@ -423,6 +425,26 @@ describe('diagram navigation in Chromium', () => {
         [...document.querySelectorAll('section.diagram-stageGraph g.node')].map((node) => node.getAttribute('aria-label') ?? ''),
       );
       assert.ok(stageLabels.length > 3 && stageLabels.every((text) => text.trim().length > 0), 'stage nodes read their names');
+      // Stage node ids hold underscores (`s_problem_reception`): the keys still follow the drawn edges.
+      await explorer.page.focus('section.diagram-stageGraph .diagram-canvas');
+      await explorer.page.keyboard.press('Tab');
+      const firstStage = await focusedNodeId(explorer);
+      assert.ok(firstStage?.startsWith('s_'), `Tab lands on a stage node (${firstStage})`);
+      let nextStage = firstStage;
+      for (const key of ['ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowLeft']) {
+        await explorer.page.keyboard.press(key);
+        nextStage = await focusedNodeId(explorer);
+        if (nextStage !== firstStage) break;
+      }
+      assert.ok(nextStage !== undefined && nextStage !== firstStage, 'an arrow key moved to another stage');
+      const stageOf = new Map((findStrategy('react')?.stages ?? []).map((stage) => [stageNodeId(stage.name), stage.name]));
+      const [a, b] = [stageOf.get(firstStage ?? ''), stageOf.get(nextStage)];
+      assert.ok(a !== undefined && b !== undefined, 'both are stages of the strategy');
+      const edgeIds = await explorer.page.evaluate(() =>
+        [...document.querySelectorAll('section.diagram-stageGraph path[data-id]')].map((edge) => edge.getAttribute('data-id')),
+      );
+      const joined = edgeIds.includes(stageEdgeId(a, b)) || edgeIds.includes(stageEdgeId(b, a));
+      assert.ok(joined, `${firstStage} and ${nextStage} are joined by a drawn edge`);
       const toolbar = await explorer.page.evaluate(() =>
         [...document.querySelectorAll('section.diagram-branchTree .diagram-toolbar [aria-label]')].map((button) =>
           button.getAttribute('aria-label'),
