@@ -1,11 +1,11 @@
 // The in-editor suite's entry: VS Code's extension host loads this file (extensionTestsPath) and calls run().
 // It runs every compiled `*.test.js` next to it with mocha's TDD interface (suite/test), in file-name order.
 // Mocha stays external to the bundle and is resolved from the repo's node_modules at run time.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
-import { RELOAD_MARKER, RELOAD_TEST_FILE } from './reloadMarker';
+import { RELOAD_MARKER, RELOAD_TEST_FILE, SUITE_FAILURES_KEY, type ReloadMarker } from './reloadMarker';
 
 /**
  * The extension host's console reaches the code-server runner mixed with the workbench's own log lines. When the
@@ -71,6 +71,8 @@ export async function run(): Promise<void> {
   // A window started by the reload test's reload runs only that test's second phase, not the whole suite again.
   const afterReload = RELOAD_MARKER !== undefined && existsSync(RELOAD_MARKER);
   const files = afterReload ? [RELOAD_TEST_FILE] : selectTestFiles(readdirSync(__dirname), process.env.THOUGHT_EXPLORER_TEST_FILES);
+  // The first window's mocha never reports (the reload ends it): its failures travel in the marker and count here.
+  const failedBeforeReload = afterReload && RELOAD_MARKER ? failuresInMarker(RELOAD_MARKER) : 0;
   for (const file of files) mocha.addFile(join(__dirname, file));
 
   const marker = process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER;
@@ -79,13 +81,28 @@ export async function run(): Promise<void> {
   try {
     failures = await new Promise<number>((resolve, reject) => {
       try {
-        mocha.run(resolve);
+        const runner = mocha.run(resolve);
+        // Read by the reload test just before it reloads the window.
+        (globalThis as Record<string, unknown>)[SUITE_FAILURES_KEY] = () => runner.failures;
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
+    // Printed while the console is still marked, or the runner would not show the line.
+    if (failedBeforeReload > 0) console.log(`${failedBeforeReload} in-editor test(s) failed before the window reload (see above)`);
   } finally {
     unmark();
   }
+  failures += failedBeforeReload;
   if (failures > 0) throw new Error(`${failures} in-editor test(s) failed`);
+}
+
+function failuresInMarker(path: string): number {
+  try {
+    const marker = JSON.parse(readFileSync(path, 'utf8')) as Partial<ReloadMarker>;
+    return typeof marker.failuresBefore === 'number' ? marker.failuresBefore : 1;
+  } catch {
+    // A marker that cannot be read says nothing about the first window: count it as a failure rather than a pass.
+    return 1;
+  }
 }

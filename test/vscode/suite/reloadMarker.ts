@@ -9,7 +9,12 @@ export interface ReloadMarker {
   selectedSeq: number;
   /** The store the test pointed the extension at, removed at the end. */
   storage: string;
+  /** Tests of the first window that had failed when it reloaded (its mocha run never gets to report them). */
+  failuresBefore: number;
 }
+
+/** globalThis key of a function index.ts sets: the failures so far of the mocha run in this window. */
+export const SUITE_FAILURES_KEY = '__thoughtExplorerSuiteFailures';
 
 const storage = process.env.THOUGHT_EXPLORER_STORAGE;
 export const RELOAD_MARKER = storage ? join(dirname(storage), 'window-reload-marker.json') : undefined;

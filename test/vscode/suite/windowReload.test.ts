@@ -6,7 +6,8 @@
 // to the run's storage: before the reload it records a session, sets the panel up, writes the marker and reloads;
 // VS Code then starts the suite again in the new window (extensionTestsPath is part of the workbench URL), index.ts
 // sees the marker and runs only this file, and the second phase checks the restored panel. The file name sorts last:
-// the reload must come after every other suite of the run.
+// the reload must come after every other suite of the run. The first window's mocha run never reports (the reload
+// ends it), so its failures so far travel in the marker and index.ts adds them to the second window's count.
 //
 // It fails without our serializer: VS Code then does not keep the panel across the reload at all (checked by
 // removing the registration: phase 2 times out waiting for the extension, which nothing activates).
@@ -16,7 +17,7 @@ import * as vscode from 'vscode';
 import type { ExplorerConnectionStatus } from '../../../src/extension/explorer/explorerConnection';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import { EXTENSION_ID, eventually, isolateStorage } from './support';
-import { RELOAD_MARKER, type ReloadMarker } from './reloadMarker';
+import { RELOAD_MARKER, SUITE_FAILURES_KEY, type ReloadMarker } from './reloadMarker';
 
 const PANEL_VIEW_TYPE = 'thoughtExplorer.explorerPanel';
 
@@ -68,7 +69,14 @@ suite('window reload: the explorer panel is restored', () => {
         'the panel to show the revision chain with thought 2 selected',
         20_000,
       );
-      const marker: ReloadMarker = { sessionId, tab: 'revisionChain', selectedSeq: 1, storage: storage.directory };
+      const failuresSoFar = (globalThis as Record<string, unknown>)[SUITE_FAILURES_KEY];
+      const marker: ReloadMarker = {
+        sessionId,
+        tab: 'revisionChain',
+        selectedSeq: 1,
+        storage: storage.directory,
+        failuresBefore: typeof failuresSoFar === 'function' ? Number(failuresSoFar()) : 0,
+      };
       writeFileSync(RELOAD_MARKER, JSON.stringify(marker));
       console.log(`    phase 1: panel on ${sessionId}, revision chain tab; reloading the window`);
       // VS Code saves the open editors (and each webview's saved state) as the window unloads.
