@@ -22,6 +22,8 @@ export interface DiagramViewOptions {
   onNodeClick: (nodeId: string) => void;
   /** A node's spoken label (webview/nodeLabels.ts); undefined falls back to its drawn text. */
   describeNode?: (nodeId: string) => string | undefined;
+  /** The zoom or pan changed (the app saves it with the rest of the view state). */
+  onViewChange?: () => void;
 }
 
 export class DiagramView {
@@ -71,6 +73,7 @@ export class DiagramView {
     this.panZoom = new PanZoom(this.canvas, this.stage, {
       title: options.title,
       natural: () => this.element.classList.contains('natural-size'),
+      onChange: () => options.onViewChange?.(),
     });
     this.keyboard = new DiagramKeyboard(this.canvas, this.panZoom, {
       title: options.title,

@@ -52,6 +52,7 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -82,6 +83,12 @@ export class ExplorerApp implements HostMessageHandler {
       describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
       onToggleShowAll: (kind) => this.toggleShowAll(kind),
       onSelectCard: (seq) => this.select(seq, 'card'),
+      onViewChange: () => this.saveStateSoon(),
+      // Cards built for the new window have no search or feedback marks yet.
+      onCardsWindowMoved: () => {
+        this.search.refresh();
+        this.refreshFeedback();
+      },
       onSelectTab: (kind) => this.setActiveTab(kind),
       onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
     });
@@ -89,19 +96,23 @@ export class ExplorerApp implements HostMessageHandler {
     this.layout.header.element.after(this.deliberation.element);
     this.search = new SearchController({
       thoughts: () => this.model.shownThoughts(),
-      cardFor: (seq) => this.layout.cards.cardFor(seq),
+      cardFor: (seq) => this.layout.cards.renderedCard(seq),
       diagrams: () => DIAGRAM_KINDS.map((kind) => this.layout.views[kind]),
       onCurrent: (seq) => this.select(seq, 'search'),
     });
     this.layout.body.before(this.search.element);
+    // A folded node stands for the thoughts it holds, so search and selection find a thought inside one.
+    for (const kind of ['branchTree', 'revisionChain'] as const)
+      this.layout.views[kind].nodeIdForSeq = (seq) => this.folding.nodeHolding(kind, seq);
     // A stage-graph node stands for every thought written in its stage.
     this.layout.views.stageGraph.nodeIdForSeq = (seq) => {
       const stage = this.model.shownThoughts()[seq]?.stage;
       return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
     };
-    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.cardFor(seq) });
+    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.renderedCard(seq) });
     this.layout.cardsColumn.append(this.feedback.element);
     this.announcer = LiveAnnouncer.inRegion(root).announcer;
+    if (this.ui.navigation) this.restoreNavigation(this.ui.navigation);
   }
 
   /** Zoom and pan per diagram, the keyboard's node per diagram and the search query, as plain data to save. */
@@ -444,7 +455,16 @@ export class ExplorerApp implements HostMessageHandler {
     this.host.post({ type: 'exportSvg', diagram: this.ui.activeTab, svg: serializeDiagram(svg), sessionId: this.model.session?.meta.id });
   }
 
+  /** Zoom and pan change at every wheel step and drag frame: saved once they settle. */
+  private saveStateSoon(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.saveState(), 300);
+  }
+
   private saveState(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.ui.navigation = { ...this.navigationState() };
     this.host.setState({ ...this.ui });
     const { sessionId, activeTab, selectedSeq } = this.ui;
     this.host.post({ type: 'uiState', sessionId, activeTab, selectedSeq });

@@ -39,8 +39,10 @@ export interface LayoutCallbacks {
   onNodeClick: (nodeId: string) => void;
   /** A diagram node's spoken label (webview/nodeLabels.ts). */
   describeNode?: (nodeId: string) => string | undefined;
+  onViewChange?: () => void;
   onToggleShowAll: (kind: DiagramKind) => void;
   onSelectCard: (seq: number) => void;
+  onCardsWindowMoved?: () => void;
   onSelectTab: (kind: DiagramKind) => void;
   onRequestInsights: (filter: InsightsRequestFilter) => void;
 }
@@ -67,7 +69,7 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
   const views = diagramViews(callbacks);
   const stageGraph = new StageGraphView(views.stageGraph);
   const diff = new RevisionDiffView();
-  const cards = new ThoughtCards({ onSelect: callbacks.onSelectCard });
+  const cards = new ThoughtCards({ onSelect: callbacks.onSelectCard, onWindowMoved: callbacks.onCardsWindowMoved });
 
   const tabs = document.createElement('vscode-tabs');
   tabs.className = 'diagram-tabs';
@@ -135,6 +137,7 @@ function diagramViews(callbacks: LayoutCallbacks): Record<DiagramKind, DiagramVi
       onFailed: (_view, message) => callbacks.onRenderFailed(kind, message),
       onNodeClick: callbacks.onNodeClick,
       describeNode: callbacks.describeNode,
+      onViewChange: callbacks.onViewChange,
     });
     const note = view.noteElement;
     const text = document.createElement('span');

@@ -8,6 +8,8 @@ import { qaToolChips } from './qaToolChips';
 
 export interface ThoughtCardsOptions {
   onSelect: (seq: number) => void;
+  /** The window moved to other thoughts (not a live append): marks kept outside the cards (search, feedback) redraw. */
+  onWindowMoved?: () => void;
 }
 
 export class ThoughtCards {
@@ -27,7 +29,7 @@ export class ThoughtCards {
   private readonly earlier: HTMLElement;
   private readonly later: HTMLElement;
 
-  constructor(options: ThoughtCardsOptions) {
+  constructor(private readonly options: ThoughtCardsOptions) {
     this.element = document.createElement('ol');
     this.element.className = 'thought-cards';
     this.element.setAttribute('aria-label', 'Thoughts');
@@ -92,7 +94,7 @@ export class ThoughtCards {
     this.selected = seq;
     if (seq === undefined) return;
     // Jumping to a thought outside the window (a diagram node, a restored selection) moves the window there.
-    if (scroll) this.applyRange(rangeAround(this.range, seq, this.thoughts.length));
+    if (scroll) this.moveWindow(rangeAround(this.range, seq, this.thoughts.length));
     const card = this.renderedCard(seq);
     if (!card) return;
     card.classList.add('selected');
@@ -103,7 +105,7 @@ export class ThoughtCards {
   /** The card of thought `seq`, moving the window to it when needed; undefined for a seq the list does not hold. */
   cardFor(seq: number): HTMLElement | undefined {
     if (seq < 0 || seq >= this.thoughts.length) return undefined;
-    this.applyRange(rangeAround(this.range, seq, this.thoughts.length));
+    this.moveWindow(rangeAround(this.range, seq, this.thoughts.length));
     return this.renderedCard(seq);
   }
 
@@ -114,12 +116,19 @@ export class ThoughtCards {
 
   /** Grows the window one page towards the first thought. */
   showEarlier(): void {
-    if (this.range.start > 0) this.applyRange(growEarlier(this.range));
+    if (this.range.start > 0) this.moveWindow(growEarlier(this.range));
   }
 
   /** Grows the window one page towards the newest thought. */
   showLater(): void {
-    if (this.range.end < this.thoughts.length) this.applyRange(growLater(this.range, this.thoughts.length));
+    if (this.range.end < this.thoughts.length) this.moveWindow(growLater(this.range, this.thoughts.length));
+  }
+
+  /** A move the person (or a jump to a thought) asked for: applied, then announced if the window changed. */
+  private moveWindow(next: CardRange): void {
+    if (next.start === this.range.start && next.end === this.range.end) return;
+    this.applyRange(next);
+    this.options.onWindowMoved?.();
   }
 
   /** Makes the DOM hold exactly the cards of `next`, keeping the cards the two windows share. */
