@@ -108,7 +108,7 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
         '  classDef final stroke-width: 3px',
         '  classDef branchStart stroke-width: 2px',
         '  classDef dangling stroke-dasharray: 2 4',
-        `  classDef ${FEEDBACK_CLASS} stroke-width: 4px`,
+        ...(withFeedback.size > 0 ? [`  classDef ${FEEDBACK_CLASS} stroke-width: 4px`] : []),
       ],
       defaultExcerpt: DEFAULT_EXCERPT,
       edgeOrder: 'arrival',
