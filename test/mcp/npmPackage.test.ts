@@ -165,7 +165,16 @@ describe('the npm package thought-explorer-mcp', () => {
     let sessionId: string;
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['deliberate', 'sequentialthinking', 'thinking_sessions']);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+        'deliberate',
+        'sequentialthinking',
+        'thinking_sessions',
+        'thought_graph_open_explorer',
+        'thought_graph_session_page',
+      ]);
+      // The inline thought graph (MCP App) is embedded in the CLI bundle: the installed package serves it on its own.
+      const inline = await client.readResource({ uri: 'ui://thought-explorer/thought-graph.html' });
+      assert.equal(inline.contents[0]?.mimeType, 'text/html;profile=mcp-app');
       sessionId = await thinkThrough(client);
     } finally {
       await client.close();
