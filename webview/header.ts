@@ -1,4 +1,5 @@
 // The explorer header: session title, strategy, current stage, n/total and status, plus the view's actions.
+import { toolbarButton } from './toolbarButton';
 import type { SessionMeta } from '../src/engine/model';
 import type { DeliberationSummary } from '../src/shared/deliberationView';
 import type { StrategyView } from '../src/shared/protocol';
@@ -31,8 +32,8 @@ export class ExplorerHeader {
     this.title.className = 'session-title';
     const toolbar = document.createElement('div');
     toolbar.className = 'header-actions';
-    if (actions.onOpenInPanel) toolbar.append(toolbarButton('open-preview', 'Open in editor', actions.onOpenInPanel, 'open-in-panel'));
-    toolbar.append(toolbarButton('export', 'Export SVG of the diagram in view', actions.onExportSvg, 'export-svg'));
+    if (actions.onOpenInPanel) toolbar.append(toolbarButton('open-preview', 'Open in editor', 'open-in-panel', actions.onOpenInPanel));
+    toolbar.append(toolbarButton('export', 'Export SVG of the diagram in view', 'export-svg', actions.onExportSvg));
     top.append(this.title, toolbar);
     this.actions = toolbar;
 
@@ -104,15 +105,4 @@ function setFact(element: HTMLElement, text: string): void {
   element.hidden = false;
   const target = element.querySelector('.fact-text');
   if (target) target.textContent = text;
-}
-
-function toolbarButton(icon: string, label: string, onClick: () => void, action: string): HTMLElement {
-  const button = document.createElement('vscode-toolbar-button');
-  button.setAttribute('icon', icon);
-  button.setAttribute('label', label);
-  button.setAttribute('aria-label', label);
-  button.title = label;
-  button.dataset.action = action;
-  button.addEventListener('click', onClick);
-  return button;
 }

@@ -5,6 +5,7 @@
 // rewriting the SVG's viewBox (which re-lays out every label: ~30 ms a zoom step) and than the same transform with
 // will-change (every step re-rastered the whole tall layer). The view's mode decides what a redraw does: `auto`
 // refits the width, `fit` refits the whole drawing, `free` keeps what the person chose.
+import { toolbarButton } from './toolbarButton';
 import {
   IDENTITY,
   ZOOM_STEP,
@@ -59,11 +60,11 @@ export class PanZoom {
     this.readout.className = 'zoom-readout';
     this.readout.setAttribute('aria-live', 'off');
     this.toolbar.append(
-      toolButton('zoom-out', `Zoom out (${options.title})`, 'zoom-out', () => this.zoomBy(1 / ZOOM_STEP)),
+      toolbarButton('zoom-out', `Zoom out (${options.title})`, 'zoom-out', () => this.zoomBy(1 / ZOOM_STEP)),
       this.readout,
-      toolButton('zoom-in', `Zoom in (${options.title})`, 'zoom-in', () => this.zoomBy(ZOOM_STEP)),
-      toolButton('screen-full', `Fit to view (${options.title})`, 'fit', () => this.fit()),
-      toolButton('symbol-ruler', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.actualSize()),
+      toolbarButton('zoom-in', `Zoom in (${options.title})`, 'zoom-in', () => this.zoomBy(ZOOM_STEP)),
+      toolbarButton('screen-full', `Fit to view (${options.title})`, 'fit', () => this.fit()),
+      toolbarButton('symbol-ruler', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.actualSize()),
     );
     this.listen();
     this.apply();
@@ -281,15 +282,4 @@ function drawingSize(svg: SVGSVGElement): Size {
   if (box && box.width > 0 && box.height > 0) return { width: box.width, height: box.height };
   const rect = svg.getBoundingClientRect();
   return { width: Math.max(1, rect.width), height: Math.max(1, rect.height) };
-}
-
-function toolButton(icon: string, label: string, action: string, onClick: () => void): HTMLElement {
-  const button = document.createElement('vscode-toolbar-button');
-  button.setAttribute('icon', icon);
-  button.setAttribute('label', label);
-  button.setAttribute('aria-label', label);
-  button.title = label;
-  button.dataset.action = action;
-  button.addEventListener('click', onClick);
-  return button;
 }

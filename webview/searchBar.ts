@@ -2,6 +2,8 @@
 // the previous one, Escape clears. Only the widget: what a query matches and what gets highlighted is
 // webview/searchController.ts's business.
 
+import { toolbarButton } from './toolbarButton';
+
 export interface SearchBarOptions {
   /** The query changed (debounced while typing). */
   onQuery: (query: string) => void;
@@ -35,8 +37,8 @@ export class SearchBar {
     this.element.append(
       this.input,
       this.count,
-      stepButton('arrow-up', 'Previous match (Shift+Enter)', 'search-previous', () => this.step(-1)),
-      stepButton('arrow-down', 'Next match (Enter)', 'search-next', () => this.step(1)),
+      toolbarButton('arrow-up', 'Previous match (Shift+Enter)', 'search-previous', () => this.step(-1)),
+      toolbarButton('arrow-down', 'Next match (Enter)', 'search-next', () => this.step(1)),
     );
     this.input.addEventListener('input', () => {
       if (this.timer !== undefined) clearTimeout(this.timer);
@@ -89,15 +91,4 @@ export class SearchBar {
   private step(delta: 1 | -1): void {
     this.options.onStep(delta);
   }
-}
-
-function stepButton(icon: string, label: string, action: string, onClick: () => void): HTMLElement {
-  const button = document.createElement('vscode-toolbar-button');
-  button.setAttribute('icon', icon);
-  button.setAttribute('label', label);
-  button.setAttribute('aria-label', label);
-  button.title = label;
-  button.dataset.action = action;
-  button.addEventListener('click', onClick);
-  return button;
 }

@@ -1,23 +1,13 @@
 // What the inline thought graph (mcp-app/) and the server (src/mcp/app/) exchange through MCP: the names of the tools
 // only the view calls and the shape of a session page. Shared so both sides read one definition.
 
+import type { ThoughtRecord } from '../engine/model';
+
 export const SESSION_PAGE_TOOL_NAME = 'thought_graph_session_page';
 export const OPEN_EXPLORER_TOOL_NAME = 'thought_graph_open_explorer';
 
-/** A thought as the view needs it: the reference fields, its place, its stage and (for deliberation) its role. */
-export interface PageThought {
-  seq: number;
-  thought: string;
-  thoughtNumber: number;
-  totalThoughts: number;
-  nextThoughtNeeded: boolean;
-  isRevision?: boolean;
-  revisesThought?: number;
-  branchFromThought?: number;
-  branchId?: string;
-  needsMoreThoughts?: boolean;
-  stage?: string;
-  timestamp: number;
+/** A thought as the view needs it: the stored record without its extras, and (for deliberation) its role. */
+export interface PageThought extends Omit<ThoughtRecord, 'extra'> {
   role?: string;
 }
 

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
-import type { ThoughtRecord } from '../../engine/model';
+import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
@@ -55,18 +55,10 @@ export function registerSessionPageTool(server: McpServer, engine: ThinkingEngin
 }
 
 export function sessionPage(
-  meta: {
-    id: string;
-    title?: string;
-    purpose?: string;
-    strategy: string;
-    stage?: string;
-    status: string;
-    thoughtCount: number;
-    revisionCount: number;
-    branchIds: string[];
-    totalThoughts: number;
-  },
+  meta: Pick<
+    SessionMeta,
+    'id' | 'title' | 'purpose' | 'strategy' | 'stage' | 'status' | 'thoughtCount' | 'revisionCount' | 'branchIds' | 'totalThoughts'
+  >,
   thoughts: readonly ThoughtRecord[],
   offset: number,
   limit: number,
