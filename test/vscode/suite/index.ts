@@ -38,18 +38,12 @@ function markConsoleOutput(marker: string): () => void {
   };
 }
 
-const FIRST_TEST_FILE = 'extension.test.js';
-
 /** Suites that need a special setup (scripts/testVsix.mjs installs the packaged .vsix) run only when named. */
 const RUN_ONLY_WHEN_NAMED = new Set(['harnessVsix.test.js']);
 
 /** The compiled test files to load: the named ones (comma-separated), or every ordinary *.test.js. */
 function selectTestFiles(names: readonly string[], only: string | undefined): string[] {
-  // extension.test.js first: it checks what activation alone did (no store opened, no MCP server started), which any
-  // suite before it that calls a tool would undo.
-  const tests = names
-    .filter((name) => name.endsWith('.test.js'))
-    .sort((a, b) => Number(b === FIRST_TEST_FILE) - Number(a === FIRST_TEST_FILE) || a.localeCompare(b));
+  const tests = names.filter((name) => name.endsWith('.test.js')).sort();
   const wanted = (only ?? '')
     .split(',')
     .map((name) => name.trim())
