@@ -108,7 +108,9 @@ suite('extension: Thought Explorer in real VS Code', () => {
   test('activates within the 50 ms budget, without opening the store or loading the MCP SDK', () => {
     console.log(`    activate() took ${api.activationMs.toFixed(1)} ms`);
     assert.ok(api.activationMs < 50, `activation took ${api.activationMs.toFixed(1)} ms`);
-    assert.equal(api.mcpServerUrl(), undefined, 'the server starts only when VS Code resolves it');
+    // Suites sorted before this one may have called a tool: then the server runs, but only because VS Code resolved it.
+    if (api.mcpServerUrl() !== undefined)
+      assert.ok(api.mcpStatus().definitionsResolved >= 1, 'the server starts only when VS Code resolves it');
   });
 
   test('its MCP server is listed: VS Code asked the provider for definitions', async () => {
