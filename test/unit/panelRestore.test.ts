@@ -149,7 +149,8 @@ describe('panel serializers', () => {
   test('the sidebar view goes back to the session its webview saved, or follows the live one when it did', async () => {
     const older = session('older', 3);
     // The live view follows the most recently updated session: make "newer" later by the clock, not only by order.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const olderAt = Date.now();
+    while (Date.now() === olderAt) await new Promise((resolve) => setImmediate(resolve));
     const newer = session('newer', 2);
     const provider = stub.webviewViewProviderObjects.get('thoughtExplorer.explorer') as {
       resolveWebviewView(view: unknown, context: { state: unknown }): void;
