@@ -285,9 +285,12 @@ export function registerMcpProvider(
     provider,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     services.onDidResetEngine(() => {
-      // The server reads the current engine, so it serves the new one at once; VS Code is told either way (the
-      // definition it gets back is unchanged unless the server had to restart for a larger body limit).
-      void host.engineReplaced().then(() => provider.changed());
+      // The server reads the current engine, so it serves the new one at once. VS Code is told only when the server had
+      // to restart (a larger body limit): a change event makes it reconnect, which cancels the agent's tool call in
+      // flight — a setting changed during a chat must not abort the call (seen in code-server: "Canceled").
+      void host.engineReplaced().then((restarted) => {
+        if (restarted) provider.changed();
+      });
     }),
     services.onDidChangeSettings((settings) => {
       if (settings.mcpServerEnabled === enabled) return;

@@ -192,8 +192,11 @@ describe('MCP server definition provider', () => {
     const oldEngine = fixture.services.engine;
     setConfiguration('storagePath', `${fixture.directory}-moved`);
     fixture.services.reloadSettings();
-    await waitFor(() => changes === 1);
+    await waitFor(() => fixture.services.engine !== oldEngine);
     assert.equal(host.url, url, 'same server');
+    // VS Code is not told: a change event would make it reconnect and cancel a tool call in flight.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(changes, 0, 'no definition change announced');
     const [offered] = (await provider().provideMcpServerDefinitions()) as McpHttpServerDefinition[];
     assert.equal(offered.uri.toString(), url, 'VS Code is offered the same definition');
     assert.equal(offered.headers.Authorization, resolved.headers.Authorization);

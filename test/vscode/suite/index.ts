@@ -82,6 +82,14 @@ export async function run(): Promise<void> {
     failures = await new Promise<number>((resolve, reject) => {
       try {
         const runner = mocha.run(resolve);
+        // Mocha's reporter lists failures at the end of the run, which a window that reloads never reaches: print each
+        // one as it happens, or a failure before the reload would show only as a count.
+        if (!afterReload && files.includes(RELOAD_TEST_FILE)) {
+          runner.on('fail', (test, error: unknown) => {
+            const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+            console.log(`\n  FAILED: ${test.fullTitle()}\n${detail}\n`);
+          });
+        }
         // Read by the reload test just before it reloads the window.
         (globalThis as Record<string, unknown>)[SUITE_FAILURES_KEY] = () => runner.failures;
       } catch (error) {
