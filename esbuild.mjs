@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { MCP_APP_HTML, buildMcpAppHtml } from './scripts/mcpAppHtml.mjs';
+import { mermaidFastConfigCopyPlugin } from './scripts/mermaidFastConfigCopy.mjs';
 import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
@@ -90,7 +91,7 @@ const contexts = [
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
-    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin],
+    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin, mermaidFastConfigCopyPlugin],
   },
   // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.
   {
@@ -102,7 +103,7 @@ const contexts = [
     target: 'es2022',
     minify: true,
     sourcemap: false,
-    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin],
+    plugins: [...common.plugins, mermaidFlowchartOnlyPlugin, mermaidFastConfigCopyPlugin],
   },
   // The webview's styles and the codicon font, copied beside the bundle (the only folder the webview may load from).
   { ...common, entryPoints: ['media/explorer.css'], outfile: 'dist/webview/explorer.css' },

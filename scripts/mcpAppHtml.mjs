@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
+import { mermaidFastConfigCopyPlugin } from './mermaidFastConfigCopy.mjs';
 import { mermaidFlowchartOnlyPlugin } from './mermaidFlowchartOnly.mjs';
 
 export const MCP_APP_ENTRY = 'mcp-app/main.ts';
@@ -21,7 +22,7 @@ export async function buildMcpAppHtml() {
     target: 'es2022',
     logLevel: 'silent',
     legalComments: 'none',
-    plugins: [mermaidFlowchartOnlyPlugin],
+    plugins: [mermaidFlowchartOnlyPlugin, mermaidFastConfigCopyPlugin],
   });
   const script = result.outputFiles[0].text;
   // "<!--" alone is harmless; with "<script" after it the HTML parser would enter its double-escaped state.

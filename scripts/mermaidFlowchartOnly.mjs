@@ -20,7 +20,10 @@ export const mermaidFlowchartOnlyPlugin = {
       if (KEPT_CHUNKS.some((kept) => kept.test(args.path))) return undefined;
       return { path: args.path, namespace: 'mermaid-stub' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'mermaid-stub' }, () => ({ contents: STUB, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'mermaid-stub' }, (args) => ({
+      contents: STUB.replace('.");', ` (${args.path.replace(/[^\w./-]/g, '')}).");`),
+      loader: 'js',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'mermaid-stub-katex' }, () => ({ contents: KATEX_STUB, loader: 'js' }));
   },
 };
