@@ -19,7 +19,7 @@ export interface FoldingState {
 const MAX_EXPANDED_KEYS = 200;
 
 export class DiagramFolding {
-  private readonly members = new Map<ThoughtDiagramKind, ReadonlyMap<string, readonly number[]>>();
+  private readonly membersByKind = new Map<ThoughtDiagramKind, ReadonlyMap<string, readonly number[]>>();
 
   constructor(private readonly state: FoldingState) {}
 
@@ -58,17 +58,22 @@ export class DiagramFolding {
   /** Another session is shown: what was opened belonged to the previous one. */
   forget(): void {
     this.state.expanded = {};
-    this.members.clear();
+    this.membersByKind.clear();
   }
 
   remember(kind: ThoughtDiagramKind, members: ReadonlyMap<string, readonly number[]>): void {
-    this.members.set(kind, members);
+    this.membersByKind.set(kind, members);
+  }
+
+  /** The thoughts (seqs) each node of the last drawing of `kind` holds, by node id. */
+  members(kind: ThoughtDiagramKind): ReadonlyMap<string, readonly number[]> {
+    return this.membersByKind.get(kind) ?? new Map();
   }
 
   /** The node that holds `seq` in the last drawing of `kind`, if any. */
   nodeHolding(kind: ThoughtDiagramKind, seq: number): string | undefined {
     const direct = `t${seq}`;
-    const members = this.members.get(kind);
+    const members = this.membersByKind.get(kind);
     if (!members || members.has(direct)) return direct;
     for (const [id, seqs] of members) if (seqs.includes(seq)) return id;
     return direct;

@@ -32,7 +32,15 @@ import { describeThoughtNode } from './nodeLabels';
 import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
-import { isThoughtDiagram, liveThoughtDiagram, REFINE_AFTER_MS, type ThoughtDiagramKind } from './thoughtDiagrams';
+import { revealAll, revealUpTo } from './replayReveal';
+import {
+  isThoughtDiagram,
+  liveThoughtDiagram,
+  REFINE_AFTER_MS,
+  type LiveDiagram,
+  type LiveDiagramOptions,
+  type ThoughtDiagramKind,
+} from './thoughtDiagrams';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
@@ -49,6 +57,10 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly nodeBudget: number | undefined;
   /** Pending redraw at the full node budget once thoughts stop arriving (live redraws use a smaller one). */
   private refineTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly foldedDiagrams = new Map<
+    ThoughtDiagramKind,
+    { key: string; thoughts: readonly ThoughtRecord[]; feedback: SessionSnapshot['feedback']; diagram: LiveDiagram }
+  >();
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
@@ -274,8 +286,8 @@ export class ExplorerApp implements HostMessageHandler {
     this.search.refresh();
     if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
-    // A replay steps through thoughts like a live session: the smaller streaming budget keeps each step cheap.
-    this.requestThoughtDiagrams(snapshot, layout.replay.active);
+    this.requestThoughtDiagrams(this.diagramSnapshot() ?? snapshot);
+    this.revealThoughtDiagrams();
     layout.diff.show(thoughts, ui.selectedSeq);
     this.refreshFeedback();
   }
@@ -305,6 +317,21 @@ export class ExplorerApp implements HostMessageHandler {
     this.refreshFeedback();
   }
 
+  /** What the thought diagrams draw: the whole session during a replay (revealed up to its position), else what is shown. */
+  private diagramSnapshot(): SessionSnapshot | undefined {
+    return this.layout.replay.active ? this.model.wholeSnapshot() : this.model.shownSnapshot();
+  }
+
+  /** During a replay, each thought diagram shows what the thoughts up to the position drew; otherwise all of it. */
+  private revealThoughtDiagrams(): void {
+    for (const kind of ['branchTree', 'revisionChain'] as const) {
+      const svg = this.layout.views[kind].svg;
+      if (!svg) continue;
+      if (this.layout.replay.active) revealUpTo(svg, this.folding.members(kind), this.model.position);
+      else revealAll(svg);
+    }
+  }
+
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
   private showDeliberationBudget(snapshot: SessionSnapshot | undefined): void {
     const derived = snapshot ? summarizeDeliberation(snapshot.thoughts) : undefined;
@@ -324,21 +351,36 @@ export class ExplorerApp implements HostMessageHandler {
     setShowAllButton(view, showAll, folding.isOpened(kind));
     const expanded = folding.expanded(kind);
     const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
+    const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming };
     // Built at render time, so a burst of requests builds the text once.
     view.request({
       source: () => {
-        const diagram = liveThoughtDiagram(kind, snapshot, { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming });
+        const diagram = this.foldedDiagram(kind, snapshot, options);
         folding.remember(kind, diagram.members);
         return diagram;
       },
     });
   }
 
+  /**
+   * The folded diagram, computed again only when the session or the options changed: a replay step asks for the same
+   * whole-session drawing each time, and folding 10,000 thoughts takes 30–40 ms, most of a frame.
+   */
+  private foldedDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, options: LiveDiagramOptions): LiveDiagram {
+    const key = JSON.stringify([snapshot.thoughts.length, options]);
+    const cached = this.foldedDiagrams.get(kind);
+    if (cached && cached.key === key && cached.thoughts === snapshot.thoughts && cached.feedback === snapshot.feedback)
+      return cached.diagram;
+    const diagram = liveThoughtDiagram(kind, snapshot, options);
+    this.foldedDiagrams.set(kind, { key, thoughts: snapshot.thoughts, feedback: snapshot.feedback, diagram });
+    return diagram;
+  }
+
   /** Opens a folded node of a thought diagram in place (click, or Enter from keyboard navigation); false if not one. */
   expandFoldedNode(kind: DiagramKind, nodeId: string): boolean {
     if (!isThoughtDiagram(kind) || !this.folding.expand(kind, nodeId)) return false;
     this.saveState();
-    const snapshot = this.model.shownSnapshot();
+    const snapshot = this.diagramSnapshot();
     if (snapshot) this.requestThoughtDiagram(kind, snapshot);
     return true;
   }
@@ -357,6 +399,7 @@ export class ExplorerApp implements HostMessageHandler {
 
   private afterRender(kind: DiagramKind, svg: SVGSVGElement): void {
     if (kind === 'stageGraph') this.layout.stageGraph.afterRender(svg);
+    else if (this.layout.replay.active) revealUpTo(svg, this.folding.members(kind), this.model.position);
     const selected = this.markSelectedNode(kind, svg);
     this.search.markDiagram(svg, this.layout.views[kind].nodeIdForSeq);
     // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
@@ -404,7 +447,7 @@ export class ExplorerApp implements HostMessageHandler {
     // Another drawing altogether: the view follows it again instead of keeping a zoom chosen for the other one.
     this.layout.views[kind].panZoom.reset();
     this.saveState();
-    const snapshot = this.model.shownSnapshot();
+    const snapshot = this.diagramSnapshot();
     if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
   }
 

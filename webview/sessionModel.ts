@@ -88,12 +88,19 @@ export class SessionModel {
     return this.shownCount === thoughts.length ? thoughts : thoughts.slice(0, this.shownCount);
   }
 
+  /** The whole session, whatever the replay position (a replay draws the thought diagrams whole, then reveals them). */
+  wholeSnapshot(): SessionSnapshot | undefined {
+    const view = this.view;
+    return view
+      ? { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches, feedback: view.feedback }
+      : undefined;
+  }
+
   /** The part on screen as an engine snapshot, which is what the diagram sources take. */
   shownSnapshot(): SessionSnapshot | undefined {
     const view = this.view;
     if (!view) return undefined;
-    if (this.shownCount === view.thoughts.length)
-      return { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches, feedback: view.feedback };
+    if (this.shownCount === view.thoughts.length) return this.wholeSnapshot();
     const thoughts = view.thoughts.slice(0, this.shownCount);
     const last = thoughts[thoughts.length - 1];
     // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.

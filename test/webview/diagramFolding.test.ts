@@ -160,4 +160,55 @@ describe('folded diagrams in the explorer', () => {
       await explorer.close();
     }
   });
+
+  it('a replay draws each thought diagram once and reveals it step by step: no render per step', async () => {
+    const snapshot = reactSession({ thoughts: 20, branchEvery: 6, complete: true });
+    const explorer = await ExplorerPage.open(browser, { surface: 'replay', nodeBudget: BUDGET });
+    try {
+      await explorer.send({ type: 'snapshot', mode: 'replay', session: toSessionView(snapshot) });
+      await explorer.page.waitForSelector('.replay-bar:not([hidden])');
+      await explorer.showTab('branchTree');
+      /** The nodes shown, the current one, and whether every edge shown joins two shown nodes. */
+      const shownAt = async (position: number): Promise<{ shown: string[]; current: string[]; edgesJoinShown: boolean; edges: number }> => {
+        await explorer.send({ type: 'replayState', playing: false, position });
+        await explorer.page.waitForFunction(
+          (text) => document.querySelector('.replay-position')?.textContent?.startsWith(text),
+          `${position} /`,
+        );
+        await explorer.waitForDiagram('branchTree', 'g.node');
+        return explorer.page.evaluate(() => {
+          const svg = document.querySelector('section.diagram-branchTree .diagram-canvas svg');
+          const idOf = (node: Element): string => /-flowchart-(.+)-\d+$/.exec(node.id)?.[1] ?? '';
+          const shown = [...(svg?.querySelectorAll('g.node:not(.replay-ahead)') ?? [])].map(idOf);
+          const current = [...(svg?.querySelectorAll('g.node.replay-current') ?? [])].map(idOf);
+          const paths = [...(svg?.querySelectorAll('path.flowchart-link:not(.replay-ahead)') ?? [])];
+          const edgesJoinShown = paths.every((path) => {
+            const id = path.getAttribute('data-id') ?? '';
+            return shown.some((from) => shown.some((to) => id === `L_${from}_${to}_0`));
+          });
+          return { shown, current, edgesJoinShown, edges: paths.length };
+        });
+      };
+      const ids = (count: number): string[] => snapshot.thoughts.slice(0, count).map((thought) => `t${thought.seq}`);
+
+      const atThree = await shownAt(3);
+      assert.deepEqual(atThree.shown.sort(), ids(3).sort());
+      assert.deepEqual(atThree.current, ['t2']);
+      assert.ok(atThree.edgesJoinShown && atThree.edges === 2, JSON.stringify(atThree));
+      const drawn = await renders(explorer, 'branchTree');
+
+      const atTwelve = await shownAt(12);
+      assert.deepEqual(atTwelve.shown.sort(), ids(12).sort(), 'the branches taken so far are shown');
+      assert.deepEqual(atTwelve.current, ['t11']);
+      assert.ok(atTwelve.edgesJoinShown, JSON.stringify(atTwelve));
+      const atEnd = await shownAt(snapshot.thoughts.length);
+      assert.deepEqual(atEnd.shown.sort(), ids(snapshot.thoughts.length).sort());
+      assert.equal(await renders(explorer, 'branchTree'), drawn, 'the steps only revealed the drawing');
+
+      // Back to the start: nothing is shown until the first thought.
+      assert.deepEqual((await shownAt(0)).shown, []);
+    } finally {
+      await explorer.close();
+    }
+  });
 });
