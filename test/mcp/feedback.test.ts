@@ -124,6 +124,12 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
       assert.equal(lines.filter((line) => line.type === 'feedback').length, 4);
       assert.equal(lines.filter((line) => line.type === 'feedbackDelivered').length, 4);
       assert.equal(lines.filter((line) => line.type === 'feedbackApplied').length, 3);
+      // An agent reading the session back sees what the person said, delivered and applied.
+      const full = (await client.callTool({
+        name: 'thinking_sessions',
+        arguments: { action: 'get', sessionId, detail: 'full' },
+      })) as CallToolResult;
+      assert.deepEqual((full.structuredContent as { feedback?: unknown }).feedback, engine.getSession(sessionId)?.feedback);
       // A restart reads the same state back from the journal.
       store.close();
       const reread = new FileSessionStore(store.directory, { log: quiet });

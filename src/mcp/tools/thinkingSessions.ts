@@ -84,6 +84,10 @@ const resultSchema = z.looseObject({
   meta: item.optional().describe("get (full): the session's meta."),
   strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
   thoughts: z.array(item).optional().describe('get (full): every thought.'),
+  feedback: z
+    .array(item)
+    .optional()
+    .describe('get (full): what the person said about the session (notes, rejections, alternatives), when delivered and applied.'),
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
@@ -103,7 +107,7 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
 
 - action "list": newest first, paged with offset/limit; filter by strategy, status (live, complete, abandoned) and text
   (in title or purpose).
-- action "get": one session by sessionId; detail "summary" (default: meta and the last thoughts) or "full" (every thought).
+- action "get": one session by sessionId; detail "summary" (default: meta and the last thoughts) or "full" (every thought, and the feedback the person gave).
 - action "search": sessions whose title, purpose or thought text contains query; returns matching thoughts with
   snippets. Scans at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions per call; continue with the returned nextOffset.
 - action "resume": makes sessionId this conversation's current session and returns what you need to continue:
@@ -198,7 +202,10 @@ function list(engine: ThinkingEngine, args: Arguments): unknown {
 function get(engine: ThinkingEngine, args: Arguments): unknown {
   const snapshot = requireSession(engine, args);
   const detail = optionalChoice(args, 'detail', DETAILS, '"summary" or "full"') ?? 'summary';
-  if (detail === 'full') return { meta: snapshot.meta, strategySwitches: snapshot.strategySwitches, thoughts: snapshot.thoughts };
+  if (detail === 'full') {
+    const { meta, strategySwitches, thoughts, feedback } = snapshot;
+    return { meta, strategySwitches, thoughts, ...(feedback && feedback.length > 0 ? { feedback } : {}) };
+  }
   const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
   return {
     ...summarizeMeta(snapshot.meta),
