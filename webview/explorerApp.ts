@@ -81,29 +81,38 @@ export class ExplorerApp implements HostMessageHandler {
     const root = document.getElementById('app') ?? body.appendChild(document.createElement('div'));
     root.id = 'app';
     root.classList.add(`surface-${surface}`);
-    this.layout = buildLayout(root, this.ui.activeTab, {
-      onOpenInPanel: surface === 'view' ? () => host.post({ type: 'openInPanel', sessionId: this.model.session?.meta.id }) : undefined,
-      onExportSvg: () => this.exportSvgInView(),
-      onReplaySeek: (position) => this.seek(position),
-      onReplayChange: (state) => {
-        this.ui.replaySpeed = state.speed;
+    this.layout = buildLayout(
+      root,
+      this.ui.activeTab,
+      {
+        onOpenInPanel: surface === 'view' ? () => host.post({ type: 'openInPanel', sessionId: this.model.session?.meta.id }) : undefined,
+        onExportSvg: () => this.exportSvgInView(),
+        onReplaySeek: (position) => this.seek(position),
+        onReplayChange: (state) => {
+          this.ui.replaySpeed = state.speed;
+        },
+        onRendered: (kind, svg) => this.afterRender(kind, svg),
+        onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
+        onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
+        // The whole session, not shownThoughts(): during a replay that is a fresh slice per call, and drawn nodes are in it.
+        describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
+        onToggleShowAll: (kind) => this.toggleShowAll(kind),
+        onSelectCard: (seq) => this.select(seq, 'card'),
+        onViewChange: () => this.saveStateSoon(),
+        // Cards built for the new window have no search or feedback marks yet.
+        onCardsWindowMoved: () => {
+          this.search.refresh();
+          this.refreshFeedback();
+        },
+        onSelectTab: (kind) => this.setActiveTab(kind),
+        onSelectInsights: () => {
+          this.ui.insightsShown = true;
+          this.saveState();
+        },
+        onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
       },
-      onRendered: (kind, svg) => this.afterRender(kind, svg),
-      onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
-      onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
-      // The whole session, not shownThoughts(): during a replay that is a fresh slice per call, and drawn nodes are in it.
-      describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
-      onToggleShowAll: (kind) => this.toggleShowAll(kind),
-      onSelectCard: (seq) => this.select(seq, 'card'),
-      onViewChange: () => this.saveStateSoon(),
-      // Cards built for the new window have no search or feedback marks yet.
-      onCardsWindowMoved: () => {
-        this.search.refresh();
-        this.refreshFeedback();
-      },
-      onSelectTab: (kind) => this.setActiveTab(kind),
-      onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
-    });
+      this.ui.insightsShown,
+    );
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
     this.search = new SearchController({
@@ -453,6 +462,7 @@ export class ExplorerApp implements HostMessageHandler {
 
   private setActiveTab(kind: DiagramKind): void {
     this.ui.activeTab = kind;
+    delete this.ui.insightsShown;
     for (const other of DIAGRAM_KINDS) this.layout.views[other].setVisible(other === kind);
     this.saveState();
   }

@@ -35,6 +35,8 @@ export interface LayoutCallbacks {
   onReplaySeek: (position: number) => void;
   onReplayChange: (state: ReplaySnapshot) => void;
   onRendered: (kind: DiagramKind, svg: SVGSVGElement) => void;
+  /** The person opened the Insights tab. */
+  onSelectInsights: () => void;
   onRenderFailed: (kind: DiagramKind, message: string) => void;
   onNodeClick: (nodeId: string) => void;
   /** A diagram node's spoken label (webview/nodeLabels.ts). */
@@ -62,8 +64,8 @@ export interface ExplorerLayout {
   body: HTMLElement;
 }
 
-/** Builds the page inside `root` with `activeTab` selected. */
-export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks: LayoutCallbacks): ExplorerLayout {
+/** Builds the page inside `root` with `activeTab` selected, or the Insights tab when `insightsShown`. */
+export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks: LayoutCallbacks, insightsShown = false): ExplorerLayout {
   const header = new ExplorerHeader({ onOpenInPanel: callbacks.onOpenInPanel, onExportSvg: callbacks.onExportSvg });
   const replay = new ReplayController({ onSeek: callbacks.onReplaySeek, onChange: callbacks.onReplayChange });
   const views = diagramViews(callbacks);
@@ -86,12 +88,14 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
     tabs.append(tabHeader, panel);
   }
   const insights = new InsightsView(callbacks.onRequestInsights);
-  insights.attachTo(tabs);
-  tabs.setAttribute('selected-index', String(tabIndex(activeTab)));
+  insights.attachTo(tabs, insightsShown);
+  // The Insights tab comes after the diagram tabs.
+  tabs.setAttribute('selected-index', String(insightsShown ? DIAGRAM_KINDS.length : tabIndex(activeTab)));
   tabs.addEventListener('vsc-tabs-select', (event) => {
     const detail = (event as CustomEvent<{ selectedIndex: number }>).detail;
     const kind = DIAGRAM_KINDS[detail.selectedIndex];
     if (kind) callbacks.onSelectTab(kind);
+    else callbacks.onSelectInsights();
   });
 
   const empty = document.createElement('div');
@@ -111,7 +115,7 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
   body.append(diagramsColumn, cardsColumn);
   root.append(header.element, replay.element, empty, body);
 
-  for (const kind of DIAGRAM_KINDS) views[kind].setVisible(kind === activeTab);
+  for (const kind of DIAGRAM_KINDS) views[kind].setVisible(!insightsShown && kind === activeTab);
   return { header, replay, views, stageGraph, diff, cards, insights, cardsColumn, empty, body };
 }
 

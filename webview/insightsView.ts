@@ -64,8 +64,10 @@ export class InsightsView {
   }
 
   /** Adds the tab after the diagram tabs of `tabs` and follows which tab is selected. */
-  attachTo(tabs: HTMLElement): void {
+  /** Adds the tab; `shown` when it opens on screen (restored): the figures are asked for with the first session. */
+  attachTo(tabs: HTMLElement, shown = false): void {
     tabs.append(this.tabHeader, this.panel);
+    this.visible = shown;
     tabs.addEventListener('vsc-tabs-select', (event) => {
       const index = (event as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
       const headers = [...tabs.querySelectorAll(':scope > vscode-tab-header')];

@@ -7,6 +7,8 @@ import { restoreExpanded, type ExpandedNodes } from './diagramFolding';
 
 export interface UiState {
   activeTab: DiagramKind;
+  /** The Insights tab is on screen (activeTab keeps the diagram tab to go back to). */
+  insightsShown?: boolean;
   /** Diagrams the person asked to show whole instead of the recent window. */
   showAll: DiagramKind[];
   /** Folded nodes the person opened, per thought diagram (diagramFolding.ts). */
@@ -28,6 +30,7 @@ export function restoreUiState(saved: Partial<UiState> | undefined): UiState {
   const state: UiState = { activeTab: 'stageGraph', showAll: [] };
   if (!saved) return state;
   if (isDiagramKind(saved.activeTab)) state.activeTab = saved.activeTab;
+  if (saved.insightsShown === true) state.insightsShown = true;
   if (Array.isArray(saved.showAll)) state.showAll = saved.showAll.filter(isDiagramKind);
   if (saved.expanded !== undefined) state.expanded = restoreExpanded(saved.expanded);
   if (typeof saved.sessionId === 'string') state.sessionId = saved.sessionId;

@@ -144,6 +144,32 @@ describe('explorer: the Insights tab', () => {
     }
   });
 
+  it('comes back on the Insights tab after hide/show (getState/setState), and asks for the figures again', async () => {
+    const first = await ExplorerPage.open(browser, { theme: 'dark' });
+    let saved: unknown;
+    try {
+      await openInsights(first);
+      saved = await first.page.evaluate(() => (window as unknown as { __explorerState: unknown }).__explorerState);
+    } finally {
+      await first.close();
+    }
+    const second = await ExplorerPage.open(browser, { theme: 'dark', savedState: saved });
+    try {
+      assert.equal(await second.page.getAttribute('vscode-tabs', 'selected-index'), '3');
+      await second.send({ type: 'snapshot', mode: 'live', session: toSessionView(shown) });
+      const request = await second.waitForPosted('requestInsights');
+      assert.equal(request.sessionId, shown.meta.id);
+      // A diagram tab chosen afterwards is what the next restore shows.
+      await second.showTab('branchTree');
+      const state = await second.page.evaluate(
+        () => (window as unknown as { __explorerState: { insightsShown?: boolean } }).__explorerState,
+      );
+      assert.equal(state.insightsShown, undefined);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('the filters ask again, and the host answers for that strategy and time range', async () => {
     const explorer = await ExplorerPage.open(browser, { theme: 'dark' });
     try {
