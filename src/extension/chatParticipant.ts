@@ -125,7 +125,8 @@ async function deliberate(
   try {
     prepared = prepareDeliberation(engine, connectionId, parseDeliberateInput(command.input));
   } catch (error) {
-    if (error instanceof DeliberationInputError) return refused(`${error.message}. Nothing was recorded.\n\n${USAGE}`);
+    if (error instanceof DeliberationInputError)
+      return refused(`${vscode.l10n.t('{0}. Nothing was recorded.', error.message)}\n\n${USAGE}`);
     throw error;
   }
   const gateway = new VsCodeModelGateway(() => settings.model, { preferred: request.model, picker: deps.picker });
@@ -134,15 +135,15 @@ async function deliberate(
     await gateway.ready();
   } catch (error) {
     // No model (none installed, none matching the setting, no consent): say what to do; nothing is recorded.
-    return refused(`${error instanceof Error ? error.message : String(error)} Nothing was run or recorded.`);
+    return refused(vscode.l10n.t('{0} Nothing was run or recorded.', error instanceof Error ? error.message : String(error)));
   }
 
   const controller = new AbortController();
   const live = deps.deliberations.begin({ model: gateway.description, maxTotalTokens: prepared.plan.maxTotalTokens, controller });
   const cancel = token.onCancellationRequested(() => controller.abort(new Error('the chat request was cancelled')));
   if (token.isCancellationRequested) controller.abort(new Error('the chat request was cancelled'));
-  const routing = prepared.routing ? `\n\n_Routing: ${prepared.routing.reason}._` : '';
-  stream.markdown(`**Deliberating** (${command.label}) with ${gateway.description}.${routing}\n\n`);
+  const routing = prepared.routing ? `\n\n${vscode.l10n.t('_Routing: {0}._', prepared.routing.reason)}` : '';
+  stream.markdown(`${vscode.l10n.t('**Deliberating** ({0}) with {1}.', command.label, gateway.description)}${routing}\n\n`);
   let reply: DeliberationReply;
   try {
     const deliberationDeps = {
@@ -159,23 +160,30 @@ async function deliberate(
       onCallRecorded: ({ outcome, thoughtNumber }: { outcome: CallOutcome; thoughtNumber: number }) => {
         live.recorded(outcome, thoughtNumber);
         const where = [
-          outcome.branch ? `branch ${outcome.branch}` : '',
-          outcome.cycle !== undefined ? `cycle ${outcome.cycle}` : '',
-          outcome.phase === 'convergence' ? 'convergence' : '',
+          outcome.branch ? vscode.l10n.t('branch {0}', outcome.branch) : '',
+          outcome.cycle !== undefined ? vscode.l10n.t('cycle {0}', outcome.cycle) : '',
+          outcome.phase === 'convergence' ? vscode.l10n.t('convergence') : '',
         ]
           .filter(Boolean)
           .join(', ');
-        const tokens = outcome.usage ? `, ${outcome.usage.outputTokens}${outcome.usage.estimated ? '~' : ''} tokens` : '';
+        const figures = outcome.usage
+          ? vscode.l10n.t(
+              'Thought {0}, {1} tokens, {2} ms',
+              thoughtNumber,
+              `${outcome.usage.outputTokens}${outcome.usage.estimated ? '~' : ''}`,
+              outcome.durationMs,
+            )
+          : vscode.l10n.t('Thought {0}, {1} ms', thoughtNumber, outcome.durationMs);
         const status = outcome.status === 'ok' ? '' : ` — ${outcome.status}`;
         stream.markdown(
-          `#### ${outcome.role.title}${where ? ` (${where})` : ''}${status}\n_Thought ${thoughtNumber}${tokens}, ${outcome.durationMs} ms_\n\n${quoteModelText(outcome.text)}\n\n`,
+          `#### ${outcome.role.title}${where ? ` (${where})` : ''}${status}\n_${figures}_\n\n${quoteModelText(outcome.text)}\n\n`,
         );
       },
     };
     reply = await runDeliberation(prepared, deliberationDeps);
   } catch (error) {
     live.finished('failed');
-    if (error instanceof RecordingError) return refused(`The deliberation could not be recorded: ${error.message}`);
+    if (error instanceof RecordingError) return refused(vscode.l10n.t('The deliberation could not be recorded: {0}', error.message));
     throw error;
   } finally {
     cancel.dispose();
@@ -187,14 +195,16 @@ async function deliberate(
 
   const summary =
     reply.status === 'cancelled'
-      ? `**Cancelled.** What finished is recorded; the rest is marked cancelled.`
-      : `**Result** (${reply.plan.resultStrategy}):\n\n${quoteModelText(reply.result || '(no role produced an answer)')}`;
-  const failed = reply.failed.length > 0 ? `\n\nFailed: ${reply.failed.join(', ')}.` : '';
-  const cut = reply.budgets.cut.length > 0 ? `\n\nCut by budgets: ${reply.budgets.cut.join('; ')}.` : '';
-  stream.markdown(
-    `---\n${summary}${failed}${cut}\n\n_Session \`${reply.sessionId}\`, thoughts ${reply.thoughts.first}–${reply.thoughts.last}; ${reply.usage.calls} calls, ` +
-      `${reply.usage.inputTokens} + ${reply.usage.outputTokens} tokens${reply.usage.estimated ? ' (partly estimated)' : ''}._\n\n`,
-  );
+      ? vscode.l10n.t('**Cancelled.** What finished is recorded; the rest is marked cancelled.')
+      : `${vscode.l10n.t('**Result** ({0}):', reply.plan.resultStrategy)}\n\n${quoteModelText(reply.result || vscode.l10n.t('(no role produced an answer)'))}`;
+  const failed = reply.failed.length > 0 ? `\n\n${vscode.l10n.t('Failed: {0}.', reply.failed.join(', '))}` : '';
+  const cut = reply.budgets.cut.length > 0 ? `\n\n${vscode.l10n.t('Cut by budgets: {0}.', reply.budgets.cut.join('; '))}` : '';
+  const { usage } = reply;
+  const spent = usage.estimated
+    ? vscode.l10n.t('{0} calls, {1} + {2} tokens (partly estimated)', usage.calls, usage.inputTokens, usage.outputTokens)
+    : vscode.l10n.t('{0} calls, {1} + {2} tokens', usage.calls, usage.inputTokens, usage.outputTokens);
+  const where = vscode.l10n.t('Session {0}, thoughts {1}–{2}', `\`${reply.sessionId}\``, reply.thoughts.first, reply.thoughts.last);
+  stream.markdown(`---\n${summary}${failed}${cut}\n\n_${where}; ${spent}._\n\n`);
   stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [reply.sessionId] });
   stream.button({ command: EXPORT_COMMAND, title: vscode.l10n.t('Export Session…'), arguments: [reply.sessionId] });
   return {
@@ -237,9 +247,15 @@ function startStrategySession(
   const { sessionId } = outcome.reply;
   const stages = strategy.stages.map((stage) => `\`${stage.name}\``).join(' → ');
   stream.markdown(
-    `Started session \`${sessionId}\` in **${strategy.title}**: ${strategy.description}\n\nStages: ${stages}.\n\n` +
-      `To go on, ask the agent (agent mode): _"Continue thinking session ${sessionId} with the sequentialthinking tool, from thought 2"_ — ` +
-      `it sends \`sessionId: "${sessionId}"\`, \`thoughtNumber: 2\` and a \`stage\` of the strategy on each call. The explorer draws it live.\n\n`,
+    `${vscode.l10n.t('Started session {0} in **{1}**: {2}', `\`${sessionId}\``, strategy.title, strategy.description)}\n\n` +
+      `${vscode.l10n.t('Stages: {0}.', stages)}\n\n` +
+      `${vscode.l10n.t(
+        'To go on, ask the agent (agent mode): _"Continue thinking session {0} with the sequentialthinking tool, from thought 2"_ — it sends {1}, {2} and a {3} of the strategy on each call. The explorer draws it live.',
+        sessionId,
+        `\`sessionId: "${sessionId}"\``,
+        '`thoughtNumber: 2`',
+        '`stage`',
+      )}\n\n`,
   );
   stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [sessionId] });
   return { metadata: { command: 'strategy', sessionId } satisfies ThinkingResultMetadata };
@@ -259,15 +275,25 @@ function resumeSession(engine: ThinkingEngine, sessionId: string | undefined, st
   const { meta } = session;
   const last = session.thoughts.at(-1);
   const lastLine = last
-    ? `\n\nLast thought (#${last.thoughtNumber}${last.stage ? `, ${last.stage}` : ''}):\n\n> ${last.thought.slice(0, 600).replace(/\n/g, '\n> ')}`
+    ? `\n\n${vscode.l10n.t('Last thought ({0}):', `#${last.thoughtNumber}${last.stage ? `, ${last.stage}` : ''}`)}\n\n> ${last.thought.slice(0, 600).replace(/\n/g, '\n> ')}`
     : '';
   const next = meta.lastThoughtNumber + 1;
-  stream.markdown(
-    `Session \`${meta.id}\`${meta.title ? ` — ${meta.title}` : ''}: ${meta.thoughtCount} thoughts, strategy \`${meta.strategy}\`, ${meta.status}.${lastLine}\n\n` +
-      (meta.status === 'complete'
-        ? 'It is complete. Start a new one with `/strategy`, or deliberate on a follow-up question.\n\n'
-        : `To go on, ask the agent: _"Continue thinking session ${meta.id} with the sequentialthinking tool, from thought ${next}"_, or deliberate with \`@thinking\` on it.\n\n`),
+  const about = vscode.l10n.t(
+    'Session {0}: {1} thoughts, strategy {2}, {3}.',
+    `\`${meta.id}\`${meta.title ? ` — ${meta.title}` : ''}`,
+    meta.thoughtCount,
+    `\`${meta.strategy}\``,
+    meta.status,
   );
+  const howToGoOn =
+    meta.status === 'complete'
+      ? vscode.l10n.t('It is complete. Start a new one with `/strategy`, or deliberate on a follow-up question.')
+      : vscode.l10n.t(
+          'To go on, ask the agent: _"Continue thinking session {0} with the sequentialthinking tool, from thought {1}"_, or deliberate with `@thinking` on it.',
+          meta.id,
+          next,
+        );
+  stream.markdown(`${about}${lastLine}\n\n${howToGoOn}\n\n`);
   stream.button({ command: OPEN_COMMAND, title: vscode.l10n.t('Open in Explorer'), arguments: [meta.id] });
   stream.button({ command: EXPORT_COMMAND, title: vscode.l10n.t('Export Session…'), arguments: [meta.id] });
   return { metadata: { command: 'resume', sessionId: meta.id } satisfies ThinkingResultMetadata };
