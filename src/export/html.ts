@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
 import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
@@ -84,7 +85,18 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
   }
   out.push('</section>', '<section class="insights">', '<h2>Insights</h2>', '<dl class="summary">');
   for (const fact of insightFacts(snapshot)) out.push(`<div><dt>${escapeHtml(fact.label)}</dt><dd>${escapeHtml(fact.value)}</dd></div>`);
-  out.push('</dl>', '</section>', '<section class="thoughts">', '<h2>Thoughts</h2>');
+  out.push('</dl>', '</section>');
+  const feedback = feedbackFacts(snapshot);
+  if (feedback.length > 0) {
+    out.push('<section class="feedback">', '<h2>Feedback</h2>', '<ul>');
+    for (const fact of feedback)
+      out.push(
+        `<li><strong>${escapeHtml(fact.title)}</strong> <span class="note">${escapeHtml(fact.status)}</span>` +
+          `${fact.text === undefined ? '' : `<div class="text">${escapeHtml(fact.text)}</div>`}</li>`,
+      );
+    out.push('</ul>', '</section>');
+  }
+  out.push('<section class="thoughts">', '<h2>Thoughts</h2>');
 
   const total = snapshot.thoughts.length;
   const { revises } = resolveLinks(snapshot.thoughts);
@@ -200,6 +212,7 @@ pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12p
 .qa { margin: .5rem 0 0; font-size: .85rem; } .qa dt { font-weight: 600; } .qa dd { margin: 0 0 .25rem; }
 .tool-chip { display: inline-block; padding: 0 .45rem; border: 1px solid var(--border); border-radius: .3rem; margin: 0 .25rem .15rem 0; font-family: monospace; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.feedback ul { padding-left: 1.25rem; } .feedback li { margin: 0 0 .5rem; }
 .diff { margin-top: .5rem; font-size: .9rem; } .diff summary { cursor: pointer; color: var(--muted); }
 del { background: rgba(248, 81, 73, .2); text-decoration: line-through; } ins { background: rgba(46, 160, 67, .25); text-decoration: none; }
 `;

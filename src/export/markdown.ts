@@ -4,6 +4,7 @@
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
+import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { qaViewOf } from '../shared/qaView';
@@ -31,6 +32,14 @@ export function sessionMarkdown(snapshot: SessionSnapshot, options: MarkdownExpo
 
   out.push('## Insights', '');
   for (const fact of insightFacts(snapshot)) out.push(`- **${fact.label}:** ${markdownInline(fact.value)}`);
+  const feedback = feedbackFacts(snapshot);
+  if (feedback.length > 0) {
+    out.push('', '## Feedback', '');
+    for (const fact of feedback) {
+      out.push(`- **${markdownInline(fact.title)}** — _${markdownInline(fact.status)}_`);
+      if (fact.text !== undefined) out.push('', markdownText(fact.text).replace(/^/gm, '  '), '');
+    }
+  }
   out.push('', '## Thoughts', '');
   const total = snapshot.thoughts.length;
   if (total === 0) out.push('_No thoughts yet._', '');

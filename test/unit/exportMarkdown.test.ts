@@ -256,3 +256,54 @@ describe('no link comes out of thought text', () => {
     assert.equal(markdownText('me@x.org'), 'me\\@x\\.org');
   });
 });
+
+describe('Markdown export: the Feedback section', () => {
+  it('lists what the person said, with its state, and keeps hostile feedback text as text', async () => {
+    const snapshot = snapshotOf(['Plan', 'Check', 'Fix', 'Answer']);
+    const at = (second: number) => Date.UTC(2026, 10, 22, 2, 1, second);
+    snapshot.feedback = [
+      { id: 'fb-1', kind: 'note', author: 'user', createdAt: at(0), text: MARKDOWN_CORPUS.join('\n'), deliveredAt: at(1) },
+      {
+        id: 'fb-2',
+        kind: 'reject',
+        author: 'user',
+        createdAt: at(2),
+        thoughtNumber: 2,
+        text: 'wrong **runner**',
+        deliveredAt: at(3),
+        appliedAt: at(4),
+        appliedBySeq: 2,
+      },
+      { id: 'fb-3', kind: 'branch', author: 'user', createdAt: at(5), thoughtNumber: 1, branchId: 'alt-<b>x</b>' },
+    ];
+    const document = await render(sessionMarkdown(snapshot));
+    assert.deepEqual(
+      [...document.querySelectorAll('h2')].map((h2) => h2.textContent),
+      ['Stage graph', 'Branch tree', 'Revision chain', 'Insights', 'Feedback', 'Thoughts'],
+    );
+    const items = [...document.querySelectorAll('h2 + ul')].at(-1);
+    assert.ok(items, 'a list under Feedback');
+    const entries = [...items.querySelectorAll(':scope > li')];
+    assert.equal(entries.length, 3);
+    assert.equal(entries[0].querySelector('strong')?.textContent, 'Note');
+    assert.match(entries[0].textContent ?? '', /given 2026-11-22T02:01:00\.000Z, delivered 2026-11-22T02:01:01\.000Z/);
+    // The whole corpus comes out as text: no element from it, nothing clickable.
+    const made = [...items.querySelectorAll('a, img, script, h1, h2, h3, h4, table, blockquote, pre, code, ol, ul, div, del, strong, em')];
+    assert.deepEqual(
+      made.map((element) => element.tagName.toLowerCase()),
+      ['strong', 'em', 'strong', 'em', 'strong', 'em'],
+      items.innerHTML,
+    );
+    assert.ok((entries[0].textContent ?? '').includes('<img src=x onerror=alert(1)>'));
+    assert.equal(entries[1].querySelector('strong')?.textContent, 'Reject thought 2');
+    assert.match(entries[1].textContent ?? '', /applied by #3 2026-11-22T02:01:04\.000Z/);
+    assert.ok((entries[1].textContent ?? '').includes('wrong **runner**'));
+    assert.equal(entries[2].querySelector('strong')?.textContent, 'Explore an alternative from thought 1 (branch alt-<b>x</b>)');
+    assert.match(entries[2].textContent ?? '', /not delivered/);
+  });
+
+  it('has no Feedback section when nobody gave any', async () => {
+    const document = await render(sessionMarkdown(snapshotOf(['Plan', 'Answer'])));
+    assert.ok(![...document.querySelectorAll('h2')].some((h2) => h2.textContent === 'Feedback'));
+  });
+});

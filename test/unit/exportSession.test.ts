@@ -227,6 +227,28 @@ describe('sessionHtml', () => {
     for (const pre of document.querySelectorAll('pre.mermaid-src')) assert.equal(pre.children.length, 0);
   });
 
+  it('lists the feedback given, with its state, and keeps hostile feedback text as text', () => {
+    const snapshot = sampleSession();
+    snapshot.feedback = [
+      { id: 'fb-1', kind: 'note', author: 'user', createdAt: Date.UTC(2026, 10, 22, 2, 1), text: INJECTIONS.join('\n') },
+      { id: 'fb-2', kind: 'conclude', author: 'user', createdAt: Date.UTC(2026, 10, 22, 2, 2), deliveredAt: Date.UTC(2026, 10, 22, 2, 3) },
+    ];
+    const document = new JSDOM(sessionHtml(snapshot, { rendererScript: FAKE_RENDERER })).window.document;
+    const entries = [...document.querySelectorAll('section.feedback li')];
+    assert.deepEqual(
+      entries.map((entry) => entry.querySelector('strong')?.textContent),
+      ['Note', 'Conclude now'],
+    );
+    assert.equal(entries[0].querySelector('.text')?.textContent, INJECTIONS.join('\n'));
+    assert.match(entries[1].textContent ?? '', /delivered 2026-11-22T02:03:00\.000Z/);
+    assert.equal(document.querySelectorAll('script').length, 1);
+    assert.equal(document.querySelectorAll('section.feedback :is(img, a, b, script, [onclick], [onerror])').length, 0);
+    assert.equal(
+      new JSDOM(sessionHtml(sampleSession(), { rendererScript: FAKE_RENDERER })).window.document.querySelector('section.feedback'),
+      null,
+    );
+  });
+
   it('refuses a renderer that would break out of its script element', () => {
     assert.throws(() => sessionHtml(sampleSession(), { rendererScript: 'x("</script>")' }), HtmlExportError);
     assert.throws(() => sessionHtml(sampleSession(), {}), /needs the diagram renderer/);

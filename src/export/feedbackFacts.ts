@@ -1,0 +1,47 @@
+// The Feedback section of the Markdown and HTML exports, worded once: what the person told the agent during the
+// session (notes, rejections, alternatives, "conclude now"), each with when it was given, delivered and applied. Plain
+// strings; each format escapes them (the text is the person's, and a copied journal can hold anything).
+import type { FeedbackRecord, SessionSnapshot } from '../engine/model';
+import { isoDate } from './sessionFacts';
+
+export interface FeedbackFact {
+  /** "Note", "Reject thought 2", "Explore an alternative from thought 3 (branch alt-x)", "Conclude now". */
+  title: string;
+  /** Given, delivered and applied, with times. */
+  status: string;
+  /** The note, the reason or the comment, when there is one. */
+  text?: string;
+}
+
+export function feedbackFacts(snapshot: SessionSnapshot): FeedbackFact[] {
+  return (snapshot.feedback ?? []).map((record) => {
+    const fact: FeedbackFact = { title: titleOf(record), status: statusOf(record, snapshot) };
+    if (record.text !== undefined && record.text.trim() !== '') fact.text = record.text;
+    return fact;
+  });
+}
+
+function titleOf(record: FeedbackRecord): string {
+  const about = record.thoughtNumber === undefined ? '' : ` thought ${record.thoughtNumber}`;
+  switch (record.kind) {
+    case 'note':
+      return `Note${about ? ` on${about}` : ''}`;
+    case 'reject':
+      return `Reject${about}`;
+    case 'branch':
+      return `Explore an alternative from${about}${record.branchId ? ` (branch ${record.branchId})` : ''}`;
+    case 'conclude':
+      return 'Conclude now';
+  }
+}
+
+function statusOf(record: FeedbackRecord, snapshot: SessionSnapshot): string {
+  const parts = [`given ${isoDate(record.createdAt)}`];
+  if (record.deliveredAt !== undefined) parts.push(`delivered ${isoDate(record.deliveredAt)}`);
+  else parts.push('not delivered');
+  if (record.appliedAt !== undefined) {
+    const by = record.appliedBySeq === undefined ? undefined : snapshot.thoughts[record.appliedBySeq];
+    parts.push(`applied${by ? ` by #${by.thoughtNumber}` : ''} ${isoDate(record.appliedAt)}`);
+  }
+  return parts.join(', ');
+}
