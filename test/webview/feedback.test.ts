@@ -2,7 +2,8 @@
 // the note box, Conclude now and the card actions post the right `giveFeedback` messages; the host's answer shows in
 // the status line; feedback is drawn on the cards it is about (pending, delivered, applied), on the thought that
 // applied it, and as the `feedback` class on the branch tree's node; finished sessions and replays offer no controls.
-// The screenshot of a rejection and its applied revision is docs/feedback-rejection.png.
+// The screenshot of a rejection and its applied revision is docs/feedback-rejection.png (refreshed with
+// THOUGHT_EXPLORER_UPDATE_DOCS=1).
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -179,7 +180,8 @@ describe('feedback controls in the explorer (Chromium)', () => {
       await page.locator('.thought-card[data-seq="2"]').scrollIntoViewIfNeeded();
       await page.waitForTimeout(300);
       const path = await explorer.screenshot('feedback-rejection');
-      copyFileSync(path, join(ROOT, 'docs', 'feedback-rejection.png'));
+      // The picture in docs/ is refreshed on request only: a test run leaves the working tree as it found it.
+      if (process.env.THOUGHT_EXPLORER_UPDATE_DOCS === '1') copyFileSync(path, join(ROOT, 'docs', 'feedback-rejection.png'));
 
       // Feedback text is untrusted: a note and a reason that look like markup stay text, on cards and in the panel.
       const hostile = delivered.map((record) => ({ ...record, text: HOSTILE }));
