@@ -51,11 +51,16 @@ async function main() {
     if (!page || answering || !existsSync(request)) return;
     answering = true;
     try {
-      const label = readFileSync(request, 'utf8');
+      const { label, expectDone } = JSON.parse(readFileSync(request, 'utf8'));
       rmSync(request);
-      // Ticks follow completion events asynchronously: give the page a moment to re-render the list.
-      await page.waitForTimeout(1500);
-      const steps = await readSteps(page);
+      // Ticks follow completion events asynchronously: read the list until it shows the ticks the suite expects (or
+      // until a deadline; the suite's assertions then show what the page held).
+      const deadline = Date.now() + 10_000;
+      let steps = await readSteps(page);
+      while (steps.filter((step) => step.done).length !== expectDone && Date.now() < deadline) {
+        await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+        steps = await readSteps(page);
+      }
       log(`${label}: ${steps.map((step) => `${step.done ? '✓' : '·'} ${step.title}`).join(' | ')}`);
       if (label === 'done' && options.screenshot) {
         // The step's SVG is drawn in a webview of its own, which paints after the list.

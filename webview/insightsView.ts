@@ -3,6 +3,7 @@
 // strategy, drawn as plain SVG coloured by VS Code's chart variables (explorer.css). The host computes every figure;
 // this view asks when the tab is shown (and again, throttled, while a live session grows) and draws the answer.
 // Every name drawn (strategies, stages) is set as text, never as markup.
+import { duration, percent } from '../src/shared/insightsFormat';
 import type { InsightsMessage, InsightsRange, InsightsRequestFilter, SessionInsightsView } from '../src/shared/insightsView';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -239,19 +240,6 @@ function svgElement(name: string, attributes: Record<string, string | number>): 
   return element;
 }
 
-function percent(rate: number): string {
-  return `${Math.round(rate * 1000) / 10}%`;
-}
-
 function round(value: number): string {
   return String(Math.round(value * 10) / 10);
-}
-
-function duration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min${seconds % 60 > 0 ? ` ${seconds % 60} s` : ''}`;
-  return `${Math.floor(minutes / 60)} h${minutes % 60 > 0 ? ` ${minutes % 60} min` : ''}`;
 }

@@ -3,6 +3,7 @@
 import { sessionInsights } from '../engine/insights/sessionInsights';
 import type { SessionSnapshot } from '../engine/model';
 import type { SummaryFact } from './sessionFacts';
+import { duration, percent } from '../shared/insightsFormat';
 
 export function insightFacts(snapshot: SessionSnapshot): SummaryFact[] {
   const insights = sessionInsights(snapshot);
@@ -36,18 +37,4 @@ export function insightFacts(snapshot: SessionSnapshot): SummaryFact[] {
     });
   }
   return facts;
-}
-
-export function percent(rate: number): string {
-  return `${Math.round(rate * 1000) / 10}%`;
-}
-
-/** 950 ms, 12 s, 3 min 5 s, 2 h 4 min. */
-export function duration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min${seconds % 60 > 0 ? ` ${seconds % 60} s` : ''}`;
-  return `${Math.floor(minutes / 60)} h${minutes % 60 > 0 ? ` ${minutes % 60} min` : ''}`;
 }

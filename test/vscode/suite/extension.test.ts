@@ -3,14 +3,13 @@
 // CLI into the same store appearing live, a CLI thought into a session the extension holds re-read, and 401 for a
 // request without the secret.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { SessionsTreeNode } from '../../../src/extension/sessionsTree';
-import { EXTENSION_ID, eventually, sequentialThinkingTool, toolResultJson } from './support';
+import { EXTENSION_ID, StdioClient, eventually, sequentialThinkingTool, spawnCli, toolResultJson } from './support';
 
 function label(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
   const item = api.sessionsTree.getTreeItem(node) as vscode.TreeItem;
@@ -40,45 +39,6 @@ function renderTree(api: ThoughtExplorerApi, node: SessionsTreeNode, depth = 0):
   return api.sessionsTree
     .getChildren(node)
     .flatMap((child) => [`${'  '.repeat(depth)}${label(api, child)} — ${description(api, child)}`, ...renderTree(api, child, depth + 1)]);
-}
-
-/** A minimal MCP client over the stdio CLI's newline-delimited JSON-RPC. */
-class StdioClient {
-  private buffer = '';
-  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  readonly stderr: string[] = [];
-
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let newline: number;
-      while ((newline = this.buffer.indexOf('\n')) !== -1) {
-        const line = this.buffer.slice(0, newline).trim();
-        this.buffer = this.buffer.slice(newline + 1);
-        if (line === '') continue;
-        const message = JSON.parse(line) as Record<string, unknown>;
-        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
-      }
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
-  }
-
-  request(id: number, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`No answer to ${method} from the CLI; stderr: ${this.stderr.join('')}`)), 15_000);
-      this.waiting.set(id, (message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
-  }
-
-  notify(method: string): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
-  }
 }
 
 suite('extension: Thought Explorer in real VS Code', () => {
@@ -196,21 +156,18 @@ suite('extension: Thought Explorer in real VS Code', () => {
     this.timeout(60_000);
     const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
     assert.ok(existsSync(cli), `${cli} is built`);
-    const child = spawn(process.execPath, [cli, '--storage-path', storage], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    });
+    const child = spawnCli(storage);
     const changesBefore = api.storeWatcher.externalChanges;
     try {
       const client = new StdioClient(child);
-      const init = await client.request(1, 'initialize', {
+      const init = await client.request('initialize', {
         protocolVersion: '2025-06-18',
         capabilities: {},
         clientInfo: { name: 'claude-desktop-stand-in', version: '1' },
       });
       assert.ok(init.result, JSON.stringify(init));
       client.notify('notifications/initialized');
-      const call = await client.request(2, 'tools/call', {
+      const call = await client.request('tools/call', {
         name: 'sequentialthinking',
         arguments: { thought: 'Written by the stdio CLI', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true },
       });
@@ -224,7 +181,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
         () => (api.storeWatcher.externalChanges > changesBefore ? true : undefined),
         'the store watcher to notice the CLI write',
       );
-      await client.request(3, 'tools/call', {
+      await client.request('tools/call', {
         name: 'sequentialthinking',
         arguments: { thought: 'Second CLI thought', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false },
       });
@@ -255,21 +212,17 @@ suite('extension: Thought Explorer in real VS Code', () => {
     const back = await invoke({ sessionId, thought: 'Back in VS Code', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true });
     assert.equal(back.sessionId, sessionId, JSON.stringify(back));
     const held = api.engine().getSession(sessionId)?.thoughts.length ?? 0;
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--storage-path', storage], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    });
+    const child = spawnCli(storage);
     try {
       const client = new StdioClient(child);
-      const init = await client.request(1, 'initialize', {
+      const init = await client.request('initialize', {
         protocolVersion: '2025-06-18',
         capabilities: {},
         clientInfo: { name: 'claude-desktop-stand-in', version: '1' },
       });
       assert.ok(init.result, JSON.stringify(init));
       client.notify('notifications/initialized');
-      const call = await client.request(2, 'tools/call', {
+      const call = await client.request('tools/call', {
         name: 'sequentialthinking',
         arguments: {
           sessionId,

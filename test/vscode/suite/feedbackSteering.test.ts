@@ -8,12 +8,19 @@
 // The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
 // yet when it begins, and the suites of one run share one window, loaded in file-name order.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
+import {
+  EXTENSION_ID,
+  StdioClient,
+  eventually,
+  invokeJson,
+  isolateStorage,
+  sequentialThinkingTool,
+  spawnCli,
+  type IsolatedStorage,
+} from './support';
 
 interface DriverStep {
   op: 'fill' | 'press' | 'click' | 'waitFor';
@@ -52,52 +59,12 @@ function thought(marker: string, thoughtNumber: number, extra: Record<string, un
   };
 }
 
-/** The stdio CLI as another MCP client runs it (Claude Desktop, Cursor): newline-delimited JSON-RPC on its stdin/stdout. */
-class CliClient {
-  private buffer = '';
-  private nextId = 1;
-  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  readonly stderr: string[] = [];
-
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      for (let newline = this.buffer.indexOf('\n'); newline !== -1; newline = this.buffer.indexOf('\n')) {
-        const line = this.buffer.slice(0, newline).trim();
-        this.buffer = this.buffer.slice(newline + 1);
-        if (line === '') continue;
-        const message = JSON.parse(line) as Record<string, unknown>;
-        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
-      }
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
-  }
-
-  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`No answer to ${method} from the CLI; stderr: ${this.stderr.join('')}`)), 15_000);
-      this.waiting.set(id, (message) => {
-        clearTimeout(timer);
-        resolve(message);
-      });
-      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
-  }
-
-  notify(method: string): void {
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
-  }
-
-  /** One sequentialthinking call; the reply's structuredContent. */
-  async think(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const answer = await this.request('tools/call', { name: 'sequentialthinking', arguments: args });
-    const result = answer.result as { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
-    assert.ok(result?.structuredContent && !result.isError, JSON.stringify(answer));
-    return result.structuredContent;
-  }
+/** One sequentialthinking call through the stdio CLI; the reply's structuredContent. */
+async function think(client: StdioClient, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await client.request('tools/call', { name: 'sequentialthinking', arguments: args });
+  const result = answer.result as { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
+  assert.ok(result?.structuredContent && !result.isError, JSON.stringify(answer));
+  return result.structuredContent;
 }
 
 suite('feedback: steering a live session from the explorer in real VS Code', () => {
@@ -228,13 +195,9 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
 
   test('a note typed in VS Code reaches the next reply of a session the stdio CLI serves; the delivery shows in VS Code', async function () {
     this.timeout(120_000);
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--storage-path', storage.directory], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    });
+    const child = spawnCli(storage.directory);
     try {
-      const client = new CliClient(child);
+      const client = new StdioClient(child);
       const init = await client.request('initialize', {
         protocolVersion: '2025-06-18',
         capabilities: {},
@@ -243,9 +206,9 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       assert.ok(init.result, JSON.stringify(init));
       client.notify('notifications/initialized');
       const cliMarker = `${marker}-cli`;
-      const first = await client.think(thought(cliMarker, 1));
+      const first = await think(client, thought(cliMarker, 1));
       const cliSession = first.sessionId as string;
-      await client.think(thought(cliMarker, 2));
+      await think(client, thought(cliMarker, 2));
       // VS Code shows the CLI's session (read from the shared store) in the sidebar explorer.
       api.services.selectSession(cliSession);
       await eventually(() => {
@@ -260,10 +223,10 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       ]);
       const recorded = await eventually(() => api.engine().getSession(cliSession)?.feedback?.[0], 'the note to be journaled by VS Code');
       // The CLI's next reply carries it: it read VS Code's record from the journal.
-      const reply = await client.think(thought(cliMarker, 3));
+      const reply = await think(client, thought(cliMarker, 3));
       assert.deepEqual(reply.userFeedback, [{ id: recorded.id, kind: 'note', text: note }], JSON.stringify(reply));
       assert.equal(reply.thoughtHistoryLength, 3);
-      assert.equal((await client.think(thought(cliMarker, 4))).userFeedback, undefined, 'delivered once');
+      assert.equal((await think(client, thought(cliMarker, 4))).userFeedback, undefined, 'delivered once');
       // The CLI's delivery mark comes back to VS Code through the store watcher: the explorer shows it delivered.
       await inExplorer([{ op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' }]);
       assert.equal(typeof api.engine().getSession(cliSession)?.feedback?.[0].deliveredAt, 'number');

@@ -8,8 +8,8 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { EXTENSION_ID, eventually, sequentialThinkingTool } from './support';
 
-const EXTENSION_ID = 'thought-explorer.thought-explorer';
 const HELPER_ID = 'thought-explorer-tests.scripted-model';
 const TOOL_SUFFIX = 'sequentialthinking';
 
@@ -25,26 +25,6 @@ interface ThoughtExplorerTestApi {
   mcpStatus(): { requests: Record<string, number> };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function ourTool(): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith(TOOL_SUFFIX));
-}
-
-async function startOurMcpServer(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ourTool()) {
-    if (Date.now() > deadline) throw new Error(`No MCP tool ending in "${TOOL_SUFFIX}" after ${timeoutMs} ms`);
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true }).then(
-      () => undefined,
-      () => undefined,
-    );
-    if (!ourTool()) await sleep(2000);
-  }
-}
-
 suite('MCP App: the thought graph inline in chat', () => {
   let helper: ScriptedModelApi;
   let explorer: ThoughtExplorerTestApi;
@@ -58,7 +38,7 @@ suite('MCP App: the thought graph inline in chat', () => {
     assert.ok(extension, `${EXTENSION_ID} is not loaded`);
     explorer = await extension.activate();
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    await startOurMcpServer(90_000);
+    await sequentialThinkingTool();
   });
 
   test('VS Code reads the ui:// resource and the view in the chat reads the session through the app-only tool', async function () {
@@ -86,8 +66,12 @@ suite('MCP App: the thought graph inline in chat', () => {
 
     // The views load after the tool calls complete; give them time to read the resource and call the page tool.
     const since = (method: string) => (explorer.mcpStatus().requests[method] ?? 0) - (before[method] ?? 0);
-    const deadline = Date.now() + 45_000;
-    while (Date.now() < deadline && !(since('resources/read') > 0 && since('tools/call') > calls.length)) await sleep(500);
+    // A time-out here is reported by the assertions below, which say what never happened.
+    await eventually(
+      () => (since('resources/read') > 0 && since('tools/call') > calls.length ? true : undefined),
+      'the view to read the resource and call the page tool',
+      45_000,
+    ).catch(() => undefined);
     assert.ok(
       since('resources/read') > 0,
       `VS Code never read the ui:// resource (requests: ${JSON.stringify(explorer.mcpStatus().requests)})`,
@@ -96,6 +80,7 @@ suite('MCP App: the thought graph inline in chat', () => {
       since('tools/call') > calls.length,
       `the view never called the page tool: ${since('tools/call')} tools/call for ${calls.length} thoughts`,
     );
-    if (process.env.THOUGHT_EXPLORER_SCREENSHOT === 'mcp-app') await sleep(4000); // let the last view draw its tree
+    // Screenshot staging only: the chat's DOM is out of the extension host's reach, so give the last view time to draw.
+    if (process.env.THOUGHT_EXPLORER_SCREENSHOT === 'mcp-app') await new Promise((resolve) => setTimeout(resolve, 4000));
   });
 });

@@ -1,6 +1,7 @@
 // Helpers shared by the in-editor suites (bundled into each *.test.js; not a test file itself): waiting for a
 // condition, reading the MCP tool's JSON reply, finding and calling the sequentialthinking tool through VS Code's own
-// MCP client, and giving a suite a session store of its own.
+// MCP client, giving a suite a session store of its own, and talking to the stdio CLI as another MCP client would.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,4 +89,53 @@ export async function isolateStorage(api: ThoughtExplorerApi, prefix: string): P
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** The extension's stdio CLI (dist/cli.js) on `storagePath`, as another MCP client starts it (Claude Desktop, Cursor). */
+export function spawnCli(storagePath: string): ChildProcessWithoutNullStreams {
+  const cli = join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.js');
+  return spawn(process.execPath, [cli, '--storage-path', storagePath], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+}
+
+/** A minimal MCP client over the stdio CLI's newline-delimited JSON-RPC; request ids count from 1. */
+export class StdioClient {
+  private buffer = '';
+  private nextId = 1;
+  private readonly waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  readonly stderr: string[] = [];
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      for (let newline = this.buffer.indexOf('\n'); newline !== -1; newline = this.buffer.indexOf('\n')) {
+        const line = this.buffer.slice(0, newline).trim();
+        this.buffer = this.buffer.slice(newline + 1);
+        if (line === '') continue;
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.stderr.push(chunk));
+  }
+
+  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`No answer to ${method} from the CLI; stderr: ${this.stderr.join('')}`)), 15_000);
+      this.waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  notify(method: string): void {
+    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  }
 }

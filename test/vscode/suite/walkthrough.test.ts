@@ -39,12 +39,15 @@ function walkthrough(): Walkthrough {
   return found;
 }
 
-/** Asks the runner (when there is one) to read the walkthrough from the page; its answer, or undefined without runner. */
-async function seenByRunner(label: string): Promise<SeenSteps | undefined> {
+/**
+ * Asks the runner (when there is one) to read the walkthrough from the page once `expectDone` steps are ticked (it
+ * answers what it sees after a deadline otherwise); its answer, or undefined without runner.
+ */
+async function seenByRunner(label: string, expectDone: number): Promise<SeenSteps | undefined> {
   const request = process.env.THOUGHT_EXPLORER_TEST_WALKTHROUGH_REQUEST;
   const answer = process.env.THOUGHT_EXPLORER_TEST_WALKTHROUGH_ANSWER;
   if (!request || !answer) return undefined;
-  writeFileSync(request, label);
+  writeFileSync(request, JSON.stringify({ label, expectDone }));
   return eventually(
     () => {
       if (!existsSync(answer)) return undefined;
@@ -128,7 +131,7 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
       15_000,
     );
     console.log(`    active tab: ${tab.label}`);
-    const seen = await seenByRunner('opened');
+    const seen = await seenByRunner('opened', 0);
     if (seen) {
       assert.deepEqual(
         seen.steps.map((step) => step.title),
@@ -170,7 +173,7 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${WALKTHROUGH}`, false);
-    const seen = await seenByRunner('done');
+    const seen = await seenByRunner('done', walkthrough().steps.length);
     if (seen) {
       assert.deepEqual(
         seen.steps.filter((step) => step.done).map((step) => step.title),
