@@ -6,11 +6,11 @@
 // - `%` could start a directive (`%%{init}`, found anywhere in the text); `{` `}` belong to directives too;
 // - `<` `>` would be HTML in the drawn label; `&` before `name;` would be a character reference;
 // - `#` before `word;` would be one of Mermaid's own entity codes; `$` starts KaTeX math (`$$…$$`); a backtick after
-//   the quote makes a Markdown string;
+//   the quote makes a Markdown string; a backslash would reach KaTeX's math detection (`\(…\)`);
 // - control, format and separator characters (bidi overrides, zero-width spaces) are invisible in the source.
 
 /** Characters always written as entity codes. */
-const ALWAYS_ESCAPED = /["|%{}<>$`]/u;
+const ALWAYS_ESCAPED = /["|%{}<>$`\\]/u;
 /** Invisible or layout-changing characters (except the zero-width joiner inside emoji sequences). */
 const INVISIBLE = /[\p{C}\p{Z}]/u;
 

@@ -23,7 +23,10 @@ export function thoughtLabel(thought: ThoughtRecord, excerptLength: number): str
   const head = mermaidLabel(plainHead, Number.MAX_SAFE_INTEGER);
   if (excerptLength <= 0) return head;
   const text = excerpt(thought.thought, Math.max(excerptLength, Array.from(plainHead).length));
-  return text === '' ? head : `${head}${LABEL_LINE_BREAK}${mermaidLabel(text, Number.MAX_SAFE_INTEGER)}`;
+  if (text === '') return head;
+  // Mermaid decodes each line of a broken label before looking for KaTeX math, so text with `$$` stays on one line.
+  const joint = text.includes('$$') ? ': ' : LABEL_LINE_BREAK;
+  return `${head}${joint}${mermaidLabel(text, Number.MAX_SAFE_INTEGER)}`;
 }
 
 /** Whitespace flattened, shortened to `length` characters (code points, so emoji are never cut in half). */

@@ -29,7 +29,7 @@ export class HtmlExportError extends Error {}
 const PROGRESS_EVERY = 250;
 
 export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOptions = {}): string {
-  const diagrams = sessionDiagrams(snapshot, options.diagramWindow);
+  const diagrams = sessionDiagrams(snapshot, options.diagramWindow, 'scheme');
   const needsRenderer = diagrams.some((diagram) => options.svgs?.[diagram.key] === undefined);
   let script: string | undefined;
   if (needsRenderer) {
