@@ -9,6 +9,8 @@ import { branchTreeSource } from '../../src/diagrams/branchTree';
 import { revisionChainSource } from '../../src/diagrams/revisionChain';
 import { stageGraphSource } from '../../src/diagrams/stageGraph';
 import { findStrategy } from '../../src/engine/strategies/catalog';
+import { ThinkingEngine } from '../../src/engine/engine';
+import { parseMermaid } from '../support/mermaidParse';
 
 export const MARKDOWN_CORPUS = [
   '"]); alert(1)//',
@@ -310,8 +312,6 @@ describe('Markdown export: the Feedback section', () => {
 
 describe('Markdown diagram text reads as text', () => {
   it('writes labels plainly (entities only where Mermaid needs them) and Mermaid still parses them', async () => {
-    const { parseMermaid } = await import('../support/mermaidParse');
-    const { ThinkingEngine } = await import('../../src/engine/engine');
     const engine = new ThinkingEngine({ log: () => undefined });
     const texts = ['Plan: cache it (step 1) · test', 'Check #1180 vs #1181; 40 s → 22 min', 'Say "done" <now>'];
     texts.forEach((thought, index) => {
