@@ -1,6 +1,7 @@
 // What the Sessions tree shows, as pure functions over the engine's data (no vscode import, so tested in plain Node):
 // titles, descriptions, the displayed status, Live/Saved-by-day grouping, branch nesting and escaped tooltips.
-import type { SessionMeta, SessionStatus, ThoughtRecord } from '../engine/model';
+import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
+import { feedbackStatusText } from '../shared/feedbackStatus';
 
 /**
  * A session still marked live that has had no thought for this long is drawn as abandoned. The store keeps it live,
@@ -190,4 +191,18 @@ export function thoughtTooltipMarkdown(thought: ThoughtRecord): string {
     '',
     escapeMarkdown(flatten(thought.thought, 1500)),
   ].join('\n');
+}
+
+const FEEDBACK_WORDS = { note: 'Note', reject: 'Reject', branch: 'Explore an alternative', conclude: 'Conclude now' } as const;
+
+/** The tooltip's Feedback lines (empty when nobody gave any): what was asked and where it stands, escaped. */
+export function feedbackTooltipMarkdown(snapshot: SessionSnapshot): string {
+  const feedback = snapshot.feedback ?? [];
+  if (feedback.length === 0) return '';
+  const lines = feedback.map((record) => {
+    const about = record.thoughtNumber === undefined ? '' : ` #${record.thoughtNumber}`;
+    const status = feedbackStatusText(record, snapshot.thoughts, snapshot.meta.status);
+    return `- ${FEEDBACK_WORDS[record.kind]}${about}: ${escapeMarkdown(status)}`;
+  });
+  return ['**Your feedback**', '', ...lines].join('\n');
 }

@@ -8,6 +8,7 @@ import type { ExtensionServices } from './services';
 import {
   dayLabel,
   displayedStatus,
+  feedbackTooltipMarkdown,
   groupSessions,
   IDLE_AS_ABANDONED_MS,
   layoutThoughts,
@@ -176,6 +177,20 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
         return item;
       }
     }
+  }
+
+  /** A session's tooltip gains its feedback when hovered: read then, not for every row drawn. */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionsTreeNode): vscode.TreeItem {
+    if (node.kind !== 'session' || !(item.tooltip instanceof vscode.MarkdownString)) return item;
+    let feedback = '';
+    try {
+      const snapshot = this.services.engine.getSession(node.sessionId);
+      if (snapshot) feedback = feedbackTooltipMarkdown(snapshot);
+    } catch {
+      // Unreadable now: the tooltip keeps what the listing knows.
+    }
+    if (feedback !== '') item.tooltip.appendMarkdown(`\n\n${feedback}`);
+    return item;
   }
 
   getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
