@@ -102,12 +102,16 @@ export class FeedbackControls {
     this.actions.addEventListener('click', (event) => event.stopPropagation());
     this.actions.addEventListener('keydown', (event) => event.stopPropagation());
     // The actions come to the card a person points at or tabs to: no need to select a card first.
-    const follow = (event: Event) => {
+    // A form being typed in stays under the pointer passing by; focus moving to another card (a deliberate act) takes it along.
+    const follow = (event: Event, keepForm: boolean) => {
       const card = event.target instanceof Element ? event.target.closest<HTMLElement>('.thought-card') : null;
-      if (card?.dataset.seq !== undefined) this.moveActionsTo(Number(card.dataset.seq));
+      if (card?.dataset.seq !== undefined) this.moveActionsTo(Number(card.dataset.seq), keepForm);
     };
-    options.cardList.addEventListener('mouseover', follow);
-    options.cardList.addEventListener('focusin', follow);
+    options.cardList.addEventListener('mouseover', (event) => {
+      // The pointer passing by does not pull the actions from under the keyboard.
+      if (!this.actions.contains(document.activeElement)) follow(event, true);
+    });
+    options.cardList.addEventListener('focusin', (event) => follow(event, false));
   }
 
   /** Redraws from `scene`: the panel, the marks on cards, the actions on the selected card. Cheap when nothing changed. */
@@ -121,7 +125,9 @@ export class FeedbackControls {
     const sessionChanged = scene.sessionId !== previous.sessionId;
     if (sessionChanged) this.hoveredSeq = undefined;
     if (scene.selectedSeq !== previous.selectedSeq && scene.selectedSeq !== undefined) this.hoveredSeq = scene.selectedSeq;
-    this.placeActions(scene.steerable ? this.actionsTarget() : undefined, sessionChanged);
+    // A form being typed in is not moved by a new thought arriving.
+    const typing = !sessionChanged && this.actionsSeq !== undefined && this.actions.querySelector('.feedback-input') !== null;
+    this.placeActions(scene.steerable ? (typing ? this.actionsSeq : this.actionsTarget()) : undefined, sessionChanged);
   }
 
   /** The card the actions sit on: pointed at or focused last, else the selected one, else the newest. */
@@ -131,9 +137,8 @@ export class FeedbackControls {
     return seq >= 0 && seq < thoughts.length ? seq : undefined;
   }
 
-  private moveActionsTo(seq: number): void {
-    // An open form stays where it is typed in.
-    if (!this.scene.steerable || seq === this.hoveredSeq || this.actions.querySelector('.feedback-input')) return;
+  private moveActionsTo(seq: number, keepForm: boolean): void {
+    if (!this.scene.steerable || seq === this.actionsSeq || (keepForm && this.actions.querySelector('.feedback-input'))) return;
     this.hoveredSeq = seq;
     this.placeActions(seq, false);
   }
@@ -246,8 +251,9 @@ export class FeedbackControls {
 
   private showActionButtons(thought: ThoughtRecord): void {
     this.actions.replaceChildren(
-      button('Reject…', 'feedback-reject', () => this.showForm(thought, 'reject')),
-      button('Explore alternative…', 'feedback-branch', () => this.showForm(thought, 'branch')),
+      // Secondary: they sit on a card of every live session, and must not outshout the thought.
+      button('Reject…', 'feedback-reject', () => this.showForm(thought, 'reject'), true),
+      button('Explore alternative…', 'feedback-branch', () => this.showForm(thought, 'branch'), true),
     );
     this.actions.setAttribute('aria-label', `Feedback on thought ${thought.thoughtNumber}`);
   }

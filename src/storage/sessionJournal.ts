@@ -294,7 +294,11 @@ class JournalReplay {
         // Delivered once: a repeated mark (two processes racing) keeps the first time.
         for (const index of indexes)
           if (this.feedback[index].deliveredAt === undefined)
-            this.feedback[index] = { ...this.feedback[index], deliveredAt: at, ...(withSeq === undefined ? {} : { deliveredWithSeq: withSeq }) };
+            this.feedback[index] = {
+              ...this.feedback[index],
+              deliveredAt: at,
+              ...(withSeq === undefined ? {} : { deliveredWithSeq: withSeq }),
+            };
         return;
       }
       case 'feedbackApplied': {
