@@ -210,7 +210,7 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     assert.equal(api.mcpStatus().running, true);
     // Steps 3 to 5 from the Command Palette, as a person runs them (commands run from the extension host do not
     // reach the workbench's command events, which the walkthrough listens to). Replay and export stop at their pickers.
-    await fromCommandPalette('Thought Explorer: Open Explorer');
+    await fromCommandPalette('Thought Explorer: Open Explorer in Editor Tab');
     await fromCommandPalette('Thought Explorer: Replay Session…', { thenClose: true });
     await fromCommandPalette('Thought Explorer: Export Session…', { thenClose: true });
     await vscode.env.clipboard.writeText('');
