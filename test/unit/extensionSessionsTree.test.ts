@@ -142,6 +142,22 @@ describe('Sessions tree', () => {
     assert.ok(descriptions.includes('Something else — linear · 1 thought'), descriptions.join('\n'));
   });
 
+  test("a session's tooltip lists its feedback and where it stands when hovered", () => {
+    const engine = fixture.services.engine;
+    const started = engine.process('c1', thought(1, 3, 'Steered'));
+    assert.ok(started.ok);
+    const id = started.reply.sessionId;
+    assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 1, text: 'No.' }).ok);
+    engine.process('c1', thought(2, 3, 'Went on'));
+    engine.process('c1', thought(3, 3, 'Finished', { nextThoughtNeeded: false }));
+    const session = tree.getChildren(tree.getChildren().find((node) => item(node).label === 'Recent'));
+    const node = session.find((candidate) => candidate.kind === 'session' && candidate.sessionId === id);
+    assert.ok(node);
+    const shown = tree.resolveTreeItem(tree.getTreeItem(node), node) as unknown as TreeItem;
+    assert.ok(shown.tooltip instanceof MarkdownString);
+    assert.match(shown.tooltip.value, /\*\*Your feedback\*\*\n\n- Reject #1: not acted on\\: session ended$/);
+  });
+
   test('the session a person watched stays selected when it finishes and moves to Recent', async () => {
     const context = extensionContext('/extension');
     try {

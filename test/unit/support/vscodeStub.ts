@@ -55,6 +55,10 @@ export class MarkdownString {
   supportHtml = false;
   supportThemeIcons = false;
   constructor(public value = '') {}
+  appendMarkdown(value: string): this {
+    this.value += value;
+    return this;
+  }
 }
 
 export class TreeItem {
