@@ -30,12 +30,9 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/**
- * `react · 7 thoughts · 2 branches · 1 revision` (branches and revisions only when there are any), after the start
- * time when one is given (`14:05 · react · 12 thoughts`: see startTimesForSameTitles).
- */
-export function sessionDescription(meta: SessionMeta, startTime?: string): string {
-  const parts = [...(startTime ? [startTime] : []), meta.strategy, plural(meta.thoughtCount, 'thought')];
+/** `react · 7 thoughts · 2 branches · 1 revision` (branches and revisions only when there are any). */
+export function sessionDescription(meta: SessionMeta): string {
+  const parts = [meta.strategy, plural(meta.thoughtCount, 'thought')];
   if (meta.branchIds.length > 0) parts.push(plural(meta.branchIds.length, 'branch', 'branches'));
   if (meta.revisionCount > 0) parts.push(plural(meta.revisionCount, 'revision'));
   return parts.join(' · ');
@@ -108,8 +105,8 @@ function startTime(meta: SessionMeta, seconds: boolean): string {
 }
 
 /**
- * For sessions listed under the same title (two play-throughs of one demo), the start time that tells them apart, by
- * id; sessions with a title of their own get none. Seconds only where two of them started in the same minute.
+ * For sessions listed under the same title (two play-throughs of one demo), the start time that tells them apart (put
+ * before the title), by id; sessions with a title of their own get none. Seconds only where two of them started in the same minute.
  */
 export function startTimesForSameTitles(sessions: readonly SessionMeta[]): Map<string, string> {
   const byTitle = new Map<string, SessionMeta[]>();

@@ -370,9 +370,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const meta = node.meta;
     const status = displayedStatus(meta, this.now(), this.idleMs);
-    const item = new vscode.TreeItem(sessionTitle(meta), vscode.TreeItemCollapsibleState.Collapsed);
+    // The start time leads the label, not the description: a long title in a narrow sidebar hides the description.
+    const title = sessionTitle(meta);
+    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `session:${meta.id}`;
-    item.description = sessionDescription(meta, node.startTime);
+    item.description = sessionDescription(meta);
     const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;

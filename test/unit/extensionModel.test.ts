@@ -197,7 +197,6 @@ describe('Sessions tree model', () => {
       meta({ id: 'd', title: 'Other', createdAt: at(15, 0, 0) }),
     ]);
     assert.deepEqual(Object.fromEntries(times), { a: '14:05:01', b: '14:05:40', c: '15:00' });
-    assert.equal(sessionDescription(meta({ strategy: 'react', thoughtCount: 12 }), '15:00'), '15:00 · react · 12 thoughts');
   });
 
   test('branch thoughts nest under their fork point, nested branches under theirs, in arrival order', () => {

@@ -127,7 +127,7 @@ describe('Sessions tree', () => {
     assert.equal(tree.getChildren(day)[0], session, 'the same node, now under its day');
   });
 
-  test('sessions with the same title are told apart by start time (seconds only when the minute is shared)', () => {
+  test('sessions with the same title are told apart by start time before the title (seconds only when the minute is shared)', () => {
     const store = fixture.services.engine;
     for (const connection of ['a', 'b', 'c']) store.process(connection, thought(1, 3, 'Demo: CI caching'));
     store.process('d', thought(1, 3, 'Something else'));
@@ -135,7 +135,7 @@ describe('Sessions tree', () => {
     const descriptions = tree.getChildren(live).map((node) => `${item(node).label} — ${item(node).description}`);
     // The three demo runs started within a second or so: their start times carry seconds; the odd one out has none.
     assert.equal(
-      descriptions.filter((text) => /^Demo: CI caching — \d\d:\d\d(:\d\d)? · linear · 1 thought$/.test(text)).length,
+      descriptions.filter((text) => /^\d\d:\d\d(:\d\d)? · Demo: CI caching — linear · 1 thought$/.test(text)).length,
       3,
       descriptions.join('\n'),
     );
