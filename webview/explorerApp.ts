@@ -135,7 +135,11 @@ export class ExplorerApp implements HostMessageHandler {
       const stage = this.model.shownThoughts()[seq]?.stage;
       return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
     };
-    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.renderedCard(seq) });
+    this.feedback = new FeedbackControls({
+      post: (message) => host.post(message),
+      cardFor: (seq) => this.layout.cards.renderedCard(seq),
+      cardList: this.layout.cards.element,
+    });
     this.layout.cardsColumn.append(this.feedback.element);
     this.announcer = LiveAnnouncer.inRegion(root).announcer;
     if (this.ui.navigation) this.restoreNavigation(this.ui.navigation);
@@ -236,6 +240,7 @@ export class ExplorerApp implements HostMessageHandler {
       sessionId: session?.meta.id,
       thoughts: this.model.shownThoughts(),
       feedback: replaying ? [] : (session?.feedback ?? []),
+      status: session?.meta.status ?? 'live',
       steerable: session !== null && session.meta.status === 'live' && !replaying,
       selectedSeq: this.ui.selectedSeq,
     });

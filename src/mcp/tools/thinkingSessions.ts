@@ -9,6 +9,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
+import { feedbackStatusText } from '../../shared/feedbackStatus';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
@@ -87,7 +88,9 @@ const resultSchema = z.looseObject({
   feedback: z
     .array(item)
     .optional()
-    .describe('get (full): what the person said about the session (notes, rejections, alternatives), when delivered and applied.'),
+    .describe(
+      'get (full): what the person said about the session (notes, rejections, alternatives), when delivered and applied; status says where each stands ("delivered to the agent", "applied by #5", "not acted on: session ended").',
+    ),
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
@@ -204,7 +207,8 @@ function get(engine: ThinkingEngine, args: Arguments): unknown {
   const detail = optionalChoice(args, 'detail', DETAILS, '"summary" or "full"') ?? 'summary';
   if (detail === 'full') {
     const { meta, strategySwitches, thoughts, feedback } = snapshot;
-    return { meta, strategySwitches, thoughts, ...(feedback && feedback.length > 0 ? { feedback } : {}) };
+    const described = feedback?.map((record) => ({ ...record, status: feedbackStatusText(record, thoughts, meta.status) }));
+    return { meta, strategySwitches, thoughts, ...(described && described.length > 0 ? { feedback: described } : {}) };
   }
   const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
   return {
