@@ -39,6 +39,8 @@ export interface RunResult {
   /** p50 of the first WARM_UP_CALLS calls and of the rest: how much of the p50 is a fresh process's JIT warm-up. */
   p50Early: number;
   p50Late: number;
+  /** Every call's duration in ms, in the order sent. */
+  durations: number[];
 }
 
 /** Calls counted as a fresh server's warm-up in the early/late split (V8 optimises our hot path within ~2,000 calls). */
@@ -116,6 +118,7 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
       const durations = sorted(connection.durations);
       const totalMs = durations.reduce((sum, duration) => sum + duration, 0);
       return {
+        durations: connection.durations,
         p50Early: percentile(sorted(connection.durations.slice(0, WARM_UP_CALLS)), 0.5),
         p50Late: percentile(sorted(connection.durations.slice(WARM_UP_CALLS)), 0.5),
         p50: percentile(durations, 0.5),
