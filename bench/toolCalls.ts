@@ -15,7 +15,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
-export const P50_RATIO_TARGET = 1.0;
+/** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */
+export const P50_RATIO_TARGET = 1.25;
 export const RSS_RATIO_TARGET = 1.0;
 /** Rounds of the whole workload (BENCH_ROUNDS overrides); each gives one ratio, and the checks take their median. */
 const DEFAULT_ROUNDS = 7;

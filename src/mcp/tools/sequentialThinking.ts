@@ -10,29 +10,16 @@ import type { ConnectionLog } from '../connectionLog';
 import type { DecisionPointAsker } from '../decisionPoints';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
-import { advertisedAs } from '../advertisedSchema';
+import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
-/**
- * A list of strings in the reply. Advertised exactly as z.array(z.string()) is, but checked in one pass: the SDK checks
- * every reply against this schema, and zod's array check made a result object per element (branch names add up).
- */
+/** A list of strings in the reply. */
 function stringList(description: string) {
-  return z
-    .unknown()
-    .refine(isStringList, 'expected an array of strings')
-    .meta({ type: 'array', items: { type: 'string' } })
-    .describe(description);
-}
-
-function isStringList(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) if (typeof item !== 'string') return false;
-  return true;
+  return z.array(z.string()).describe(description);
 }
 
 /** Feedback from the person watching the session, delivered once; the guidance's first sentence says what to do. */
@@ -97,7 +84,7 @@ export function registerSequentialThinkingTool(
       title: 'Sequential Thinking',
       description: SEQUENTIAL_THINKING_DESCRIPTION,
       inputSchema: advertisedAs(thoughtArgumentsSchema, sequentialThinkingCanonicalInput),
-      outputSchema: replySchema,
+      outputSchema: replyAdvertisedAs(replySchema),
       annotations: {
         title: 'Sequential Thinking',
         // It changes nothing outside its own session store; VS Code would otherwise ask for confirmation on every thought.
