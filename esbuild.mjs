@@ -7,6 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { MCP_APP_HTML, buildMcpAppHtml } from './scripts/mcpAppHtml.mjs';
 import { mermaidFastConfigCopyPlugin } from './scripts/mermaidFastConfigCopy.mjs';
 import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
+import { MINIMUM_NODE_MAJOR } from './scripts/projectNode.mjs';
+import { coreEntryPlugin, modulesInAll, useCorePlugin } from './scripts/sharedCore.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
 function inEditorSuiteEntries() {
@@ -52,26 +54,41 @@ writeFileSync(MCP_APP_HTML, mcpAppHtml);
 // Gzipped and base64-encoded: a quarter of the size in the bundle's source, which V8 keeps in memory for the process.
 const embedMcpApp = { define: { __THOUGHT_GRAPH_APP_HTML_GZ__: JSON.stringify(gzipSync(mcpAppHtml, { level: 9 }).toString('base64')) } };
 
+// The extension host's two bundles: the host (activation) and the MCP HTTP server with the SDK, required only when VS
+// Code starts the server, so activation never parses it (~0.6 MB). What both reach — the engine, the store, zod … —
+// is built once into dist/core.js and shared at run time (scripts/sharedCore.mjs): one engine in the process.
+const hostBundle = {
+  ...common,
+  entryPoints: ['src/extension/extension.ts'],
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['vscode'],
+};
+const serverBundle = {
+  ...common,
+  ...embedMcpApp,
+  entryPoints: ['src/mcp/httpServer.ts'],
+  outfile: 'dist/mcpServer.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+};
+const sharedModules = await modulesInAll([hostBundle, serverBundle]);
+const usesCore = (options) => ({ ...options, plugins: [...options.plugins, useCorePlugin(sharedModules)] });
+
 const contexts = [
+  usesCore(hostBundle),
+  usesCore(serverBundle),
   {
     ...common,
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
+    entryPoints: ['thought-explorer-core-entry'],
+    outfile: 'dist/core.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-  },
-  // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
-  // so activation never parses it (~1 MB).
-  {
-    ...common,
-    ...embedMcpApp,
-    entryPoints: ['src/mcp/httpServer.ts'],
-    outfile: 'dist/mcpServer.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    target: 'node22',
+    plugins: [...common.plugins, coreEntryPlugin(sharedModules)],
   },
   {
     ...common,
@@ -80,8 +97,17 @@ const contexts = [
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    target: 'node22',
+    // Before anything else is evaluated: on an older Node, one line that says what is needed, not a stack trace.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        `if (Number(process.versions.node.split('.')[0]) < ${MINIMUM_NODE_MAJOR}) {`,
+        `  process.stderr.write('thought-explorer-mcp needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ' + process.version + '.\\n');`,
+        '  process.exit(1);',
+        '}',
+      ].join('\n'),
+    },
   },
   // The explorer draws flowcharts only (stage graph, branch tree, revision chain): the same flowchart-only Mermaid as the export renderer (7.7 MB -> 1.9 MB).
   {
@@ -122,7 +148,7 @@ const contexts = [
     outbase: 'test/vscode/suite',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode', 'mocha'],
   },
   // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
@@ -133,7 +159,7 @@ const contexts = [
     outfile: 'out/test/vscode-bench/redraw.bench.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode'],
   },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
@@ -143,10 +169,13 @@ const contexts = [
     outfile: 'test/vscode/helper-extension/dist/extension.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode'],
   },
-].filter((options) => options.entryPoints.length > 0 && options.entryPoints.every((entry) => existsSync(entry)));
+].filter(
+  (options) =>
+    options.entryPoints.length > 0 && options.entryPoints.every((entry) => entry === 'thought-explorer-core-entry' || existsSync(entry)),
+);
 
 if (watch) {
   for (const options of contexts) await (await esbuild.context(options)).watch();
