@@ -33,7 +33,7 @@ function loadTokenizer(): CountTokens {
     const module = createRequire(__filename)(specifier) as { countTokens: CountTokens };
     return module.countTokens;
   } catch (error) {
-    throw new Error(`the context section counts tokens with the dev dependency gpt-tokenizer (npm install): ${String(error)}`);
+    throw new Error('the context section counts tokens with the dev dependency gpt-tokenizer (npm install)', { cause: error });
   }
 }
 
