@@ -15,9 +15,11 @@ import { bigSessionSection } from './bigSession';
 import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
 import { mcpAppSection } from './mcpApp';
+import { contextSection } from './context';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
+  contextSection,
   storeTimingSection,
   webviewRenderSection,
   bigSessionSection,

@@ -15,7 +15,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
-export const P50_RATIO_TARGET = 1.0;
+/** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */
+export const P50_RATIO_TARGET = 1.25;
 export const RSS_RATIO_TARGET = 1.0;
 /** Rounds of the whole workload (BENCH_ROUNDS overrides); each gives one ratio, and the checks take their median. */
 const DEFAULT_ROUNDS = 7;
@@ -39,6 +40,8 @@ export interface RunResult {
   /** p50 of the first WARM_UP_CALLS calls and of the rest: how much of the p50 is a fresh process's JIT warm-up. */
   p50Early: number;
   p50Late: number;
+  /** Every call's duration in ms, in the order sent. */
+  durations: number[];
 }
 
 /** Calls counted as a fresh server's warm-up in the early/late split (V8 optimises our hot path within ~2,000 calls). */
@@ -116,6 +119,7 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
       const durations = sorted(connection.durations);
       const totalMs = durations.reduce((sum, duration) => sum + duration, 0);
       return {
+        durations: connection.durations,
         p50Early: percentile(sorted(connection.durations.slice(0, WARM_UP_CALLS)), 0.5),
         p50Late: percentile(sorted(connection.durations.slice(WARM_UP_CALLS)), 0.5),
         p50: percentile(durations, 0.5),

@@ -2,6 +2,7 @@
 // a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
 import type { EngineLimits } from '../engine/limits';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
+import { MODEL_TOOLS, ToolSelectionError, parseToolSelection, type ModelToolName } from '../mcp/toolSelection';
 
 export interface CommonOptions {
   storagePath?: string;
@@ -19,7 +20,14 @@ export interface HttpOptions {
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions; decisionPoints?: DecisionPointFlags } & CommonOptions)
+  | ({
+      kind: 'serve';
+      http?: HttpOptions;
+      model?: ModelOptions;
+      decisionPoints?: DecisionPointFlags;
+      /** --tools: the tools to advertise; absent: all. */
+      tools?: ModelToolName[];
+    } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 
@@ -59,6 +67,7 @@ Options:
   --ask-at-decision-points      ask the person (MCP elicitation, clients that support it) where the strategy offers
                                 several next stages or the agent finishes early; the answer goes into the reply
   --decision-timeout SECONDS    (with --ask-at-decision-points) how long to wait for the answer (default 60)
+  --tools LIST                  advertise only these tools, comma-separated (default all: ${MODEL_TOOLS.join(',')})
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -82,6 +91,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   const model: Partial<ModelOptions> = {};
   let askAtDecisionPoints = false;
   let decisionTimeoutSeconds: number | undefined;
+  let tools: ModelToolName[] | undefined;
 
   const valueOf = (flag: string, inline: string | undefined): string => {
     if (inline !== undefined) return inline;
@@ -137,6 +147,9 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
         if (decisionTimeoutSeconds > MAX_IDLE_SECONDS)
           throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${decisionTimeoutSeconds}`);
         break;
+      case '--tools':
+        tools = toolList(valueOf(flag, inline));
+        break;
       case '--format':
         format = valueOf(flag, inline);
         break;
@@ -161,6 +174,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     throw new UsageError('--allow-origin and --idle-timeout belong to --http');
   if (decisionTimeoutSeconds !== undefined && !askAtDecisionPoints)
     throw new UsageError('--decision-timeout belongs to --ask-at-decision-points');
+  if (tools !== undefined && command !== undefined) throw new UsageError('--tools is for serving, not for the export and import commands');
   if (askAtDecisionPoints && command !== undefined)
     throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
   if (command === undefined) {
@@ -174,6 +188,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       ...(httpOptions ? { http: httpOptions } : {}),
       ...(modelOptions ? { model: modelOptions } : {}),
       ...decisionPoints,
+      ...(tools ? { tools } : {}),
       ...common,
     };
   }
@@ -219,6 +234,15 @@ function checkModelOptions(model: Partial<ModelOptions>): ModelOptions | undefin
     );
   }
   return { endpoint: model.endpoint, name: model.name, ...(model.apiKeyEnv !== undefined ? { apiKeyEnv: model.apiKeyEnv } : {}) };
+}
+
+function toolList(text: string): ModelToolName[] {
+  try {
+    return parseToolSelection(text);
+  } catch (error) {
+    if (error instanceof ToolSelectionError) throw new UsageError(`--tools: ${error.message}`);
+    throw error;
+  }
 }
 
 function port(text: string): number {

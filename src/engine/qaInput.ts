@@ -74,61 +74,17 @@ export class QaInputError extends Error {
   }
 }
 
-// What the tool's JSON Schema advertises. Never validated through zod: the values pass as sent (z.unknown) and
-// parseQaInput checks them, so a nested snake_case name survives and every refusal is worded by us.
-const toolSchemaShape = {
-  type: 'array',
-  maxItems: QA_LIMITS.availableTools,
-  items: {
-    anyOf: [
-      { type: 'string' },
-      { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } }, required: ['name'] },
-    ],
-  },
-};
-const recommendedToolShape = {
-  type: 'object',
-  properties: {
-    toolName: { type: 'string' },
-    confidence: { type: 'number', minimum: 0, maximum: 1 },
-    rationale: { type: 'string' },
-    priority: { type: 'integer', minimum: 1 },
-    alternatives: { type: 'array', items: { type: 'string' } },
-    suggestedInputs: { type: 'object' },
-  },
-  required: ['toolName', 'confidence', 'rationale', 'priority'],
-};
-const stepShape = {
-  type: 'object',
-  properties: {
-    stepDescription: { type: 'string' },
-    expectedOutcome: { type: 'string' },
-    recommendedTools: { type: 'array', items: recommendedToolShape },
-    nextStepConditions: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['stepDescription'],
-};
-
-function advertised(description: string, shape: Record<string, unknown>) {
-  return z
-    .unknown()
-    .optional()
-    .meta({ description, ...shape });
-}
+// Never validated through zod: the values pass as sent and parseQaInput checks them, so a nested snake_case name
+// survives and every refusal is worded by us. What the tool advertises is in src/mcp/tools/sequentialThinkingInput.ts.
+const passedAsSent = z.unknown().optional();
 
 export const QA_FIELDS = {
-  availableTools: advertised(
-    'QA: the tools you can call (names, or {name, description}); recommendations then name only these. Alias available_client_tools / available_mcp_tools.',
-    toolSchemaShape,
-  ),
-  verificationTarget: advertised('QA: what is being verified, e.g. "Tailwind CSS version".', { type: 'string' }),
-  currentStep: advertised('QA: this verification step, with your own recommendedTools (kept, merged with ours).', stepShape),
-  previousSteps: advertised('QA: the steps done so far.', { type: 'array', items: stepShape }),
-  remainingSteps: advertised('QA: the steps still to do, as short descriptions.', { type: 'array', items: { type: 'string' } }),
-  workflow: advertised(
-    'QA workflow to follow: qa_version_verification, qa_syntax_validation, qa_compatibility_check or qa_test_workflow (same as strategy).',
-    { type: 'string' },
-  ),
+  availableTools: passedAsSent,
+  verificationTarget: passedAsSent,
+  currentStep: passedAsSent,
+  previousSteps: passedAsSent,
+  remainingSteps: passedAsSent,
+  workflow: passedAsSent,
 };
 
 const ALIASES: Record<keyof typeof QA_FIELDS, readonly string[]> = {

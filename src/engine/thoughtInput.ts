@@ -1,5 +1,5 @@
 // What a `sequentialthinking` call may send, defined once as a zod schema: the engine parses every thought with it, and
-// the MCP tool registers it (McpServer advertises its JSON Schema and validates calls with it). Lenient on purpose:
+// McpServer parses the tool's calls with it (the tool advertises a canonical schema instead). Lenient on purpose:
 // the reference tool's camelCase names and the snake_case names models often send, numbers and booleans also as text
 // ("3", "false"), null for an optional field, unknown fields ignored. Every refusal names the field, the value and
 // what to send instead.
@@ -60,22 +60,17 @@ const WHOLE_NUMBER_RANGE = `a whole number from 1 to ${MAX_WHOLE_NUMBER} (for ex
  * A whole number of at least 1, also as text ("3"); null (for an optional field) means absent. Beyond MAX_WHOLE_NUMBER
  * a number does not survive a JSON round trip exactly: the thought would be acknowledged and later unreadable.
  */
-function wholeNumber(description: string, nullable = true) {
+function wholeNumber(nullable = true) {
   // z.int() refuses what is beyond Number.MAX_SAFE_INTEGER (= MAX_WHOLE_NUMBER) itself: a .max() would be a second check.
   const number = z.int().min(1);
   // Only the text option has a transform: a number (nearly every call) passes the union as it is, with no pipe to run.
-  const text = z
-    .string()
-    .describe('a whole number written as text, e.g. "3"')
-    .transform((value, context) => {
-      const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
-      if (isWholeNumberInRange(parsed, 1)) return parsed;
-      context.issues.push({ code: 'custom', message: WHOLE_NUMBER_HINT, input: value });
-      return z.NEVER;
-    });
-  return refusable(z.union(nullable ? [number, text, z.null()] : [number, text]))
-    .optional()
-    .describe(description);
+  const text = z.string().transform((value, context) => {
+    const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
+    if (isWholeNumberInRange(parsed, 1)) return parsed;
+    context.issues.push({ code: 'custom', message: WHOLE_NUMBER_HINT, input: value });
+    return z.NEVER;
+  });
+  return refusable(z.union(nullable ? [number, text, z.null()] : [number, text])).optional();
 }
 
 /** What a refused whole number should have been: the range when it was a whole number, only too large. */
@@ -85,58 +80,51 @@ function wholeNumberExpectation(value: unknown): string {
 }
 
 /** true or false, also as text in any case ("False", " true "); null (for an optional field) means absent. */
-function flag(description: string, nullable = true) {
+function flag(nullable = true) {
   // As for whole numbers: only the text option is transformed.
-  const text = z
-    .string()
-    .describe('"true" or "false"')
-    .transform((value, context) => {
-      const text = value.trim().toLowerCase();
-      if (text === 'true') return true;
-      if (text === 'false') return false;
-      context.issues.push({ code: 'custom', message: 'true or false', input: value });
-      return z.NEVER;
-    });
-  return refusable(z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text]))
-    .optional()
-    .describe(description);
+  const text = z.string().transform((value, context) => {
+    const text = value.trim().toLowerCase();
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+    context.issues.push({ code: 'custom', message: 'true or false', input: value });
+    return z.NEVER;
+  });
+  return refusable(z.union(nullable ? [z.boolean(), text, z.null()] : [z.boolean(), text])).optional();
 }
 
 /**
  * An id or name, also as a whole number (7 for "7"). The pattern is checked here rather than advertised: a validating
  * client would refuse the call with its own, vaguer message; ours says what the alphabet is.
  */
-function name(description: string) {
+function name() {
   const checked = (value: string | number, context: z.RefinementCtx): string => {
     const text = typeof value === 'number' ? String(value) : value;
     if (text === '' || NAME_PATTERN.test(text)) return text;
     context.issues.push({ code: 'custom', message: NAME_RULE, input: text });
     return z.NEVER;
   };
-  return refusable(z.union([z.string().transform(checked), z.int().transform(checked), z.null()]))
-    .optional()
-    .describe(description);
+  return refusable(z.union([z.string().transform(checked), z.int().transform(checked), z.null()])).optional();
 }
 
 /**
  * The thought itself: required. Not blank and its length limit are checked in parseThoughtInput (a refine here cost a
  * check run on every call).
  */
-const thoughtText = refusable(z.string()).describe('Your current thinking step (required).');
+const thoughtText = refusable(z.string());
 
 const FIELDS = {
   thought: thoughtText,
-  thoughtNumber: wholeNumber('Number of this thought in the sequence, from 1; may exceed totalThoughts (required).', false),
-  totalThoughts: wholeNumber('Current estimate of the thoughts needed; adjust it up or down as you go (required).', false),
-  nextThoughtNeeded: flag('true if another thought should follow, false when the answer is reached (required).', false),
-  isRevision: flag('true if this thought revises an earlier one (send revisesThought too).'),
-  revisesThought: wholeNumber('With isRevision: the number of the thought being revised.'),
-  branchFromThought: wholeNumber('With branchId: the number of the thought this branch forks from.'),
-  branchId: name('With branchFromThought: a short name for the branch, e.g. "alt-1".'),
-  needsMoreThoughts: flag('true if you reached the planned end but need more thoughts.'),
-  sessionId: name('Continue this saved session (from a reply or thinking_sessions). Omit to continue the current one.'),
-  strategy: name('Reasoning strategy for a new session, e.g. "linear" (default). See thinking://documentation.'),
-  stage: name("The strategy stage of this thought: the current stage or one of the reply's nextStages. Optional."),
+  thoughtNumber: wholeNumber(false),
+  totalThoughts: wholeNumber(false),
+  nextThoughtNeeded: flag(false),
+  isRevision: flag(),
+  revisesThought: wholeNumber(),
+  branchFromThought: wholeNumber(),
+  branchId: name(),
+  needsMoreThoughts: flag(),
+  sessionId: name(),
+  strategy: name(),
+  stage: name(),
   ...QA_FIELDS,
 };
 

@@ -12,6 +12,7 @@ import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 import { editorToolsProvider } from './editorTools';
 import { decisionPointOptions } from './decisionPointSettings';
+import { advertisedTools } from './toolSettings';
 import { SETTINGS_SECTION } from './settings';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
@@ -193,6 +194,8 @@ export class McpServerHost implements vscode.Disposable {
         availableTools: editorToolsProvider(),
         // thoughtExplorer.steering.*: read at each decision point, so a change applies to open connections.
         decisionPoints: decisionPointOptions(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
+        // thoughtExplorer.tools: read for each new MCP session.
+        tools: () => advertisedTools(vscode.workspace.getConfiguration(SETTINGS_SECTION), (problem) => this.services.log.warn(problem)),
         // The inline thought graph's "Open in explorer" button (VS Code's MCP Apps host opens only http(s) links).
         openExplorer: async (sessionId) => {
           await vscode.commands.executeCommand('thoughtExplorer.openInExplorer', sessionId);
@@ -291,6 +294,10 @@ export function registerMcpProvider(
       void host.engineReplaced().then((restarted) => {
         if (restarted) provider.changed();
       });
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      // The tools advertised changed: VS Code asks again and its next connection lists them.
+      if (event.affectsConfiguration(`${SETTINGS_SECTION}.tools`)) provider.changed();
     }),
     services.onDidChangeSettings((settings) => {
       if (settings.mcpServerEnabled === enabled) return;

@@ -47,6 +47,8 @@ export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGatew
   version?: string;
   /** The editor's tools for tool recommendations when a call sends none (see createServer). */
   availableTools?: CreateServerOptions['availableTools'];
+  /** The tools to advertise, read for each new MCP session (a changed setting applies to the next connection). */
+  tools?: () => CreateServerOptions['tools'];
 }
 
 export interface RunningHttpServer {
@@ -96,6 +98,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       decisionPoints: options.decisionPoints,
       availableTools: options.availableTools,
       openExplorer: options.openExplorer,
+      tools: options.tools?.(),
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

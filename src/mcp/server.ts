@@ -20,6 +20,7 @@ import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
+import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
 
 export const SERVER_NAME = 'thought-explorer';
 
@@ -42,6 +43,8 @@ export interface CreateServerOptions {
   decisionPoints?: DecisionPointOptions;
   /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
   openExplorer?: OpenExplorer;
+  /** The tools to advertise (`--tools`, `thoughtExplorer.tools`); default all. */
+  tools?: readonly ModelToolName[];
 }
 
 export interface CreatedServer {
@@ -51,24 +54,32 @@ export interface CreatedServer {
   cleanup: () => void;
 }
 
-const INSTRUCTIONS =
-  'Record step-by-step reasoning with the sequentialthinking tool (one thought per call; revise with isRevision/revisesThought, ' +
-  'branch with branchFromThought/branchId). Find, read and resume saved sessions with thinking_sessions. Deliberate on a problem with roles ' +
-  '(thinking hats) run on a model with deliberate. Read thinking://documentation and thinking://deliberation for details.';
+const INSTRUCTIONS: Record<ModelToolName, string> = {
+  sequentialthinking:
+    'Record step-by-step reasoning with the sequentialthinking tool (one thought per call; revise with isRevision/revisesThought, ' +
+    'branch with branchFromThought/branchId).',
+  thinking_sessions: 'Find, read and resume saved sessions with thinking_sessions.',
+  deliberate: 'Deliberate on a problem with roles (thinking hats) run on a model with deliberate.',
+};
+const READ_MORE = 'Read thinking://documentation and thinking://deliberation for details.';
 
 export function createServer(options: CreateServerOptions): CreatedServer {
   const { engine } = options;
   const connectionId = options.connectionId ?? randomUUID();
+  const tools = new Set(options.tools ?? MODEL_TOOLS);
+  const instructions = [...MODEL_TOOLS.filter((name) => tools.has(name)).map((name) => INSTRUCTIONS[name]), READ_MORE].join(' ');
   const server = new McpServer(
     { name: options.name ?? SERVER_NAME, version: options.version ?? '0.0.0' },
-    { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
+    { instructions, capabilities: { logging: {} } },
   );
   const log = createConnectionLog(server);
 
   const decisionPoints = options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log);
-  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log, decisionPoints);
-  registerThinkingSessionsTool(server, engine, connectionId, log);
-  registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
+  if (tools.has('sequentialthinking'))
+    registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log, decisionPoints);
+  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, engine, connectionId, log);
+  if (tools.has('deliberate'))
+    registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 
   const subscriptions = registerResourceSubscriptions(server, engine);
   registerResources(server, engine, subscriptions.listed);
@@ -77,7 +88,8 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerStrategyPrompts(server);
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
-  registerThoughtGraphApp(server, engine, connectionId, options.openExplorer);
+  // The inline thought graph and its app-only tools go with the tools whose results it draws.
+  if (THOUGHT_GRAPH_SERVES.some((name) => tools.has(name))) registerThoughtGraphApp(server, engine, connectionId, options.openExplorer);
 
   let cleanedUp = false;
   const cleanup = () => {

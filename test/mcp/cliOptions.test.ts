@@ -73,6 +73,16 @@ describe('parseCliArguments', () => {
     assert.deepEqual(parseCliArguments(['-v']), { kind: 'version' });
   });
 
+  it('reads --tools as a comma list of the tools to advertise', () => {
+    assert.deepEqual(parseCliArguments(['--tools', 'sequentialthinking']), { kind: 'serve', tools: ['sequentialthinking'], limits: {} });
+    assert.deepEqual(parseCliArguments(['--tools=deliberate, sequentialthinking']), {
+      kind: 'serve',
+      tools: ['sequentialthinking', 'deliberate'],
+      limits: {},
+    });
+    assert.equal((parseCliArguments([]) as { tools?: unknown }).tools, undefined);
+  });
+
   it('refuses what it does not understand, saying what is wrong', () => {
     const cases: [string[], RegExp][] = [
       [['--bogus'], /Unknown option --bogus/],
@@ -87,6 +97,12 @@ describe('parseCliArguments', () => {
       [['frobnicate'], /Unknown command "frobnicate"/],
       [['export', 'abc', '--format', 'md', '--http'], /--http is for serving/],
       [['--format', 'md'], /belong to the export command/],
+      [
+        ['--tools', 'sequentialthinking,think'],
+        /--tools: unknown tool "think"; the tools are sequentialthinking, thinking_sessions, deliberate/,
+      ],
+      [['--tools', ','], /--tools: name at least one tool/],
+      [['export', 'abc', '--format', 'md', '--tools', 'deliberate'], /--tools is for serving/],
     ];
     for (const [argv, expected] of cases)
       assert.throws(

@@ -11,6 +11,7 @@ import { strategyNames } from '../../src/engine/strategies/catalog';
 import { activate, deactivate, type ThoughtExplorerApi } from '../../src/extension/extension';
 import { MCP_PROVIDER_ID } from '../../src/extension/mcpProvider';
 import { SETTINGS_SECTION } from '../../src/extension/settings';
+import { MODEL_TOOLS } from '../../src/mcp/toolSelection';
 import { env, extensionContext, resetStub, stub } from './support/vscodeStub';
 import { readLocalizedManifest } from './support/localizedManifest';
 
@@ -247,10 +248,15 @@ describe('manifest', () => {
         'steering.askAtDecisionPoints',
         'steering.decisionTimeoutSeconds',
         'storagePath',
+        'tools',
       ]
         .map((key) => `${SETTINGS_SECTION}.${key}`)
         .sort(),
     );
     assert.deepEqual(properties['thoughtExplorer.defaultStrategy'].enum, strategyNames());
+    // The tools a user may choose are the server's, all of them by default.
+    const tools = properties['thoughtExplorer.tools'] as unknown as { items: { enum: string[] }; default: string[] };
+    assert.deepEqual(tools.items.enum, [...MODEL_TOOLS]);
+    assert.deepEqual(tools.default, [...MODEL_TOOLS]);
   });
 });

@@ -9,15 +9,19 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { ModelGateway } from '../../engine/modelGateway';
 import type { ToolGateway } from '../../engine/toolGateway';
 import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
-import { plannedCalls } from '../../deliberation/plans';
+import { NAMED_PLANS } from '../../deliberation/namedPlans';
+import { RESULT_STRATEGIES, plannedCalls } from '../../deliberation/plans';
+import { HAT_NAMES } from '../../deliberation/roles';
 import { RecordingError } from '../../deliberation/recorder';
 import {
   DeliberationInputError,
+  MAX_PROBLEM_LENGTH,
   deliberateInputShape,
   parseDeliberateInput,
   prepareDeliberation,
   type PreparedDeliberation,
 } from '../../deliberation/request';
+import { advertisedAs } from '../advertisedSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 
@@ -39,14 +43,34 @@ export const NO_MODEL_MESSAGE =
   '2. Start the stdio server with an OpenAI-compatible endpoint: thought-explorer-mcp --model-endpoint http://127.0.0.1:11434/v1 --model <name> ' +
   '[--model-api-key-env <VARIABLE holding the key>] (Ollama, llama.cpp, vLLM or any /v1/chat/completions server).';
 
-const DESCRIPTION = `Deliberate on a problem with several roles run on a model, each role's answer recorded as a thought.
+const DESCRIPTION = `Deliberate on a problem with several roles (thinking hats or your own) run on a model: each role's answer is recorded as a thought of a session, and the combined result comes back.
 
-Plans: "auto" (default; thinking hats chosen by the problem's complexity: 1, 2, 3 or all 6 hats), "hats" (six hats in
-sequence), "parallel-hats" (five hats at once, then synthesis), "direct", "sequential", "parallel", "task" (cycles with
-budgets, then one convergence call), or a full plan object. Roles: the hats factual, emotional, critical, optimistic,
-creative, synthesis, or custom roles {name, instructions}. Each role becomes a thought (stage = role; parallel roles are
-branches); the result per resultStrategy is the final thought. Budgets have defaults and caps. Read
-thinking://deliberation for plans, roles, budgets and examples.`;
+The default plan, auto, picks hats by the problem's complexity. thinking://deliberation describes the plans, roles, budgets and plan objects, with examples.`;
+
+/** What the tool advertises; calls are checked with deliberateInputShape (its refusals say what to send). */
+const canonicalInput = z.object({
+  problem: z.string().max(MAX_PROBLEM_LENGTH),
+  plan: z
+    .union([z.enum(NAMED_PLANS), z.object({ strategy: z.enum(['direct', 'sequential', 'parallel', 'task']) })])
+    .optional()
+    .describe('A named plan or a plan object.'),
+  roles: z
+    .array(z.union([z.string(), z.object({ name: z.string(), instructions: z.string() })]))
+    .optional()
+    .describe(`Hats (${HAT_NAMES.join(', ')}) or custom roles, for the plan's steps.`),
+  resultStrategy: z.enum(RESULT_STRATEGIES).optional(),
+  budgets: z
+    .object({
+      maxTokens: z.int().min(1).optional(),
+      timeoutMs: z.int().min(1).optional(),
+      maxTotalTokens: z.int().min(1).optional(),
+      maxCycles: z.int().min(1).optional(),
+      maxToolCalls: z.int().min(1).optional(),
+    })
+    .optional(),
+  sessionId: z.string().optional().describe('Record into this session.'),
+  fromThought: z.int().min(1).optional().describe("Attach here (default: the session's last thought); earlier makes a branch."),
+});
 
 const roleSummarySchema = z.object({
   role: z.string().describe('Role name.'),
@@ -128,7 +152,7 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
     {
       title: 'Deliberate',
       description: DESCRIPTION,
-      inputSchema: deliberateInputShape,
+      inputSchema: advertisedAs(z.object(deliberateInputShape), canonicalInput),
       outputSchema: deliberateOutputShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       _meta: THOUGHT_GRAPH_TOOL_META,

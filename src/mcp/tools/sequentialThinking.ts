@@ -1,7 +1,7 @@
 // The `sequentialthinking` tool: a drop-in for the reference server's tool, recording into the shared engine under
-// this connection's own session. Its input schema is the engine's own (thoughtArgumentsSchema): what McpServer
-// advertises and checks is exactly what the engine accepts, including "3" for 3, "false" for false and snake_case
-// names, and a refused value reaches the engine, whose error names the field, the value and what to send.
+// this connection's own session. It advertises the canonical input (sequentialThinkingInput.ts) and McpServer parses
+// calls with the engine's lenient thoughtArgumentsSchema ("3" for 3, "false" for false, snake_case names); a refused
+// value reaches the engine, whose error names the field, the value and what to send.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -10,48 +10,16 @@ import type { ConnectionLog } from '../connectionLog';
 import type { DecisionPointAsker } from '../decisionPoints';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
+import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
+import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
-const DESCRIPTION = `Think through a problem step by step, one thought per call, and keep a durable record of the reasoning.
-
-Use it to break down a hard problem, plan with room for correction, or analyse something whose scope is unclear.
-Each call records one thought. Send thoughtNumber (1, 2, 3, ...) and your current estimate totalThoughts (adjust it up
-or down at any time), and nextThoughtNeeded: false only when you have a satisfying answer.
-
-Revising: when you see that an earlier thought was wrong or incomplete, send a new thought with isRevision: true and
-revisesThought: <number of the thought you correct>. The revision is recorded next to the original.
-
-Branching: to explore an alternative without losing the main line, send branchFromThought: <number of the thought you
-fork from> and branchId: <a short name such as "alt-cache">. Keep numbering thoughts upwards; send more thoughts with the
-same branchId to continue that branch. needsMoreThoughts: true says you reached the planned end but need more.
-
-Sessions: your first thought starts a session; the reply's sessionId names it. Send sessionId to continue a saved
-session (thinking_sessions can list and resume them). strategy picks a reasoning strategy (default "linear") on the
-first thought; stage names where in the strategy this thought belongs; the reply lists nextStages and a short
-guidance. Omit stage to let the session move along on its own.
-
-The person watching may steer the session: a reply can carry userFeedback (a note, a thought to revise, a branch to
-explore, a request to conclude); act on it first, as the guidance's first sentence says.`;
-
-/**
- * A list of strings in the reply. Advertised exactly as z.array(z.string()) is, but checked in one pass: the SDK checks
- * every reply against this schema, and zod's array check made a result object per element (branch names add up).
- */
+/** A list of strings in the reply. */
 function stringList(description: string) {
-  return z
-    .unknown()
-    .refine(isStringList, 'expected an array of strings')
-    .meta({ type: 'array', items: { type: 'string' } })
-    .describe(description);
-}
-
-function isStringList(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) if (typeof item !== 'string') return false;
-  return true;
+  return z.array(z.string()).describe(description);
 }
 
 /** Feedback from the person watching the session, delivered once; the guidance's first sentence says what to do. */
@@ -114,9 +82,9 @@ export function registerSequentialThinkingTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
     {
       title: 'Sequential Thinking',
-      description: DESCRIPTION,
-      inputSchema: thoughtArgumentsSchema,
-      outputSchema: replySchema,
+      description: SEQUENTIAL_THINKING_DESCRIPTION,
+      inputSchema: advertisedAs(thoughtArgumentsSchema, sequentialThinkingCanonicalInput),
+      outputSchema: replyAdvertisedAs(replySchema),
       annotations: {
         title: 'Sequential Thinking',
         // It changes nothing outside its own session store; VS Code would otherwise ask for confirmation on every thought.

@@ -1,7 +1,7 @@
 // The `thinking_sessions` tool: find, read and resume saved thinking sessions (list, get, search, resume), their
 // insights (stats) and the per-session "ask at decision points" switch (configure).
-// Arguments are as lenient as `sequentialthinking`'s ("20" for 20, session_id for sessionId, unknown fields ignored),
-// and every failure is an isError result whose text says what to send instead.
+// It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
+// sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
 import { RefusedValue, WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../engine/thoughtInput';
+import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
 
@@ -32,7 +33,7 @@ const RESUME_DEFAULT_RECENT = 5;
 const SNIPPET_LENGTH = 160;
 
 /** A count of 0 or more, also as text ("20"); null or "" means absent. */
-const count = (description: string) =>
+const count = () =>
   refusable(
     z.union([z.int().min(0).max(MAX_WHOLE_NUMBER), z.string(), z.null()]).transform((value, context) => {
       if (typeof value !== 'string' || value === '') return value;
@@ -41,36 +42,44 @@ const count = (description: string) =>
       context.issues.push({ code: 'custom', message: 'a whole number of 0 or more', input: value });
       return z.NEVER;
     }),
-  )
-    .optional()
-    .describe(description);
+  ).optional();
 
-const textField = (description: string) => refusable(z.string().nullable()).optional().describe(description);
+const textField = () => refusable(z.string().nullable()).optional();
 
 const argumentsSchema = z.looseObject({
-  action: refusable(z.enum(ACTIONS)).describe('What to do: list, get, search, resume, stats or configure.'),
-  sessionId: textField('The session to get or resume.'),
-  detail: refusable(z.enum(DETAILS).nullable()).optional().describe('For get: "summary" (default) or "full".'),
-  query: textField('For search: text to look for (case-insensitive).'),
-  text: textField('For list: only sessions whose title or purpose contains this text.'),
-  strategy: textField('For list: only sessions of this strategy.'),
-  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable())
+  action: refusable(z.enum(ACTIONS)),
+  sessionId: textField(),
+  detail: refusable(z.enum(DETAILS).nullable()).optional(),
+  query: textField(),
+  text: textField(),
+  strategy: textField(),
+  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional(),
+  offset: count(),
+  limit: count(),
+  recent: count(),
+  since: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
+  until: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
+  askAtDecisionPoints: refusable(z.union([z.boolean(), z.string(), z.null()])).optional(),
+});
+
+/** What the tool advertises (the lenient schema above takes more: see advertisedSchema.ts). */
+const canonicalArguments = z.object({
+  action: z.enum(ACTIONS),
+  sessionId: z.string().optional(),
+  detail: z.enum(DETAILS).optional().describe('get: default summary.'),
+  query: z.string().optional().describe('search: case-insensitive.'),
+  text: z.string().optional(),
+  strategy: z.string().optional(),
+  status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
+  offset: z.int().min(0).optional(),
+  limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional().describe(`Default ${SESSION_LIST_DEFAULT_LIMIT}.`),
+  recent: z.int().min(0).optional().describe(`get, resume: how many last thoughts (default ${RESUME_DEFAULT_RECENT}).`),
+  since: z.string().optional().describe('stats: ISO date or date-time.'),
+  until: z.string().optional(),
+  askAtDecisionPoints: z
+    .union([z.boolean(), z.literal('default')])
     .optional()
-    .describe('For list: only sessions with this status.'),
-  offset: count('For list and search: how many to skip (default 0).'),
-  limit: count(`For list and search: how many to return (default ${SESSION_LIST_DEFAULT_LIMIT}, at most ${SESSION_LIST_MAX_LIMIT}).`),
-  recent: count(`For get (summary) and resume: how many of the last thoughts to include (default ${RESUME_DEFAULT_RECENT}).`),
-  since: refusable(z.union([z.string(), z.number(), z.null()]))
-    .optional()
-    .describe('For stats across sessions: only sessions created at or after this ISO date/date-time (or ms since 1970).'),
-  until: refusable(z.union([z.string(), z.number(), z.null()]))
-    .optional()
-    .describe('For stats across sessions: only sessions created before this ISO date/date-time (or ms since 1970).'),
-  askAtDecisionPoints: refusable(z.union([z.boolean(), z.string(), z.null()]))
-    .optional()
-    .describe(
-      'For configure: true or false to ask (or not) the user at decision points in this session; "default" follows the server setting.',
-    ),
+    .describe('"default" follows the server setting.'),
 });
 
 type Arguments = Record<string, unknown>;
@@ -106,20 +115,14 @@ const resultSchema = z.looseObject({
   askAtDecisionPoints: z.boolean().optional().describe("configure: the session's setting, absent when it follows the server's."),
 });
 
-const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
+const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, one action per call.
 
-- action "list": newest first, paged with offset/limit; filter by strategy, status (live, complete, abandoned) and text
-  (in title or purpose).
-- action "get": one session by sessionId; detail "summary" (default: meta and the last thoughts) or "full" (every thought, and the feedback the person gave).
-- action "search": sessions whose title, purpose or thought text contains query; returns matching thoughts with
-  snippets. Scans at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions per call; continue with the returned nextOffset.
-- action "resume": makes sessionId this conversation's current session and returns what you need to continue:
-  the last thoughts, current stage, nextStages, branches and the next thoughtNumber. Then call sequentialthinking as usual.
-- action "stats": with sessionId, that session's insights (revisions, branches, stage loops, time between thoughts,
-  feedback, tokens); without, insights across saved sessions (per strategy, revision and branch rates, median length,
-  abandoned), filtered by strategy and since/until (ISO dates).
-- action "configure": sessionId and askAtDecisionPoints (true, false or "default") decide whether the user is asked at
-  this session's decision points (needs a client with elicitation).`;
+- list: newest first, paged with offset and limit, filtered by strategy, status and text (in title or purpose).
+- get: one session, its meta and last thoughts, or with detail "full" every thought and the user's feedback.
+- search: sessions whose title, purpose or thoughts contain query, with snippets; at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions a call, then go on from nextOffset.
+- resume: makes sessionId this conversation's current session and returns what you need to go on with sequentialthinking.
+- stats: the insights of sessionId, or without it across sessions (filters strategy, since, until).
+- configure: askAtDecisionPoints for sessionId: whether the user is asked at its decision points.`;
 
 class ArgumentProblem extends Error {}
 
@@ -134,7 +137,7 @@ export function registerThinkingSessionsTool(
     {
       title: 'Thinking Sessions',
       description: DESCRIPTION,
-      inputSchema: argumentsSchema,
+      inputSchema: advertisedAs(argumentsSchema, canonicalArguments),
       outputSchema: resultSchema,
       annotations: {
         title: 'Thinking Sessions',

@@ -1,0 +1,310 @@
+// Section: what the model reads from us against the reference `sequentialthinking` server, in o200k tokens (the tool
+// definitions that ride along with every model request, and the replies that stay in the conversation), at each reply
+// detail level; and the raw call beside it (start-up, the first calls of a fresh process, p50 at steady state, RSS).
+// Both servers run in this one run, driven by the SDK Client over stdio (the built CLI, as users run it).
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { formatMs, percentile, type BenchCheck, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
+import { P50_RATIO_TARGET, RSS_RATIO_TARGET, runRound, serversUnderTest, type RunResult, type ServerUnderTest } from './toolCalls';
+import { DEFAULT_WORKLOAD } from './workload';
+
+/** The issue's budgets: `sequentialthinking` no larger than the reference's, all model-visible tools at most twice it. */
+const DEFINITION_BUDGET_RATIO = 1.0;
+const ALL_DEFINITIONS_BUDGET_RATIO = 2.0;
+/** Start-up no slower than the reference's; p50 and RSS targets as in the tool-call section. */
+const STARTUP_RATIO_TARGET = 1.0;
+const DETAIL_LEVELS = ['compact', 'standard', 'full'] as const;
+const FIRST_CALLS = 30;
+const STARTUPS = 9;
+
+type CountTokens = (text: string) => number;
+
+/**
+ * The o200k_base tokenizer of the dev dependency gpt-tokenizer. The specifier is held in a variable so the bench
+ * type-checks on a checkout where dev dependencies are not installed; there the section says what is missing.
+ */
+function loadTokenizer(): CountTokens {
+  const specifier = 'gpt-tokenizer/encoding/o200k_base';
+  try {
+    const module = createRequire(__filename)(specifier) as { countTokens: CountTokens };
+    return module.countTokens;
+  } catch (error) {
+    throw new Error('the context section counts tokens with the dev dependency gpt-tokenizer (npm install)', { cause: error });
+  }
+}
+
+/** What the model reads of a tool: its name, description and input schema (as the issue measures it). */
+function definitionTokens(tool: Tool, count: CountTokens): number {
+  return count(tool.name) + count(tool.description ?? '') + count(JSON.stringify(tool.inputSchema));
+}
+
+/** App-only tools (MCP Apps `visibility: ["app"]`) are kept from the model by the host. */
+function modelVisible(tool: Tool): boolean {
+  const ui = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
+  return !(Array.isArray(ui?.visibility) && !ui.visibility.includes('model'));
+}
+
+async function connect(server: ServerUnderTest): Promise<{ client: Client; pid: number | null }> {
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'ignore' });
+  const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** A scripted session: the calls an agent makes, one thought each. */
+interface Script {
+  label: string;
+  calls: Record<string, unknown>[];
+}
+
+function thought(number: number, total: number, text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { thought: text, thoughtNumber: number, totalThoughts: total, nextThoughtNeeded: number < total, ...extra };
+}
+
+/** 30 thoughts, linear (the default): thought 12 revises thought 8, thoughts 20-23 branch from 15. */
+function linearScript(): Script {
+  const calls: Record<string, unknown>[] = [];
+  for (let number = 1; number <= 30; number++) {
+    const extra: Record<string, unknown> = {};
+    if (number === 12) Object.assign(extra, { isRevision: true, revisesThought: 8 });
+    if (number >= 20 && number <= 23) Object.assign(extra, { branchFromThought: 15, branchId: 'alt-cache' });
+    calls.push(thought(number, 30, `Step ${number}: weigh the cache against a queue for the write path, with the numbers so far.`, extra));
+  }
+  return { label: 'linear, 30 thoughts (revision, branch)', calls };
+}
+
+/** 12 thoughts of ReAct: reason, act, observe in turns; the session moves along its stages on its own. */
+function reactScript(): Script {
+  const calls = Array.from({ length: 12 }, (_, index) =>
+    thought(
+      index + 1,
+      12,
+      `ReAct step ${index + 1}: what is known, the next action, and what it showed.`,
+      index === 0 ? { strategy: 'react' } : {},
+    ),
+  );
+  return { label: 'react, 12 thoughts', calls };
+}
+
+/** 15 thoughts of tree of thoughts: three approaches branch from thought 3, one is chosen. */
+function treeScript(): Script {
+  const calls: Record<string, unknown>[] = [];
+  for (let number = 1; number <= 15; number++) {
+    const extra: Record<string, unknown> = number === 1 ? { strategy: 'tree_of_thoughts' } : {};
+    if (number >= 4 && number <= 9) Object.assign(extra, { branchFromThought: 3, branchId: ['a', 'b', 'c'][Math.floor((number - 4) / 2)] });
+    calls.push(thought(number, 15, `Tree step ${number}: develop or judge this approach against the others.`, extra));
+  }
+  return { label: 'tree_of_thoughts, 15 thoughts (3 branches)', calls };
+}
+
+/** The reference knows no strategies: it gets the same thoughts without `strategy`. */
+function forReference(args: Record<string, unknown>): Record<string, unknown> {
+  const { strategy: _strategy, ...rest } = args;
+  return rest;
+}
+
+function replyText(result: CallToolResult): string {
+  return result.content.map((item) => (item.type === 'text' ? item.text : '')).join('');
+}
+
+/** Tokens of each reply's text (what VS Code hands the model), over one scripted session in a fresh server. */
+async function replyTokens(server: ServerUnderTest, script: Script, count: CountTokens, reference: boolean): Promise<number[]> {
+  const { client } = await connect(server);
+  try {
+    const tokens: number[] = [];
+    for (const args of script.calls) {
+      const result = (await client.callTool({
+        name: 'sequentialthinking',
+        arguments: reference ? forReference(args) : args,
+      })) as CallToolResult;
+      if (result.isError) throw new Error(`${server.label} refused ${JSON.stringify(args)}: ${replyText(result)}`);
+      tokens.push(count(replyText(result)));
+    }
+    return tokens;
+  } finally {
+    await client.close();
+  }
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+const ratioText = (ours: number, reference: number) => `${(ours / reference).toFixed(2)}×`;
+
+async function startupMs(server: ServerUnderTest): Promise<number> {
+  const before = performance.now();
+  const { client } = await connect(server);
+  const elapsed = performance.now() - before;
+  await client.close();
+  return elapsed;
+}
+
+export const contextSection: BenchSection = {
+  title: 'context: what the model reads (o200k tokens) and the raw call, against the reference server',
+  async run(context: BenchContext): Promise<BenchSectionResult> {
+    const count = loadTokenizer();
+    const servers = serversUnderTest(context.root, (round) => join(context.tempDir, `store-${round}`));
+    const ours = (extraArgs: string[], round: number): ServerUnderTest => {
+      const base = servers.ours(round);
+      return { ...base, args: [...base.args, ...extraArgs] };
+    };
+    const lines: string[] = [];
+    const checks: BenchCheck[] = [];
+
+    // Tool definitions.
+    context.progress('tool definitions');
+    const listed = async (server: ServerUnderTest) => {
+      const { client } = await connect(server);
+      try {
+        return (await client.listTools()).tools;
+      } finally {
+        await client.close();
+      }
+    };
+    const referenceTools = await listed(servers.reference);
+    const ourTools = await listed(ours([], 0));
+    const referenceDefinition = definitionTokens(
+      referenceTools.find((tool) => tool.name === 'sequentialthinking')!,
+      count,
+    );
+    lines.push('Tool definitions (name + description + input schema, as tools/list gives them):', '');
+    lines.push('| tool | reference | ours | ratio to the reference tool |', '|---|---|---|---|');
+    let visibleTotal = 0;
+    for (const tool of ourTools) {
+      const tokens = definitionTokens(tool, count);
+      const visible = modelVisible(tool);
+      if (visible) visibleTotal += tokens;
+      const referenceTokens = tool.name === 'sequentialthinking' ? String(referenceDefinition) : '–';
+      lines.push(
+        `| ${tool.name}${visible ? '' : ' (app-only)'} | ${referenceTokens} | ${tokens} | ${ratioText(tokens, referenceDefinition)} |`,
+      );
+    }
+    const ourDefinition = definitionTokens(
+      ourTools.find((tool) => tool.name === 'sequentialthinking')!,
+      count,
+    );
+    lines.push(
+      `| all model-visible tools | ${referenceDefinition} | ${visibleTotal} | ${ratioText(visibleTotal, referenceDefinition)} |`,
+      '',
+    );
+    checks.push(
+      {
+        name: 'sequentialthinking definition vs reference',
+        pass: ourDefinition <= DEFINITION_BUDGET_RATIO * referenceDefinition,
+        detail: `${ourDefinition} against ${referenceDefinition} tokens (target <= ${DEFINITION_BUDGET_RATIO.toFixed(1)}×)`,
+      },
+      {
+        name: 'all model-visible definitions vs reference',
+        pass: visibleTotal <= ALL_DEFINITIONS_BUDGET_RATIO * referenceDefinition,
+        detail: `${visibleTotal} against ${referenceDefinition} tokens (target <= ${ALL_DEFINITIONS_BUDGET_RATIO.toFixed(1)}×)`,
+      },
+    );
+
+    // Replies of scripted sessions, at each detail level.
+    const scripts = [linearScript(), reactScript(), treeScript()];
+    lines.push('Replies (mean tokens of the reply text per call; each session in a fresh server):', '');
+    lines.push(`| session | reference | ${DETAIL_LEVELS.map((level) => `${level} | ratio`).join(' | ')} |`);
+    lines.push(`|---|---|${DETAIL_LEVELS.map(() => '---|---').join('|')}|`);
+    const missingLevels: string[] = [];
+    let round = 1;
+    for (const script of scripts) {
+      context.progress(`replies: ${script.label}`);
+      const referenceMean = mean(await replyTokens(servers.reference, script, count, true));
+      const cells: string[] = [];
+      for (const level of DETAIL_LEVELS) {
+        let tokens: number[];
+        try {
+          tokens = await replyTokens(ours(['--reply-detail', level], round++), script, count, false);
+        } catch {
+          // A build without --reply-detail exits at once with a usage error: its replies are measured as they are below.
+          if (!missingLevels.includes(level)) missingLevels.push(level);
+          cells.push(`n/a | –`);
+          continue;
+        }
+        cells.push(`${mean(tokens).toFixed(0)} | ${ratioText(mean(tokens), referenceMean)}`);
+      }
+      lines.push(`| ${script.label} | ${referenceMean.toFixed(0)} | ${cells.join(' | ')} |`);
+    }
+    if (missingLevels.length > 0) {
+      lines.push('', `This build has no --reply-detail; its replies as they are:`, '');
+      for (const script of scripts) {
+        const referenceMean = mean(await replyTokens(servers.reference, script, count, true));
+        const oursMean = mean(await replyTokens(ours([], round++), script, count, false));
+        lines.push(
+          `- ${script.label}: reference ${referenceMean.toFixed(0)}, ours ${oursMean.toFixed(0)} (${ratioText(oursMean, referenceMean)})`,
+        );
+      }
+    }
+    lines.push('');
+
+    // The raw call.
+    context.progress(`start-up: ${STARTUPS} spawns of each server, alternating`);
+    const startups: { ours: number[]; reference: number[] } = { ours: [], reference: [] };
+    for (let index = 0; index < STARTUPS; index++) {
+      const order = index % 2 === 0 ? (['ours', 'reference'] as const) : (['reference', 'ours'] as const);
+      for (const side of order) startups[side].push(await startupMs(side === 'ours' ? ours([], round++) : servers.reference));
+    }
+    const thoughts = Number(process.env.BENCH_THOUGHTS) > 0 ? Number(process.env.BENCH_THOUGHTS) : DEFAULT_WORKLOAD.thoughts;
+    const rounds = Number(process.env.BENCH_ROUNDS) > 0 ? Number(process.env.BENCH_ROUNDS) : 3;
+    const steadyFrom = Math.floor(thoughts * 0.4);
+    const results: { ours: RunResult; reference: RunResult }[] = [];
+    for (let index = 0; index < rounds; index++) {
+      context.progress(`raw call: round ${index + 1}/${rounds}, ${thoughts} thoughts to each server, interleaved`);
+      if (index % 2 === 0) {
+        const [oursRun, referenceRun] = await runRound([ours([], round++), servers.reference], { ...DEFAULT_WORKLOAD, thoughts });
+        results.push({ ours: oursRun, reference: referenceRun });
+      } else {
+        const [referenceRun, oursRun] = await runRound([servers.reference, ours([], round++)], { ...DEFAULT_WORKLOAD, thoughts });
+        results.push({ ours: oursRun, reference: referenceRun });
+      }
+    }
+    const p50Of = (durations: number[], from: number, to: number) => median(durations.slice(from, to));
+    const figure = (pick: (run: RunResult) => number) => ({
+      ours: median(results.map((result) => pick(result.ours))),
+      reference: median(results.map((result) => pick(result.reference))),
+      ratio: median(results.map((result) => pick(result.ours) / pick(result.reference))),
+    });
+    const steady = figure((run) => p50Of(run.durations, steadyFrom, thoughts));
+    const first = figure((run) => p50Of(run.durations, 0, FIRST_CALLS));
+    const firstMean = figure((run) => mean(run.durations.slice(0, FIRST_CALLS)));
+    const rss = figure((run) => run.rssMb);
+    const startup = { ours: median(startups.ours), reference: median(startups.reference) };
+    const startupRatio = startup.ours / startup.reference;
+    lines.push(
+      `Raw call (${rounds} rounds of a ${thoughts}-thought session, both servers fresh in each, calls interleaved; medians of the rounds):`,
+      '',
+      '| figure | reference | ours | ratio |',
+      '|---|---|---|---|',
+      `| start-up, spawn → initialized (median of ${STARTUPS}) | ${formatMs(startup.reference)} | ${formatMs(startup.ours)} | ${startupRatio.toFixed(2)} |`,
+      `| p50 of the first ${FIRST_CALLS} calls of a fresh process | ${formatMs(first.reference)} | ${formatMs(first.ours)} | ${first.ratio.toFixed(2)} |`,
+      `| mean of the first ${FIRST_CALLS} calls | ${formatMs(firstMean.reference)} | ${formatMs(firstMean.ours)} | ${firstMean.ratio.toFixed(2)} |`,
+      `| p50 at steady state (calls ${steadyFrom + 1}–${thoughts}) | ${formatMs(steady.reference)} | ${formatMs(steady.ours)} | ${steady.ratio.toFixed(2)} |`,
+      `| RSS after ${thoughts} thoughts | ${rss.reference.toFixed(1)} MB | ${rss.ours.toFixed(1)} MB | ${rss.ratio.toFixed(2)} |`,
+    );
+    checks.push(
+      {
+        name: 'p50 at steady state vs reference',
+        pass: steady.ratio <= P50_RATIO_TARGET,
+        detail: `ratio ${steady.ratio.toFixed(2)} (target <= ${P50_RATIO_TARGET.toFixed(2)})`,
+      },
+      {
+        name: 'start-up vs reference',
+        pass: startupRatio <= STARTUP_RATIO_TARGET,
+        detail: `ratio ${startupRatio.toFixed(2)} (target <= ${STARTUP_RATIO_TARGET.toFixed(2)})`,
+      },
+      {
+        name: `RSS after ${thoughts} thoughts vs reference (context section)`,
+        pass: rss.ratio <= RSS_RATIO_TARGET,
+        detail: `ratio ${rss.ratio.toFixed(2)} (target <= ${RSS_RATIO_TARGET.toFixed(2)})`,
+      },
+    );
+    return { lines, checks };
+  },
+};
