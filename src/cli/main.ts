@@ -68,7 +68,18 @@ async function serve(
     const { startHttpServer } = await import('../mcp/httpServer.js');
     const { port, allowedOrigins, sessionIdleSeconds } = command.http;
     const sessionIdleMs = sessionIdleSeconds === undefined ? undefined : sessionIdleSeconds * 1000;
-    const http = await startHttpServer({ engine, port, token, log, version, allowedOrigins, sessionIdleMs, modelGateway, decisionPoints });
+    const http = await startHttpServer({
+      engine,
+      port,
+      token,
+      log,
+      version,
+      allowedOrigins,
+      sessionIdleMs,
+      modelGateway,
+      decisionPoints,
+      replyDetail: command.replyDetail,
+    });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
     log(`bearer token: ${token}`);
@@ -76,7 +87,7 @@ async function serve(
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints });
+  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints, replyDetail: command.replyDetail });
   stopServer = stdio.close;
   log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));

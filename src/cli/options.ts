@@ -1,6 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
 // a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
 import type { EngineLimits } from '../engine/limits';
+import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/replyDetail';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 
 export interface CommonOptions {
@@ -19,7 +20,7 @@ export interface HttpOptions {
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions; decisionPoints?: DecisionPointFlags } & CommonOptions)
+  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions; decisionPoints?: DecisionPointFlags; replyDetail?: ReplyDetail } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 
@@ -59,6 +60,8 @@ Options:
   --ask-at-decision-points      ask the person (MCP elicitation, clients that support it) where the strategy offers
                                 several next stages or the agent finishes early; the answer goes into the reply
   --decision-timeout SECONDS    (with --ask-at-decision-points) how long to wait for the answer (default 60)
+  --reply-detail LEVEL          how much a sequentialthinking reply says: compact (default: what is new since the last
+                                reply), standard (every field, empty and unchanged extras left out) or full
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -82,6 +85,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   const model: Partial<ModelOptions> = {};
   let askAtDecisionPoints = false;
   let decisionTimeoutSeconds: number | undefined;
+  let replyDetail: ReplyDetail | undefined;
 
   const valueOf = (flag: string, inline: string | undefined): string => {
     if (inline !== undefined) return inline;
@@ -137,6 +141,12 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
         if (decisionTimeoutSeconds > MAX_IDLE_SECONDS)
           throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${decisionTimeoutSeconds}`);
         break;
+      case '--reply-detail': {
+        const level = valueOf(flag, inline);
+        if (!isReplyDetail(level)) throw new UsageError(`${flag} must be one of ${REPLY_DETAILS.join(', ')}, got "${level}"`);
+        replyDetail = level;
+        break;
+      }
       case '--format':
         format = valueOf(flag, inline);
         break;
@@ -163,6 +173,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     throw new UsageError('--decision-timeout belongs to --ask-at-decision-points');
   if (askAtDecisionPoints && command !== undefined)
     throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
+  if (replyDetail !== undefined && command !== undefined)
+    throw new UsageError('--reply-detail is for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
@@ -174,6 +186,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       ...(httpOptions ? { http: httpOptions } : {}),
       ...(modelOptions ? { model: modelOptions } : {}),
       ...decisionPoints,
+      ...(replyDetail !== undefined ? { replyDetail } : {}),
       ...common,
     };
   }

@@ -12,6 +12,7 @@ import type { HttpServerOptions, RunningHttpServer } from '../mcp/httpServer';
 import type { ExtensionServices } from './services';
 import { editorToolsProvider } from './editorTools';
 import { decisionPointOptions } from './decisionPointSettings';
+import { replyDetailOption } from './replyDetailSetting';
 import { SETTINGS_SECTION } from './settings';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
@@ -193,6 +194,8 @@ export class McpServerHost implements vscode.Disposable {
         availableTools: editorToolsProvider(),
         // thoughtExplorer.steering.*: read at each decision point, so a change applies to open connections.
         decisionPoints: decisionPointOptions(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
+        // thoughtExplorer.replyDetail: read at each reply, like the steering settings.
+        replyDetail: replyDetailOption(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
         // The inline thought graph's "Open in explorer" button (VS Code's MCP Apps host opens only http(s) links).
         openExplorer: async (sessionId) => {
           await vscode.commands.executeCommand('thoughtExplorer.openInExplorer', sessionId);

@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';
+import type { ReplyDetail } from '../engine/replyDetail';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
@@ -40,6 +41,11 @@ export interface CreateServerOptions {
   toolGateway?: ToolGateway;
   /** Ask the person at decision points through MCP elicitation (opt-in; clients without elicitation are never asked). */
   decisionPoints?: DecisionPointOptions;
+  /**
+   * How much a `sequentialthinking` reply says in sessions without their own level (default compact); a function, so
+   * a changed setting applies to open connections.
+   */
+  replyDetail?: ReplyDetail | (() => ReplyDetail);
   /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
   openExplorer?: OpenExplorer;
 }
@@ -66,7 +72,15 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const log = createConnectionLog(server);
 
   const decisionPoints = options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log);
-  registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log, decisionPoints);
+  registerSequentialThinkingTool(
+    server,
+    engine,
+    connectionId,
+    { availableTools: options.availableTools },
+    log,
+    decisionPoints,
+    options.replyDetail,
+  );
   registerThinkingSessionsTool(server, engine, connectionId, log);
   registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 

@@ -281,7 +281,7 @@ export function messageProblem(value: unknown): string {
 }
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool. */
-export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints'> {
+export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints' | 'replyDetail'> {
   engine: ThinkingEngine;
   name?: string;
   version?: string;
@@ -306,6 +306,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<RunningSt
     modelGateway: options.modelGateway,
     toolGateway: options.toolGateway,
     decisionPoints: options.decisionPoints,
+    replyDetail: options.replyDetail,
   });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {

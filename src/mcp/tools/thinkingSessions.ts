@@ -9,6 +9,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
+import { REPLY_DETAILS, isReplyDetail } from '../../engine/replyDetail';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
@@ -70,6 +71,9 @@ const argumentsSchema = z.looseObject({
     .describe(
       'For configure: true or false to ask (or not) the user at decision points in this session; "default" follows the server setting.',
     ),
+  replyDetail: refusable(z.union([z.enum([...REPLY_DETAILS, 'default']), z.null()]))
+    .optional()
+    .describe('For configure: how much sequentialthinking replies in this session say (compact, standard, full); "default" follows the server.'),
 });
 
 type Arguments = Record<string, unknown>;
@@ -101,6 +105,7 @@ const resultSchema = z.looseObject({
   session: item.optional().describe('stats with sessionId: the insights of that session.'),
   overall: item.optional().describe('stats without sessionId: insights across the saved sessions that match the filters.'),
   askAtDecisionPoints: z.boolean().optional().describe("configure: the session's setting, absent when it follows the server's."),
+  replyDetail: z.enum(REPLY_DETAILS).optional().describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
 const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
@@ -116,7 +121,8 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
   feedback, tokens); without, insights across saved sessions (per strategy, revision and branch rates, median length,
   abandoned), filtered by strategy and since/until (ISO dates).
 - action "configure": sessionId and askAtDecisionPoints (true, false or "default") decide whether the user is asked at
-  this session's decision points (needs a client with elicitation).`;
+  this session's decision points (needs a client with elicitation); replyDetail (compact, standard, full or "default")
+  how much its sequentialthinking replies say.`;
 
 class ArgumentProblem extends Error {}
 
@@ -289,13 +295,35 @@ function stats(engine: ThinkingEngine, args: Arguments): unknown {
 
 function configure(engine: ThinkingEngine, args: Arguments): unknown {
   const id = requireSessionId(args);
-  const sent = sentValue(field(args, 'askAtDecisionPoints'));
-  const ask = sent === true || sent === 'true' ? true : sent === false || sent === 'false' ? false : sent === 'default' ? undefined : null;
+  // null means absent, as everywhere in these arguments.
+  const sentAsk = sentValue(field(args, 'askAtDecisionPoints')) ?? undefined;
+  const sentDetail = sentValue(field(args, 'replyDetail')) ?? undefined;
+  if (sentAsk === undefined && sentDetail === undefined)
+    throw new ArgumentProblem('Nothing to configure: send askAtDecisionPoints (true, false or "default") or replyDetail (compact, standard, full or "default").');
+  // Both checked before either is stored: a refused value changes nothing.
+  const ask =
+    sentAsk === undefined
+      ? undefined
+      : sentAsk === true || sentAsk === 'true'
+        ? true
+        : sentAsk === false || sentAsk === 'false'
+          ? false
+          : sentAsk === 'default'
+            ? 'default'
+            : null;
   if (ask === null)
-    throw new ArgumentProblem(`Invalid askAtDecisionPoints: got ${describeValue(sent)}; expected true, false or "default".`);
-  const meta = engine.setAskAtDecisionPoints(id, ask);
+    throw new ArgumentProblem(`Invalid askAtDecisionPoints: got ${describeValue(sentAsk)}; expected true, false or "default".`);
+  if (sentDetail !== undefined && sentDetail !== 'default' && !isReplyDetail(sentDetail))
+    throw new ArgumentProblem(`Invalid replyDetail: got ${describeValue(sentDetail)}; expected ${REPLY_DETAILS.join(', ')} or "default".`);
+  let meta = engine.holdSession(id);
   if (!meta) throw new ArgumentProblem(unknownSession(id));
-  return { sessionId: meta.id, ...(meta.askAtDecisionPoints !== undefined ? { askAtDecisionPoints: meta.askAtDecisionPoints } : {}) };
+  if (ask !== undefined) meta = engine.setAskAtDecisionPoints(id, ask === 'default' ? undefined : ask) ?? meta;
+  if (sentDetail !== undefined) meta = engine.setReplyDetail(id, sentDetail === 'default' ? undefined : sentDetail) ?? meta;
+  return {
+    sessionId: meta.id,
+    ...(meta.askAtDecisionPoints !== undefined ? { askAtDecisionPoints: meta.askAtDecisionPoints } : {}),
+    ...(meta.replyDetail !== undefined ? { replyDetail: meta.replyDetail } : {}),
+  };
 }
 
 function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
