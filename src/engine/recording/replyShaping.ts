@@ -9,7 +9,8 @@ export interface ToldState {
   sessionId: string;
   strategy: string;
   stage: string;
-  guidance: string;
+  /** The next stages, joined: a change (the session completed, a strategy switch) is news even in the same stage. */
+  nextStages: string;
   stagesToFinal: number;
 }
 
@@ -40,7 +41,7 @@ export function shapeReply(full: ThoughtReply, detail: ReplyDetail, told: ToldSt
     sessionId: full.sessionId,
     strategy: full.strategy,
     stage: full.stage,
-    guidance: full.guidance,
+    nextStages: full.nextStages.join(' '),
     stagesToFinal: full.progress.stagesToFinal,
   };
   if (detail === 'full') return { reply: full as unknown as Record<string, unknown>, told: now };
@@ -65,19 +66,15 @@ export function shapeReply(full: ThoughtReply, detail: ReplyDetail, told: ToldSt
     if (known === undefined) reply.sessionId = full.sessionId;
     if (strategyChanged) reply.strategy = full.strategy;
     const stageChanged = strategyChanged || known.stage !== full.stage;
-    if (stageChanged) {
-      reply.stage = full.stage;
-      if (full.nextStages.length > 0) reply.nextStages = full.nextStages;
-    }
-    if (stageChanged || saysSomethingNew(known.guidance, full.guidance)) reply.guidance = full.guidance;
+    const movesChanged = stageChanged || known.nextStages !== now.nextStages;
+    if (stageChanged) reply.stage = full.stage;
+    if (movesChanged && full.nextStages.length > 0) reply.nextStages = full.nextStages;
+    // In the same stage with the same ways on, the guidance only reminds of what was said; the person's feedback or
+    // answer (which the guidance's first sentence puts first) is news.
+    if (movesChanged || full.userFeedback !== undefined || 'userDecision' in full) reply.guidance = full.guidance;
   }
   if (full.warnings.length > 0) reply.warnings = full.warnings;
   for (const [key, value] of Object.entries(full))
     if (!OWN_FIELDS.has(key) && value !== undefined && !(Array.isArray(value) && value.length === 0)) reply[key] = value;
   return { reply, told: now };
-}
-
-/** The guidance differs from the last one told, and is not that one's own guidance after a one-off prefix (feedback, a decision). */
-function saysSomethingNew(told: string, guidance: string): boolean {
-  return told !== guidance && !told.endsWith(` ${guidance}`);
 }
