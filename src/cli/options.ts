@@ -1,7 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
 // a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
 import type { EngineLimits } from '../engine/limits';
-import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/replyDetail';
+import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/fieldRules';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 
 export interface CommonOptions {
@@ -20,7 +20,13 @@ export interface HttpOptions {
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | ({ kind: 'serve'; http?: HttpOptions; model?: ModelOptions; decisionPoints?: DecisionPointFlags; replyDetail?: ReplyDetail } & CommonOptions)
+  | ({
+      kind: 'serve';
+      http?: HttpOptions;
+      model?: ModelOptions;
+      decisionPoints?: DecisionPointFlags;
+      replyDetail?: ReplyDetail;
+    } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
 

@@ -95,7 +95,12 @@ function describeNextStep(
 }
 
 /** The nudge the strategy calls for where this thought landed, unless the agent already does what it asks. */
-function stageNudge(strategy: StrategyDefinition, meta: SessionMeta, thought: ThoughtRecord, beforeStage: number | undefined): string | undefined {
+function stageNudge(
+  strategy: StrategyDefinition,
+  meta: SessionMeta,
+  thought: ThoughtRecord,
+  beforeStage: number | undefined,
+): string | undefined {
   const nudge = findStage(strategy, thought.stage)?.nudge;
   if (!nudge) return undefined;
   if (nudge.kind === 'revise' && meta.revisionCount > 0) return undefined;

@@ -1,7 +1,7 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
 // the store and memory-only engines share.
-import type { ReplyDetail } from './replyDetail';
+import type { ReplyDetail } from './fieldRules';
 
 /** The fields of the reference `sequentialthinking` tool, shared by its input, our records and sequentialthinking-plus session files. */
 export interface ReferenceThoughtFields {

@@ -1,6 +1,7 @@
 // The `thoughtExplorer.replyDetail` setting as the in-host MCP server's reply detail: read on every reply, so a changed
 // setting applies to connections already open. Plain Node (no `vscode`), unit-tested.
-import { DEFAULT_REPLY_DETAIL, isReplyDetail, type ReplyDetail } from '../engine/replyDetail';
+import { isReplyDetail, type ReplyDetail } from '../engine/fieldRules';
+import { DEFAULT_REPLY_DETAIL } from '../engine/replyDetail';
 import type { SettingsSource } from './settings';
 
 /** The configured level; anything VS Code let through that is not a level counts as the default. */

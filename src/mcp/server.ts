@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';
-import type { ReplyDetail } from '../engine/replyDetail';
+import type { ReplyDetail } from '../engine/fieldRules';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';

@@ -6,7 +6,7 @@ import type { EngineLimits } from '../engine/limits';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind, FEEDBACK_KINDS } from '../engine/fieldRules';
 import { describeValue } from '../engine/fieldRules';
-import { isReplyDetail } from '../engine/replyDetail';
+import { isReplyDetail } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
 
 /** A record or file that does not have the expected shape; `where` names the offending field. */

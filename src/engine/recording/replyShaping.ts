@@ -1,7 +1,7 @@
 // The last step of a `sequentialthinking` reply: cut the full reply down to the session's detail level. Compact says
 // what is new since this connection's last reply in the session (kept as ToldState), standard drops only empty and
 // unchanged extras, full is the reply as built. Pure: the engine keeps each connection's ToldState.
-import type { ReplyDetail } from '../replyDetail';
+import type { ReplyDetail } from '../fieldRules';
 import type { ThoughtReply } from './thoughtReply';
 
 /** What a connection was last told about its current session; a reply for another session starts afresh. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ThinkingEngine, ThoughtReply } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import type { DecisionPointAsker } from '../decisionPoints';
-import type { ReplyDetail } from '../../engine/replyDetail';
+import type { ReplyDetail } from '../../engine/fieldRules';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { errorResult, toolFailure } from '../toolResults';

@@ -9,7 +9,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
-import { REPLY_DETAILS, isReplyDetail } from '../../engine/replyDetail';
+import { REPLY_DETAILS, isReplyDetail } from '../../engine/fieldRules';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
@@ -73,7 +73,9 @@ const argumentsSchema = z.looseObject({
     ),
   replyDetail: refusable(z.union([z.enum([...REPLY_DETAILS, 'default']), z.null()]))
     .optional()
-    .describe('For configure: how much sequentialthinking replies in this session say (compact, standard, full); "default" follows the server.'),
+    .describe(
+      'For configure: how much sequentialthinking replies in this session say (compact, standard, full); "default" follows the server.',
+    ),
 });
 
 type Arguments = Record<string, unknown>;
@@ -105,7 +107,10 @@ const resultSchema = z.looseObject({
   session: item.optional().describe('stats with sessionId: the insights of that session.'),
   overall: item.optional().describe('stats without sessionId: insights across the saved sessions that match the filters.'),
   askAtDecisionPoints: z.boolean().optional().describe("configure: the session's setting, absent when it follows the server's."),
-  replyDetail: z.enum(REPLY_DETAILS).optional().describe("configure: the session's reply detail level, absent when it follows the server's."),
+  replyDetail: z
+    .enum(REPLY_DETAILS)
+    .optional()
+    .describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
 const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions.
@@ -299,7 +304,9 @@ function configure(engine: ThinkingEngine, args: Arguments): unknown {
   const sentAsk = sentValue(field(args, 'askAtDecisionPoints')) ?? undefined;
   const sentDetail = sentValue(field(args, 'replyDetail')) ?? undefined;
   if (sentAsk === undefined && sentDetail === undefined)
-    throw new ArgumentProblem('Nothing to configure: send askAtDecisionPoints (true, false or "default") or replyDetail (compact, standard, full or "default").');
+    throw new ArgumentProblem(
+      'Nothing to configure: send askAtDecisionPoints (true, false or "default") or replyDetail (compact, standard, full or "default").',
+    );
   // Both checked before either is stored: a refused value changes nothing.
   const ask =
     sentAsk === undefined
