@@ -96,6 +96,7 @@ describe("seed 004's Tailwind example, replayed exactly", () => {
 
   it('records all six calls in one session: four steps, the revision of 3, the branch from 2', () => {
     const sessionId = replies[0].sessionId as string;
+    assert.equal(typeof sessionId, 'string');
     // Compact replies name the session on its first reply only; the journal below holds all six thoughts.
     for (const reply of replies.slice(1)) assert.equal(reply.sessionId, undefined);
     assert.deepEqual(
