@@ -79,6 +79,7 @@ async function serve(
       modelGateway,
       decisionPoints,
       tools: () => command.tools,
+      replyDetail: command.replyDetail,
     });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}`);
@@ -87,7 +88,7 @@ async function serve(
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints, tools: command.tools });
+  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints, tools: command.tools, replyDetail: command.replyDetail });
   stopServer = stdio.close;
   log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));

@@ -1,6 +1,7 @@
 // Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
 // a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
 import type { EngineLimits } from '../engine/limits';
+import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/fieldRules';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 import { MODEL_TOOLS, ToolSelectionError, parseToolSelection, type ModelToolName } from '../mcp/toolSelection';
 
@@ -27,6 +28,7 @@ export type CliCommand =
       decisionPoints?: DecisionPointFlags;
       /** --tools: the tools to advertise; absent: all. */
       tools?: ModelToolName[];
+      replyDetail?: ReplyDetail;
     } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
@@ -68,6 +70,8 @@ Options:
                                 several next stages or the agent finishes early; the answer goes into the reply
   --decision-timeout SECONDS    (with --ask-at-decision-points) how long to wait for the answer (default 60)
   --tools LIST                  advertise only these tools, comma-separated (default all: ${MODEL_TOOLS.join(',')})
+  --reply-detail LEVEL          how much a sequentialthinking reply says: compact (default: what is new since the last
+                                reply), standard (every field, empty and unchanged extras left out) or full
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -92,6 +96,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let askAtDecisionPoints = false;
   let decisionTimeoutSeconds: number | undefined;
   let tools: ModelToolName[] | undefined;
+  let replyDetail: ReplyDetail | undefined;
 
   const valueOf = (flag: string, inline: string | undefined): string => {
     if (inline !== undefined) return inline;
@@ -150,6 +155,12 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       case '--tools':
         tools = toolList(valueOf(flag, inline));
         break;
+      case '--reply-detail': {
+        const level = valueOf(flag, inline);
+        if (!isReplyDetail(level)) throw new UsageError(`${flag} must be one of ${REPLY_DETAILS.join(', ')}, got "${level}"`);
+        replyDetail = level;
+        break;
+      }
       case '--format':
         format = valueOf(flag, inline);
         break;
@@ -177,6 +188,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   if (tools !== undefined && command !== undefined) throw new UsageError('--tools is for serving, not for the export and import commands');
   if (askAtDecisionPoints && command !== undefined)
     throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
+  if (replyDetail !== undefined && command !== undefined)
+    throw new UsageError('--reply-detail is for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
@@ -189,6 +202,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       ...(modelOptions ? { model: modelOptions } : {}),
       ...decisionPoints,
       ...(tools ? { tools } : {}),
+      ...(replyDetail !== undefined ? { replyDetail } : {}),
       ...common,
     };
   }

@@ -23,6 +23,9 @@ import { inferRevision } from './recording/sessionRules';
 import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
 import type { ThoughtAnnotator } from './recording/thoughtAnnotation';
 import { buildReply, type ThoughtReply } from './recording/thoughtReply';
+import { shapeReply, type ToldState } from './recording/replyShaping';
+import type { ReplyDetail } from './fieldRules';
+import { effectiveReplyDetail } from './replyDetail';
 import { QaInputError } from './qaInput';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
@@ -79,6 +82,8 @@ export class ThinkingEngine {
   private newestHeldId: string | undefined;
   /** Each MCP connection's current session. */
   private readonly currentByConnection = new Map<string, string>();
+  /** What each connection's last shaped reply told it (see shapeReplyFor); dropped on resume, close and delete. */
+  private readonly toldByConnection = new Map<string, ToldState>();
 
   constructor(options: EngineOptions = {}) {
     this.limits = resolveLimits(options.limits);
@@ -374,11 +379,24 @@ export class ThinkingEngine {
     return this.currentByConnection.get(connectionId);
   }
 
+  /**
+   * The reply `connectionId` should get for a thought's full reply, at the session's detail level (its own, else
+   * `serverDetail`): compact leaves out what this connection was already told about the session.
+   */
+  shapeReplyFor(connectionId: string, reply: ThoughtReply, serverDetail?: ReplyDetail | (() => ReplyDetail)): Record<string, unknown> {
+    const detail = effectiveReplyDetail(this.held.get(reply.sessionId)?.meta.replyDetail, serverDetail);
+    const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId));
+    this.toldByConnection.set(connectionId, shaped.told);
+    return shaped.reply;
+  }
+
   /** Makes a saved or held session the connection's current one (thinking_sessions resume); undefined if unknown. */
   resumeSession(connectionId: string, id: string): SessionSnapshot | undefined {
     const session = this.lookup(id);
     if (!session) return undefined;
     this.currentByConnection.set(connectionId, id);
+    // The agent may have lost the conversation that knew the session: its next reply names everything again.
+    this.toldByConnection.delete(connectionId);
     return snapshotOf(session);
   }
 
@@ -398,6 +416,11 @@ export class ThinkingEngine {
     return this.updateMeta(id, (meta) => ({ ...meta, status }));
   }
 
+  /** The session's own reply detail level; undefined follows the server's setting. */
+  setReplyDetail(id: string, detail: ReplyDetail | undefined): SessionMeta | undefined {
+    return this.updateMeta(id, ({ replyDetail: _previous, ...meta }) => (detail === undefined ? meta : { ...meta, replyDetail: detail }));
+  }
+
   /** The session's own "ask the user at decision points" switch; undefined follows the server's setting. */
   setAskAtDecisionPoints(id: string, ask: boolean | undefined): SessionMeta | undefined {
     return this.updateMeta(id, ({ askAtDecisionPoints: _previous, ...meta }) =>
@@ -407,7 +430,7 @@ export class ThinkingEngine {
 
   deleteSession(id: string): boolean {
     const wasHeld = this.held.delete(id);
-    for (const [connection, sessionId] of this.currentByConnection) if (sessionId === id) this.currentByConnection.delete(connection);
+    this.forgetCurrent(id);
     const deleted = (this.store?.deleteSession(id) ?? false) || wasHeld;
     if (deleted) this.emit({ type: 'sessionDeleted', sessionId: id });
     return deleted;
@@ -449,7 +472,7 @@ export class ThinkingEngine {
     if (!held) return true;
     if (change === 'removed') {
       this.held.delete(id);
-      for (const [connection, sessionId] of this.currentByConnection) if (sessionId === id) this.currentByConnection.delete(connection);
+      this.forgetCurrent(id);
       this.emit({ type: 'sessionDeleted', sessionId: id });
       return true;
     }
@@ -487,6 +510,13 @@ export class ThinkingEngine {
   /** Forgets a closed connection's current-session pointer; the session itself stays. */
   closeConnection(connectionId: string): void {
     this.currentByConnection.delete(connectionId);
+    this.toldByConnection.delete(connectionId);
+  }
+
+  /** No connection is in the removed session any more, nor remembers what it was told about it. */
+  private forgetCurrent(id: string): void {
+    for (const [connection, sessionId] of this.currentByConnection) if (sessionId === id) this.currentByConnection.delete(connection);
+    for (const [connection, told] of this.toldByConnection) if (told.sessionId === id) this.toldByConnection.delete(connection);
   }
 
   private updateMeta(id: string, change: (meta: SessionMeta) => SessionMeta): SessionMeta | undefined {

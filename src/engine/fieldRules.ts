@@ -11,6 +11,17 @@ export const SESSION_STATUSES: readonly SessionStatus[] = ['live', 'complete', '
 
 export const FEEDBACK_KINDS: readonly FeedbackKind[] = ['note', 'reject', 'branch', 'conclude'];
 
+/**
+ * How much a `sequentialthinking` reply says (see replyDetail.ts): compact, only what the connection was not told yet;
+ * standard, every field without empty or unchanged extras; full, every field on every reply.
+ */
+export const REPLY_DETAILS = ['compact', 'standard', 'full'] as const;
+export type ReplyDetail = (typeof REPLY_DETAILS)[number];
+
+export function isReplyDetail(value: unknown): value is ReplyDetail {
+  return typeof value === 'string' && (REPLY_DETAILS as readonly string[]).includes(value);
+}
+
 /** Longest feedback text (note, reason, comment), in characters: a message to an agent, not a document. */
 export const MAX_FEEDBACK_TEXT_LENGTH = 4_000;
 

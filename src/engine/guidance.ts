@@ -26,13 +26,15 @@ export interface GuidanceContext {
   choice: StageChoice;
   /** Thoughts in the current stage, this one included. */
   thoughtsInStage: number;
+  /** The number of the thought just before the current stage began (what an evaluation judges), if any. */
+  beforeStage?: number;
 }
 
-export function buildGuidance({ strategy, meta, thought, nextStages, choice, thoughtsInStage }: GuidanceContext): string {
+export function buildGuidance({ strategy, meta, thought, nextStages, choice, thoughtsInStage, beforeStage }: GuidanceContext): string {
   if (meta.status === 'complete') return 'Session complete. Start a new one with thoughtNumber 1.';
   const current = thought.stage ?? strategy.stages[0].name;
   const sentence = nextStepSentence(strategy, current, nextStages, choice, thoughtsInStage);
-  const nudge = stageNudge(strategy, meta, thought);
+  const nudge = stageNudge(strategy, meta, thought, beforeStage);
   return nudge ? `${sentence} ${nudge}` : sentence;
 }
 
@@ -93,12 +95,19 @@ function describeNextStep(
 }
 
 /** The nudge the strategy calls for where this thought landed, unless the agent already does what it asks. */
-function stageNudge(strategy: StrategyDefinition, meta: SessionMeta, thought: ThoughtRecord): string | undefined {
+function stageNudge(
+  strategy: StrategyDefinition,
+  meta: SessionMeta,
+  thought: ThoughtRecord,
+  beforeStage: number | undefined,
+): string | undefined {
   const nudge = findStage(strategy, thought.stage)?.nudge;
   if (!nudge) return undefined;
   if (nudge.kind === 'revise' && meta.revisionCount > 0) return undefined;
   if (nudge.kind === 'branch' && (thought.branchId !== undefined || meta.branchIds.length > 0)) return undefined;
-  return nudge.text.replace('{thoughtNumber}', String(thought.thoughtNumber));
+  return nudge.text
+    .replaceAll('{thoughtNumber}', String(thought.thoughtNumber))
+    .replaceAll('{previousThought}', String(beforeStage ?? Math.max(1, thought.thoughtNumber - 1)));
 }
 
 export function buildProgress(strategy: StrategyDefinition, stage: string | undefined, thoughtsInStrategy: number): ReplyProgress {

@@ -1,6 +1,7 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
 // the store and memory-only engines share.
+import type { ReplyDetail } from './fieldRules';
 
 /** The fields of the reference `sequentialthinking` tool, shared by its input, our records and sequentialthinking-plus session files. */
 export interface ReferenceThoughtFields {
@@ -57,6 +58,8 @@ export interface SessionMeta {
    * setting; absent follows it.
    */
   askAtDecisionPoints?: boolean;
+  /** Per-session reply detail level (thinking_sessions configure); absent follows the server's setting. */
+  replyDetail?: ReplyDetail;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */

@@ -13,6 +13,7 @@ import type { ExtensionServices } from './services';
 import { editorToolsProvider } from './editorTools';
 import { decisionPointOptions } from './decisionPointSettings';
 import { advertisedTools } from './toolSettings';
+import { replyDetailOption } from './replyDetailSetting';
 import { SETTINGS_SECTION } from './settings';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
@@ -196,6 +197,8 @@ export class McpServerHost implements vscode.Disposable {
         decisionPoints: decisionPointOptions(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
         // thoughtExplorer.tools: read for each new MCP session.
         tools: () => advertisedTools(vscode.workspace.getConfiguration(SETTINGS_SECTION), (problem) => this.services.log.warn(problem)),
+        // thoughtExplorer.replyDetail: read at each reply, like the steering settings.
+        replyDetail: replyDetailOption(() => vscode.workspace.getConfiguration(SETTINGS_SECTION)),
         // The inline thought graph's "Open in explorer" button (VS Code's MCP Apps host opens only http(s) links).
         openExplorer: async (sessionId) => {
           await vscode.commands.executeCommand('thoughtExplorer.openInExplorer', sessionId);

@@ -24,7 +24,10 @@ const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenti
 const LOOPBACK = '127.0.0.1';
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
-export interface HttpServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints' | 'openExplorer'> {
+export interface HttpServerOptions extends Pick<
+  CreateServerOptions,
+  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'openExplorer' | 'replyDetail'
+> {
   engine: ThinkingEngine;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -96,6 +99,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       modelGateway: options.modelGateway,
       toolGateway: options.toolGateway,
       decisionPoints: options.decisionPoints,
+      replyDetail: options.replyDetail,
       availableTools: options.availableTools,
       openExplorer: options.openExplorer,
       tools: options.tools?.(),

@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';
+import type { ReplyDetail } from '../engine/fieldRules';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
@@ -41,6 +42,11 @@ export interface CreateServerOptions {
   toolGateway?: ToolGateway;
   /** Ask the person at decision points through MCP elicitation (opt-in; clients without elicitation are never asked). */
   decisionPoints?: DecisionPointOptions;
+  /**
+   * How much a `sequentialthinking` reply says in sessions without their own level (default compact); a function, so
+   * a changed setting applies to open connections.
+   */
+  replyDetail?: ReplyDetail | (() => ReplyDetail);
   /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
   openExplorer?: OpenExplorer;
   /** The tools to advertise (`--tools`, `thoughtExplorer.tools`); default all. */
@@ -76,7 +82,15 @@ export function createServer(options: CreateServerOptions): CreatedServer {
 
   const decisionPoints = options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log);
   if (tools.has('sequentialthinking'))
-    registerSequentialThinkingTool(server, engine, connectionId, { availableTools: options.availableTools }, log, decisionPoints);
+    registerSequentialThinkingTool(
+      server,
+      engine,
+      connectionId,
+      { availableTools: options.availableTools },
+      log,
+      decisionPoints,
+      options.replyDetail,
+    );
   if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, engine, connectionId, log);
   if (tools.has('deliberate'))
     registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });

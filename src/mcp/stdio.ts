@@ -281,7 +281,10 @@ export function messageProblem(value: unknown): string {
 }
 
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool. */
-export interface StdioServerOptions extends Pick<CreateServerOptions, 'modelGateway' | 'toolGateway' | 'decisionPoints' | 'tools'> {
+export interface StdioServerOptions extends Pick<
+  CreateServerOptions,
+  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'tools' | 'replyDetail'
+> {
   engine: ThinkingEngine;
   name?: string;
   version?: string;
@@ -307,6 +310,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<RunningSt
     toolGateway: options.toolGateway,
     decisionPoints: options.decisionPoints,
     tools: options.tools,
+    replyDetail: options.replyDetail,
   });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {

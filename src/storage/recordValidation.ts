@@ -6,6 +6,7 @@ import type { EngineLimits } from '../engine/limits';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind, FEEDBACK_KINDS } from '../engine/fieldRules';
 import { describeValue } from '../engine/fieldRules';
+import { isReplyDetail } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
 
 /** A record or file that does not have the expected shape; `where` names the offending field. */
@@ -134,6 +135,8 @@ export function readSessionMeta(value: unknown, where: string): SessionMeta {
   if (source.stage !== undefined && source.stage !== null) meta.stage = requireName(source.stage, `${where}.stage`);
   if (source.askAtDecisionPoints !== undefined && source.askAtDecisionPoints !== null)
     meta.askAtDecisionPoints = requireBoolean(source.askAtDecisionPoints, `${where}.askAtDecisionPoints`);
+  // A level this version does not know (a later one wrote it) falls back to the server's: never a reason to refuse the session.
+  if (isReplyDetail(source.replyDetail)) meta.replyDetail = source.replyDetail;
   return meta;
 }
 

@@ -4,6 +4,27 @@ import assert from 'node:assert/strict';
 import { UsageError, parseCliArguments } from '../../src/cli/options';
 
 describe('parseCliArguments', () => {
+  it('reads --reply-detail for serving, and refuses an unknown level or another command', () => {
+    assert.deepEqual(parseCliArguments(['--reply-detail', 'full']), { kind: 'serve', replyDetail: 'full', limits: {} });
+    assert.deepEqual(parseCliArguments(['--reply-detail=standard', '--http']), {
+      kind: 'serve',
+      http: { port: 0, allowedOrigins: [] },
+      replyDetail: 'standard',
+      limits: {},
+    });
+    const cases: [string[], RegExp][] = [
+      [['--reply-detail', 'verbose'], /^--reply-detail must be one of compact, standard, full, got "verbose"$/],
+      [['--reply-detail'], /--reply-detail needs a value/],
+      [['export', 'x', '--format', 'md', '--reply-detail', 'full'], /--reply-detail is for serving/],
+    ];
+    for (const [argv, message] of cases)
+      assert.throws(
+        () => parseCliArguments(argv),
+        (error: unknown) => error instanceof UsageError && message.test(error.message),
+        argv.join(' '),
+      );
+  });
+
   it('serves stdio by default and HTTP with --http, with or without a port', () => {
     assert.deepEqual(parseCliArguments([]), { kind: 'serve', limits: {} });
     assert.deepEqual(parseCliArguments(['--http']), { kind: 'serve', http: { port: 0, allowedOrigins: [] }, limits: {} });

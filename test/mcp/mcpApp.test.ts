@@ -36,10 +36,11 @@ function page(client: Client, args: Record<string, unknown>): Promise<CallToolRe
 async function thinkLine(client: Client, count: number, text = (n: number) => `Thought number ${n}`): Promise<string> {
   let sessionId = '';
   for (let n = 1; n <= count; n++) {
-    const reply = jsonOf<{ sessionId: string }>(
+    const reply = jsonOf<{ sessionId?: string }>(
       await think(client, { thought: text(n), thoughtNumber: n, totalThoughts: count, nextThoughtNeeded: n < count }),
     );
-    sessionId = reply.sessionId;
+    // Compact replies name the session on its first reply.
+    sessionId = reply.sessionId ?? sessionId;
   }
   return sessionId;
 }
@@ -263,7 +264,9 @@ describe('MCP App: hosts without MCP Apps see the same sequentialthinking reply'
         assert.equal(result.content.length, 1);
         const expected = direct.process('direct', args);
         assert.ok(expected.ok);
-        const reply = { ...expected.reply, sessionId: (result.structuredContent as { sessionId: string }).sessionId };
+        // The engine's reply at the default detail level (compact), as this connection was told it.
+        const reply = direct.shapeReplyFor('direct', expected.reply);
+        if ('sessionId' in reply) reply.sessionId = (result.structuredContent as { sessionId: string }).sessionId;
         assert.deepEqual(result.structuredContent, reply);
         assert.equal(textOf(result), JSON.stringify(result.structuredContent));
       }

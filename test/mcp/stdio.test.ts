@@ -89,10 +89,11 @@ describe('the CLI over stdio', () => {
       const long = (index: number) => `${index}:${'ß∑'.repeat(9_000)}`;
       let sessionId = '';
       for (let number = 1; number <= 12; number++) {
-        sessionId = String(
-          jsonOf(await think(ours.client, { thought: long(number), thoughtNumber: number, totalThoughts: 12, nextThoughtNeeded: true }))
-            .sessionId,
+        const reply = jsonOf(
+          await think(ours.client, { thought: long(number), thoughtNumber: number, totalThoughts: 12, nextThoughtNeeded: true }),
         );
+        // Compact replies name the session on its first reply.
+        if (number === 1) sessionId = String(reply.sessionId);
       }
       // About 430 KB of JSON in one reply, then small replies right behind it.
       const [full, list, ping] = await Promise.all([

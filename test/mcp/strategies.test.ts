@@ -21,7 +21,8 @@ describe('strategy resources and prompts over MCP', () => {
 
   before(async () => {
     const engine = new ThinkingEngine({ log: () => {} });
-    const created = createServer({ engine });
+    // Full replies: these tests read stage, choices and progress on every reply.
+    const created = createServer({ engine, replyDetail: 'full' });
     cleanup = created.cleanup;
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await created.server.connect(serverTransport);

@@ -780,9 +780,24 @@ describe('replies that steer', () => {
     assert.equal(
       reply.reply.guidance,
       'Choose the next stage: "thought_revision" (correct an earlier thought) or "continuation_decision" (decide how to go on; toward final_response). ' +
-        'If a thought was wrong, go to thought_revision and send isRevision with revisesThought.',
+        // The move named with the evaluated thought: the one before the evaluation began.
+        'If thought 3 was wrong, revise it: stage thought_revision, isRevision true, revisesThought 3.',
     );
     assert.equal(reply.reply.progress.stagesToFinal, 5);
+  });
+
+  it('names the concrete move: branch from the decision thought, revise the thought a test judged', () => {
+    const decision = Driver.at('linear', 'continuation_decision');
+    const atDecision = decision.accept({ stage: 'continuation_decision' });
+    const n = atDecision.thoughtNumber;
+    assert.ok(
+      atDecision.guidance.endsWith(`branch from thought ${n}: stage branch_creation, branchFromThought ${n}, a new branchId.`),
+      atDecision.guidance,
+    );
+    // qa_test_workflow: a rerun judges the fix, the thought just before the rerun began.
+    const rerun = Driver.at('qa_test_workflow', 'rerun');
+    const fix = rerun.number - 1;
+    assert.match(rerun.accept({ stage: 'rerun' }).guidance, new RegExp(`revise the fix: isRevision true, revisesThought ${fix}\\.`));
   });
 
   it('offers to stay in a stage that usually takes several thoughts', () => {

@@ -50,6 +50,7 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
       nextStages: following,
       choice: plan.choice,
       thoughtsInStage: session.thoughtsInStage,
+      beforeStage: session.thoughts[session.thoughts.length - 1 - session.thoughtsInStage]?.thoughtNumber,
     }),
     warnings,
     progress: buildProgress(strategy, stage, session.thoughts.length - lastSwitchSeq(session.strategySwitches)),

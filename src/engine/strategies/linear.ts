@@ -15,7 +15,10 @@ const stages: StageDefinition[] = [
     name: 'thought_evaluation',
     purpose: 'judge the reasoning so far',
     write: 'What holds, what is weak, what is missing.',
-    nudge: { kind: 'revise', text: 'If a thought was wrong, go to thought_revision and send isRevision with revisesThought.' },
+    nudge: {
+      kind: 'revise',
+      text: 'If thought {previousThought} was wrong, revise it: stage thought_revision, isRevision true, revisesThought {previousThought}.',
+    },
   },
   {
     name: 'thought_revision',
@@ -27,7 +30,10 @@ const stages: StageDefinition[] = [
     name: 'continuation_decision',
     purpose: 'decide how to go on',
     write: 'Whether to adjust, branch or form a hypothesis, and why.',
-    nudge: { kind: 'branch', text: 'To try an alternative, go to branch_creation with branchFromThought and branchId.' },
+    nudge: {
+      kind: 'branch',
+      text: 'To try an alternative, branch from thought {thoughtNumber}: stage branch_creation, branchFromThought {thoughtNumber}, a new branchId.',
+    },
   },
   { name: 'thought_adjustment', purpose: 'change course within the same line', write: 'What changes in the approach and why.' },
   {

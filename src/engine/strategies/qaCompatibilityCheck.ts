@@ -27,7 +27,7 @@ const stages: StageDefinition[] = [
     name: 'compatibility_test',
     purpose: 'test the chosen combination',
     write: 'The install, build or test you ran and its result.',
-    nudge: { kind: 'revise', text: 'If the test fails, revise the choice (isRevision, revisesThought).' },
+    nudge: { kind: 'revise', text: 'If the test fails, revise the choice: isRevision true, revisesThought {previousThought}.' },
   },
   {
     name: 'choice_revision',

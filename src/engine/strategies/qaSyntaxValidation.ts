@@ -16,7 +16,7 @@ const stages: StageDefinition[] = [
     name: 'recheck',
     purpose: 'check again after the fix',
     write: 'The check run again and its result.',
-    nudge: { kind: 'revise', text: 'If errors remain, revise the fix, thought {thoughtNumber} (isRevision, revisesThought).' },
+    nudge: { kind: 'revise', text: 'If errors remain, revise the fix: isRevision true, revisesThought {previousThought}.' },
   },
   {
     name: 'fix_revision',

@@ -24,7 +24,7 @@ const stages: StageDefinition[] = [
     name: 'rerun',
     purpose: 'run the tests again',
     write: 'The result of the new run.',
-    nudge: { kind: 'revise', text: 'If tests still fail, revise the fix (isRevision, revisesThought).' },
+    nudge: { kind: 'revise', text: 'If tests still fail, revise the fix: isRevision true, revisesThought {previousThought}.' },
   },
   {
     name: 'fix_revision',

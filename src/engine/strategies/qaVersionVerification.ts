@@ -35,7 +35,7 @@ const stages: StageDefinition[] = [
     name: 'validation',
     purpose: 'validate with the installed version',
     write: 'The build or run you did and its result.',
-    nudge: { kind: 'revise', text: 'If validation fails, revise the implementation thought (isRevision, revisesThought).' },
+    nudge: { kind: 'revise', text: 'If validation fails, revise the implementation: isRevision true, revisesThought {previousThought}.' },
   },
   {
     name: 'implementation_revision',

@@ -13,7 +13,11 @@ export type StageExpectation = 'newBranch' | 'branch' | 'revision';
 export interface StageNudge {
   /** `revise` is shown only while the session has no revision yet; `branch` only when the thought is not in a branch. */
   kind: 'revise' | 'branch' | 'verify';
-  /** One short sentence; `{thoughtNumber}` becomes the number of the thought that landed in the stage. */
+  /**
+   * One short sentence naming the concrete move where the flow allows it: `{thoughtNumber}` becomes the number of the
+   * thought that landed in the stage, `{previousThought}` the thought just before the stage began (the work an
+   * evaluation or a test judges).
+   */
   text: string;
 }
 

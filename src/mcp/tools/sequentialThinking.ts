@@ -5,9 +5,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ThinkingEngine } from '../../engine/engine';
+import type { ThinkingEngine, ThoughtReply } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import type { DecisionPointAsker } from '../decisionPoints';
+import type { ReplyDetail } from '../../engine/fieldRules';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
 import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
@@ -37,26 +38,30 @@ const userFeedbackSchema = z
   )
   .describe('Feedback from the user watching this session, not delivered before: act on it first (see guidance).');
 
-/** The reply; loose, so a client validating with this schema keeps working when a later version adds a field. */
+/**
+ * The reply; loose, so a client validating with this schema keeps working when a later version adds a field. Beyond
+ * the reference's five, a field may be absent: the reply detail level leaves out what the agent was already told.
+ */
 const replySchema = z.looseObject({
   thoughtNumber: z.number().int().describe('The number of the thought just recorded.'),
   totalThoughts: z.number().int().describe('The current estimate of the thoughts needed.'),
   nextThoughtNeeded: z.boolean().describe('Whether another thought should follow.'),
   branches: stringList('The names of the branches of this session so far.'),
   thoughtHistoryLength: z.number().int().describe('How many thoughts the session holds.'),
-  sessionId: z.string().describe('The session the thought went to; send it to continue this session later.'),
-  strategy: z.string().describe('The reasoning strategy of the session.'),
-  stage: z.string().describe('The strategy stage of this thought.'),
-  nextStages: stringList('The stages the next thought may take.'),
-  guidance: z.string().describe('A short hint for the next thought.'),
-  warnings: stringList('Problems noticed with this thought that did not stop it being recorded.'),
+  sessionId: z.string().describe('The session the thought went to; send it to continue this session later.').optional(),
+  strategy: z.string().describe('The reasoning strategy of the session.').optional(),
+  stage: z.string().describe('The strategy stage of this thought.').optional(),
+  nextStages: stringList('The stages the next thought may take.').optional(),
+  guidance: z.string().describe('A short hint for the next thought.').optional(),
+  warnings: stringList('Problems noticed with this thought that did not stop it being recorded.').optional(),
   progress: z
     .object({
       thoughts: z.number().int().describe('Thoughts in this strategy so far.'),
       typicalLength: z.number().int().describe('The typical length of a session in this strategy.'),
       stagesToFinal: z.number().int().describe('The fewest stages left before final_response.'),
     })
-    .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.'),
+    .describe('Thoughts in this strategy so far, its typical length, and the fewest stages left before final_response.')
+    .optional(),
   userFeedback: userFeedbackSchema.optional(),
   userDecision: z
     .looseObject({
@@ -76,6 +81,7 @@ export function registerSequentialThinkingTool(
   qaOptions: QaAnnotatorOptions = {},
   log: ConnectionLog = () => {},
   decisionPoints?: DecisionPointAsker,
+  replyDetail?: ReplyDetail | (() => ReplyDetail),
 ): void {
   const processOptions = { annotate: qaAnnotator(qaOptions), argumentsParsed: true };
   server.registerTool(
@@ -110,7 +116,9 @@ export function registerSequentialThinkingTool(
         }
         // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
         const asking = decisionPoints?.consult(outcome.reply, extra);
-        return asking ? asking.then(replyResult) : replyResult(outcome.reply);
+        // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
+        const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
+        return asking ? asking.then(shaped) : shaped(outcome.reply);
       } catch (error) {
         log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${error instanceof Error ? error.message : String(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);

@@ -10,6 +10,7 @@ import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { feedbackStatusText } from '../../shared/feedbackStatus';
+import { REPLY_DETAILS, isReplyDetail } from '../../engine/fieldRules';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue } from '../../engine/fieldRules';
@@ -60,6 +61,7 @@ const argumentsSchema = z.looseObject({
   since: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
   until: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
   askAtDecisionPoints: refusable(z.union([z.boolean(), z.string(), z.null()])).optional(),
+  replyDetail: refusable(z.union([z.enum([...REPLY_DETAILS, 'default']), z.null()])).optional(),
 });
 
 /** What the tool advertises (the lenient schema above takes more: see advertisedSchema.ts). */
@@ -80,6 +82,10 @@ const canonicalArguments = z.object({
     .union([z.boolean(), z.literal('default')])
     .optional()
     .describe('"default" follows the server setting.'),
+  replyDetail: z
+    .enum([...REPLY_DETAILS, 'default'])
+    .optional()
+    .describe('configure: how much sequentialthinking replies say; "default" follows the server.'),
 });
 
 type Arguments = Record<string, unknown>;
@@ -113,6 +119,10 @@ const resultSchema = z.looseObject({
   session: item.optional().describe('stats with sessionId: the insights of that session.'),
   overall: item.optional().describe('stats without sessionId: insights across the saved sessions that match the filters.'),
   askAtDecisionPoints: z.boolean().optional().describe("configure: the session's setting, absent when it follows the server's."),
+  replyDetail: z
+    .enum(REPLY_DETAILS)
+    .optional()
+    .describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
 const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, one action per call.
@@ -122,7 +132,7 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, on
 - search: sessions whose title, purpose or thoughts contain query, with snippets; at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions a call, then go on from nextOffset.
 - resume: makes sessionId this conversation's current session and returns what you need to go on with sequentialthinking.
 - stats: the insights of sessionId, or without it across sessions (filters strategy, since, until).
-- configure: askAtDecisionPoints for sessionId: whether the user is asked at its decision points.`;
+- configure: for sessionId, askAtDecisionPoints (whether the user is asked at its decision points) and replyDetail.`;
 
 class ArgumentProblem extends Error {}
 
@@ -296,13 +306,37 @@ function stats(engine: ThinkingEngine, args: Arguments): unknown {
 
 function configure(engine: ThinkingEngine, args: Arguments): unknown {
   const id = requireSessionId(args);
-  const sent = sentValue(field(args, 'askAtDecisionPoints'));
-  const ask = sent === true || sent === 'true' ? true : sent === false || sent === 'false' ? false : sent === 'default' ? undefined : null;
+  // null means absent, as everywhere in these arguments.
+  const sentAsk = sentValue(field(args, 'askAtDecisionPoints')) ?? undefined;
+  const sentDetail = sentValue(field(args, 'replyDetail')) ?? undefined;
+  if (sentAsk === undefined && sentDetail === undefined)
+    throw new ArgumentProblem(
+      'Nothing to configure: send askAtDecisionPoints (true, false or "default") or replyDetail (compact, standard, full or "default").',
+    );
+  // Both checked before either is stored: a refused value changes nothing.
+  const ask =
+    sentAsk === undefined
+      ? undefined
+      : sentAsk === true || sentAsk === 'true'
+        ? true
+        : sentAsk === false || sentAsk === 'false'
+          ? false
+          : sentAsk === 'default'
+            ? 'default'
+            : null;
   if (ask === null)
-    throw new ArgumentProblem(`Invalid askAtDecisionPoints: got ${describeValue(sent)}; expected true, false or "default".`);
-  const meta = engine.setAskAtDecisionPoints(id, ask);
+    throw new ArgumentProblem(`Invalid askAtDecisionPoints: got ${describeValue(sentAsk)}; expected true, false or "default".`);
+  if (sentDetail !== undefined && sentDetail !== 'default' && !isReplyDetail(sentDetail))
+    throw new ArgumentProblem(`Invalid replyDetail: got ${describeValue(sentDetail)}; expected ${REPLY_DETAILS.join(', ')} or "default".`);
+  let meta = engine.holdSession(id);
   if (!meta) throw new ArgumentProblem(unknownSession(id));
-  return { sessionId: meta.id, ...(meta.askAtDecisionPoints !== undefined ? { askAtDecisionPoints: meta.askAtDecisionPoints } : {}) };
+  if (ask !== undefined) meta = engine.setAskAtDecisionPoints(id, ask === 'default' ? undefined : ask) ?? meta;
+  if (sentDetail !== undefined) meta = engine.setReplyDetail(id, sentDetail === 'default' ? undefined : sentDetail) ?? meta;
+  return {
+    sessionId: meta.id,
+    ...(meta.askAtDecisionPoints !== undefined ? { askAtDecisionPoints: meta.askAtDecisionPoints } : {}),
+    ...(meta.replyDetail !== undefined ? { replyDetail: meta.replyDetail } : {}),
+  };
 }
 
 function summarizeMeta(meta: SessionMeta): Record<string, unknown> {

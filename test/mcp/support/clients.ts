@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../../../src/engine/engine';
-import { createServer } from '../../../src/mcp/server';
+import { createServer, type CreateServerOptions } from '../../../src/mcp/server';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -29,8 +29,12 @@ export interface ConnectedClient {
   close(): Promise<void>;
 }
 
-export async function connectInMemory(engine: ThinkingEngine, connectionId?: string): Promise<ConnectedClient> {
-  const created = createServer({ engine, connectionId });
+export async function connectInMemory(
+  engine: ThinkingEngine,
+  connectionId?: string,
+  options: Omit<CreateServerOptions, 'engine' | 'connectionId'> = {},
+): Promise<ConnectedClient> {
+  const created = createServer({ ...options, engine, connectionId });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await created.server.connect(serverTransport);
   const client = new Client({ name: 'thought-explorer-test', version: '1.0.0' });

@@ -117,7 +117,9 @@ suite('extension: Thought Explorer in real VS Code', () => {
       branchFromThought: 2,
       branchId: 'ttl',
     });
-    assert.equal(branch.sessionId, sessionId);
+    // Compact replies (the default) name the session on its first reply only.
+    assert.equal(branch.sessionId, undefined, JSON.stringify(branch));
+    assert.equal(branch.thoughtHistoryLength, 4);
     assert.deepEqual(branch.branches, ['ttl']);
 
     // The same engine the views read recorded them.
@@ -238,8 +240,17 @@ suite('extension: Thought Explorer in real VS Code', () => {
         await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token),
       );
     // The extension's engine now holds the session in memory (and it is this MCP connection's current session).
-    const back = await invoke({ sessionId, thought: 'Back in VS Code', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true });
+    // thoughtExplorer.replyDetail reaches the running server: "full" names the session and its progress on this reply.
+    const settings = vscode.workspace.getConfiguration('thoughtExplorer');
+    await settings.update('replyDetail', 'full', vscode.ConfigurationTarget.Global);
+    let back: Record<string, unknown>;
+    try {
+      back = await invoke({ sessionId, thought: 'Back in VS Code', thoughtNumber: 5, totalThoughts: 7, nextThoughtNeeded: true });
+    } finally {
+      await settings.update('replyDetail', undefined, vscode.ConfigurationTarget.Global);
+    }
     assert.equal(back.sessionId, sessionId, JSON.stringify(back));
+    assert.equal(typeof back.progress, 'object', JSON.stringify(back));
     const held = api.engine().getSession(sessionId)?.thoughts.length ?? 0;
     const child = spawnCli(storage);
     try {
@@ -280,8 +291,8 @@ suite('extension: Thought Explorer in real VS Code', () => {
       return node && renderTree(api, node).some((line) => line.includes('Added by the CLI to a held session')) ? true : undefined;
     }, 'the CLI thought in the Sessions tree');
     const next = await invoke({ thought: 'VS Code continues after the CLI', thoughtNumber: 7, totalThoughts: 7, nextThoughtNeeded: false });
-    assert.equal(next.sessionId, sessionId, JSON.stringify(next));
     assert.equal(next.thoughtHistoryLength, held + 2, 'the next thought is numbered after the CLI one');
+    assert.equal(api.engine().getSession(sessionId)?.thoughts.at(-1)?.thought, 'VS Code continues after the CLI');
   });
 
   test('a request without the secret gets 401', async () => {

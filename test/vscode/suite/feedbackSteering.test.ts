@@ -121,7 +121,8 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       `tool ${toolName}, reply ${JSON.stringify(reply)}; session ${sessionId}: ${JSON.stringify(api.engine().getSession(sessionId)?.feedback)}`,
     );
     assert.match(reply.guidance as string, /^The user sent a note: /);
-    assert.equal(reply.sessionId, sessionId);
+    // Compact replies name the session only on its first reply; the feedback itself proves which session it went to.
+    assert.ok(reply.sessionId === undefined || reply.sessionId === sessionId, JSON.stringify(reply));
     const after = await invokeJson(toolName, thought(marker, 5, {}, sessionId));
     assert.equal(after.userFeedback, undefined, 'delivered once');
     // The explorer shows it delivered.

@@ -142,7 +142,8 @@ suite('explorer: the webviews and export in real VS Code', () => {
 
     for (const input of THOUGHTS.slice(1)) {
       const reply = await invokeJson(toolName, input);
-      assert.equal(reply.sessionId, sessionId, JSON.stringify(reply));
+      // Compact replies name the session on its first reply only; the snapshot below shows where the thoughts went.
+      assert.ok(reply.sessionId === undefined || reply.sessionId === sessionId, JSON.stringify(reply));
     }
     const snapshot = api.engine().getSession(sessionId);
     assert.ok(snapshot);
