@@ -49,7 +49,7 @@ const DESCRIBED_LENGTH = 80;
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = boundedJson(value, DESCRIBED_LENGTH + 1) ?? String(value);
-  return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text;
+  return visibleText(text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text);
 }
 
 /** JSON.stringify(value), but only its first `limit` characters or more (undefined where JSON.stringify gives it). */
@@ -89,4 +89,42 @@ function boundedJson(value: unknown, limit: number): string | undefined {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
   write(value, false);
   return out;
+}
+
+/**
+ * Characters that change how text around them looks without showing themselves: bidi controls (Trojan Source), the C0
+ * controls other than tab, line feed and carriage return, DEL and the C1 controls, and the Unicode line and paragraph
+ * separators.
+ */
+const HIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+const HIDDEN_CONTROLS = new RegExp(HIDDEN_CONTROL.source, 'g');
+
+/**
+ * Text from outside as it may be shown (exports, tree labels, lists, guidance): each hidden control written out as
+ * `\uXXXX`, so it can neither reorder nor hide what is around it. What is stored keeps the original.
+ */
+export function visibleText(text: string): string {
+  if (!HIDDEN_CONTROL.test(text)) return text;
+  return text.replace(HIDDEN_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** Longest error text from outside (an endpoint, a client) that is stored or echoed, in characters. */
+export const MAX_OUTSIDE_ERROR_LENGTH = 500;
+
+/**
+ * `text` cut to at most `max` characters (never inside a surrogate pair), followed by a marker saying how much was cut
+ * and, when given, where the rest is.
+ */
+export function cutText(text: string, max: number, rest?: string): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${text.length - end} more characters cut${rest ? `; ${rest}` : ''}]`;
+}
+
+/** An error's message (or the thrown value) from outside, cut to MAX_OUTSIDE_ERROR_LENGTH. */
+export function outsideErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : describeValue(error);
+  return cutText(message, MAX_OUTSIDE_ERROR_LENGTH);
 }

@@ -75,7 +75,9 @@ describe('bounded input from agents', () => {
 
   it('row 3: `thinking_sessions get` (full) pages what it cannot return whole', async () => {
     for (let n = 1; n <= 120; n++) {
-      const { ok, text } = toolText(await call('sequentialthinking', { ...thought(n, `${n} ${'t'.repeat(19_000)}`), sessionId: 'big-session' }));
+      const { ok, text } = toolText(
+        await call('sequentialthinking', { ...thought(n, `${n} ${'t'.repeat(19_000)}`), sessionId: 'big-session' }),
+      );
       assert.ok(ok, text);
     }
     const seen: number[] = [];
@@ -84,7 +86,8 @@ describe('bounded input from agents', () => {
       const reply = await call('thinking_sessions', { action: 'get', sessionId: 'big-session', detail: 'full', offset });
       const size = Buffer.byteLength(JSON.stringify(reply));
       assert.ok(size < 4 * 1024 * 1024, `a page of ${size} bytes`);
-      const value = (reply.result as { structuredContent: { thoughts: { thoughtNumber: number }[]; nextOffset?: number } }).structuredContent;
+      const value = (reply.result as { structuredContent: { thoughts: { thoughtNumber: number }[]; nextOffset?: number } })
+        .structuredContent;
       seen.push(...value.thoughts.map((entry) => entry.thoughtNumber));
       offset = value.nextOffset;
     }
@@ -138,7 +141,9 @@ describe('imports follow the live rules', () => {
       file,
       JSON.stringify({
         id: 'plus-huge',
-        thoughtHistory: [{ thought: 'one', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, blob: 'y'.repeat(30 * 1024 * 1024) }],
+        thoughtHistory: [
+          { thought: 'one', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false, blob: 'y'.repeat(30 * 1024 * 1024) },
+        ],
       }),
     );
     const run = cli(['import', file, '--storage-path', store.dir]);
@@ -216,7 +221,7 @@ describe('sessions across connections (row 13)', () => {
     store.remove();
   });
 
-  it("a duplicate thought number gets a warning; a second thought 1 without sessionId starts a new session", async () => {
+  it('a duplicate thought number gets a warning; a second thought 1 without sessionId starts a new session', async () => {
     const first = resultJson<{ sessionId: string }>(await callTool(a, 'sequentialthinking', thought(1, 'A starts')));
     resultJson(await callTool(b, 'sequentialthinking', { ...thought(2, 'B joins by id'), sessionId: first.sessionId }));
     const again = resultJson<{ warnings: string[]; sessionId: string }>(await callTool(a, 'sequentialthinking', thought(2, 'A goes on')));
@@ -227,7 +232,10 @@ describe('sessions across connections (row 13)', () => {
     );
     const restart = resultJson<{ warnings: string[]; sessionId: string }>(await callTool(a, 'sequentialthinking', thought(1, 'A again')));
     assert.notEqual(restart.sessionId, first.sessionId);
-    assert.ok(restart.warnings.some((warning) => warning.includes(first.sessionId)), JSON.stringify(restart.warnings));
+    assert.ok(
+      restart.warnings.some((warning) => warning.includes(first.sessionId)),
+      JSON.stringify(restart.warnings),
+    );
   });
 
   it('thinking_sessions is not annotated read-only (configure writes)', async () => {

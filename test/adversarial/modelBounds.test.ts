@@ -139,7 +139,12 @@ describe('bounded model answers (OpenAI-compatible endpoint)', () => {
       const { value: reply, peak } = await peakRss(
         server.child.pid!,
         512 * MB,
-        server.request(1, 'tools/call', deliberateRequest({ problem: 'p', plan: 'direct', roles: ['factual'], budgets: { timeoutMs: 20_000 } }), 40_000),
+        server.request(
+          1,
+          'tools/call',
+          deliberateRequest({ problem: 'p', plan: 'direct', roles: ['factual'], budgets: { timeoutMs: 20_000 } }),
+          40_000,
+        ),
       );
       console.log(`# endless body: peak RSS ${(peak / MB).toFixed(0)} MB`);
       assert.ok(peak < 512 * MB, `the server reached ${(peak / MB).toFixed(0)} MB`);
@@ -229,9 +234,15 @@ describe('bounded model answers (OpenAI-compatible endpoint)', () => {
       const result = reply.result as unknown as CallToolResult;
       assert.notEqual(result.isError, true, JSON.stringify(result.content));
       for (const body of chat.seen) assert.equal(typeof body.max_tokens, 'number', `max_tokens sent as ${JSON.stringify(body.max_tokens)}`);
-      const structured = result.structuredContent as { roles: { outputTokens: number; tokensNote?: string }[]; usage: { outputTokens: number } };
+      const structured = result.structuredContent as {
+        roles: { outputTokens: number; tokensNote?: string }[];
+        usage: { outputTokens: number };
+      };
       assert.ok(Number.isSafeInteger(structured.usage.outputTokens) && structured.usage.outputTokens >= 0);
-      assert.ok(structured.roles.every((role) => /unknown/.test(role.tokensNote ?? '')), JSON.stringify(structured.roles));
+      assert.ok(
+        structured.roles.every((role) => /unknown/.test(role.tokensNote ?? '')),
+        JSON.stringify(structured.roles),
+      );
     } finally {
       server.kill();
       remove();
@@ -340,14 +351,21 @@ describe('bounded answers from the MCP client (sampling, elicitation)', () => {
     });
     await client.connect(transport);
     try {
-      const think = (args: Record<string, unknown>) => client.callTool({ name: 'sequentialthinking', arguments: args }) as Promise<CallToolResult>;
+      const think = (args: Record<string, unknown>) =>
+        client.callTool({ name: 'sequentialthinking', arguments: args }) as Promise<CallToolResult>;
       await think({ thought: 'start', thoughtNumber: 1, totalThoughts: 6, nextThoughtNeeded: true });
       const first = await think({ thought: 'done', thoughtNumber: 2, totalThoughts: 6, nextThoughtNeeded: false });
       const firstText = JSON.stringify(first);
       assert.ok(firstText.length < 20_000, `reply of ${firstText.length} characters`);
       assert.match(firstText, /could not be asked/);
       await think({ thought: 'again', thoughtNumber: 1, totalThoughts: 6, nextThoughtNeeded: true, sessionId: 'second-session' });
-      const second = await think({ thought: 'done', thoughtNumber: 2, totalThoughts: 6, nextThoughtNeeded: false, sessionId: 'second-session' });
+      const second = await think({
+        thought: 'done',
+        thoughtNumber: 2,
+        totalThoughts: 6,
+        nextThoughtNeeded: false,
+        sessionId: 'second-session',
+      });
       const secondText = JSON.stringify(second);
       assert.equal(answers, 2);
       assert.ok(secondText.length < 5_000, `reply of ${secondText.length} characters`);
