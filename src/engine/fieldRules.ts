@@ -128,3 +128,39 @@ export function outsideErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : describeValue(error);
   return cutText(message, MAX_OUTSIDE_ERROR_LENGTH);
 }
+
+/** What the rules of a session say about feedback for it: who may receive it and about which thought. */
+export interface FeedbackPlace {
+  id: string;
+  status: SessionStatus;
+  thoughtNumbers: ReadonlySet<number>;
+}
+
+/**
+ * Why a session may not take this feedback, by the rules the engine applies when the person gives it (feedback goes
+ * to live sessions, about a thought they hold); undefined when it may. One copy for live feedback and imports.
+ */
+export function feedbackRefusal(session: FeedbackPlace, thoughtNumber: number | undefined): string | undefined {
+  if (session.status !== 'live') return `Session "${session.id}" is ${session.status}; feedback goes to live sessions.`;
+  if (thoughtNumber !== undefined && !session.thoughtNumbers.has(thoughtNumber))
+    return `Unknown thought ${thoughtNumber}: session "${session.id}" holds thoughts ${describeNumbers(session.thoughtNumbers)}; name one of those.`;
+  return undefined;
+}
+
+/** "1-5, 7" for a person reading which thought numbers exist. */
+export function describeNumbers(numbers: ReadonlySet<number>): string {
+  if (numbers.size === 0) return 'none yet';
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  let start = sorted[0];
+  let end = start;
+  for (const value of sorted.slice(1)) {
+    if (value === end + 1) end = value;
+    else {
+      ranges.push(start === end ? String(start) : `${start}-${end}`);
+      start = end = value;
+    }
+  }
+  ranges.push(start === end ? String(start) : `${start}-${end}`);
+  return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
+}
