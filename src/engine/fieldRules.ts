@@ -49,7 +49,7 @@ const DESCRIBED_LENGTH = 80;
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = boundedJson(value, DESCRIBED_LENGTH + 1) ?? String(value);
-  return visibleText(text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text);
+  return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text;
 }
 
 /** JSON.stringify(value), but only its first `limit` characters or more (undefined where JSON.stringify gives it). */
@@ -96,6 +96,7 @@ function boundedJson(value: unknown, limit: number): string | undefined {
  * controls other than tab, line feed and carriage return, DEL and the C1 controls, and the Unicode line and paragraph
  * separators.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const HIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
 const HIDDEN_CONTROLS = new RegExp(HIDDEN_CONTROL.source, 'g');
 

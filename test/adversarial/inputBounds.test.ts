@@ -102,6 +102,7 @@ describe('bounded input from agents', () => {
     const { ok, text } = toolText(await call('sequentialthinking', { ...thought(1, spoof), sessionId: 'bidi-session' }));
     assert.ok(ok, text);
     const listed = toolText(await call('thinking_sessions', { action: 'list', text: 'Total' }));
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
     const listedTitle = (JSON.parse(listed.text) as { sessions: { title: string }[] }).sessions[0].title;
     assert.doesNotMatch(listedTitle, RAW);
