@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { MCP_APP_HTML, buildMcpAppHtml } from './scripts/mcpAppHtml.mjs';
 import { mermaidFastConfigCopyPlugin } from './scripts/mermaidFastConfigCopy.mjs';
 import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
+import { coreEntryPlugin, modulesInAll, useCorePlugin } from './scripts/sharedCore.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
 function inEditorSuiteEntries() {
@@ -52,26 +53,41 @@ writeFileSync(MCP_APP_HTML, mcpAppHtml);
 // Gzipped and base64-encoded: a quarter of the size in the bundle's source, which V8 keeps in memory for the process.
 const embedMcpApp = { define: { __THOUGHT_GRAPH_APP_HTML_GZ__: JSON.stringify(gzipSync(mcpAppHtml, { level: 9 }).toString('base64')) } };
 
+// The extension host's two bundles: the host (activation) and the MCP HTTP server with the SDK, required only when VS
+// Code starts the server, so activation never parses it (~0.6 MB). What both reach — the engine, the store, zod … —
+// is built once into dist/core.js and shared at run time (scripts/sharedCore.mjs): one engine in the process.
+const hostBundle = {
+  ...common,
+  entryPoints: ['src/extension/extension.ts'],
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+};
+const serverBundle = {
+  ...common,
+  ...embedMcpApp,
+  entryPoints: ['src/mcp/httpServer.ts'],
+  outfile: 'dist/mcpServer.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+};
+const sharedModules = await modulesInAll([hostBundle, serverBundle]);
+const usesCore = (options) => ({ ...options, plugins: [...options.plugins, useCorePlugin(sharedModules)] });
+
 const contexts = [
+  usesCore(hostBundle),
+  usesCore(serverBundle),
   {
     ...common,
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
+    entryPoints: ['thought-explorer-core-entry'],
+    outfile: 'dist/core.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
-  },
-  // The extension's MCP HTTP server with the SDK, a bundle of its own: required only when VS Code starts the server,
-  // so activation never parses it (~1 MB).
-  {
-    ...common,
-    ...embedMcpApp,
-    entryPoints: ['src/mcp/httpServer.ts'],
-    outfile: 'dist/mcpServer.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    plugins: [...common.plugins, coreEntryPlugin(sharedModules)],
   },
   {
     ...common,
@@ -146,7 +162,10 @@ const contexts = [
     target: 'node20',
     external: ['vscode'],
   },
-].filter((options) => options.entryPoints.length > 0 && options.entryPoints.every((entry) => existsSync(entry)));
+].filter(
+  (options) =>
+    options.entryPoints.length > 0 && options.entryPoints.every((entry) => entry === 'thought-explorer-core-entry' || existsSync(entry)),
+);
 
 if (watch) {
   for (const options of contexts) await (await esbuild.context(options)).watch();

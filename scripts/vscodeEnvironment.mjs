@@ -117,7 +117,7 @@ async function withLock(lockDir, log, body) {
         log(`Another process (${Number.isNaN(owner) ? 'unknown' : owner}) is installing code-server; waiting…`);
         announced = true;
       }
-      if (Date.now() - started > 30 * 60_000) throw new Error(`Timed out waiting for the install lock ${lockDir}`);
+      if (Date.now() - started > 30 * 60_000) throw new Error(`Timed out waiting for the install lock ${lockDir}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }

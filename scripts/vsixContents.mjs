@@ -29,7 +29,7 @@ export function zipEntries(file) {
 }
 
 /** Files the extension needs at run time, relative to the extension folder inside the .vsix. */
-export const REQUIRED_FILES = ['package.json', 'dist/extension.js', 'license.txt', 'changelog.md'];
+export const REQUIRED_FILES = ['package.json', 'dist/extension.js', 'dist/core.js', 'dist/mcpServer.js', 'license.txt', 'changelog.md'];
 
 const FORBIDDEN = [
   { pattern: /\.map$/, why: 'source map' },
@@ -48,7 +48,7 @@ export function vsixProblems(entries) {
   const problems = [];
   for (const required of REQUIRED_FILES) {
     // vsce renames some files (LICENSE → LICENSE.txt, CHANGELOG.md → changelog.md): compare without case.
-    if (!files.some((file) => file.toLowerCase() === required)) problems.push(`missing ${required}`);
+    if (!files.some((file) => file.toLowerCase() === required.toLowerCase())) problems.push(`missing ${required}`);
   }
   for (const file of files) {
     const rule = FORBIDDEN.find(({ pattern }) => pattern.test(file));

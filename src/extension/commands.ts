@@ -133,13 +133,15 @@ export async function importSessionFile(services: ExtensionServices, path: strin
   try {
     text = await readSessionFile(path);
   } catch (error) {
-    throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, error instanceof Error ? error.message : String(error)));
+    throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, error instanceof Error ? error.message : String(error)), { cause: error });
   }
   let parsed;
   try {
     parsed = parseSessionJson(text, { limits: services.engine.limits });
   } catch (error) {
-    throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, error instanceof Error ? error.message : String(error)));
+    throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, error instanceof Error ? error.message : String(error)), {
+      cause: error,
+    });
   }
   const id = parsed.snapshot.meta.id;
   if (services.engine.getSession(id)) {

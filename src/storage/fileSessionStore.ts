@@ -114,9 +114,10 @@ export class FileSessionStore implements SessionStore {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new Error(
           `A journal for session "${meta.id}" already exists at ${path} (possibly an unreadable one, or one for an id that differs only in case); it is left untouched.`,
+          { cause: error },
         );
       }
-      throw new Error(`Cannot create the journal of session "${meta.id}" at ${path}: ${describeError(error)}`);
+      throw new Error(`Cannot create the journal of session "${meta.id}" at ${path}: ${describeError(error)}`, { cause: error });
     }
     const base = resetDerived(meta);
     let bytes: number;
@@ -126,7 +127,7 @@ export class FileSessionStore implements SessionStore {
       // Leave no journal without its session record behind.
       writer.close();
       tryUnlink(path);
-      throw new Error(`Cannot write the journal of session "${meta.id}" at ${path}: ${describeError(error)}`);
+      throw new Error(`Cannot write the journal of session "${meta.id}" at ${path}: ${describeError(error)}`, { cause: error });
     }
     if (this.durability === 'fsync') this.syncDirectory();
     this.keepWriter(meta.id, writer);
@@ -216,7 +217,7 @@ export class FileSessionStore implements SessionStore {
         this.known.set(id, 'deleted');
         return false;
       }
-      throw new Error(`Cannot delete session "${id}" (${path}): ${describeError(error)}`);
+      throw new Error(`Cannot delete session "${id}" (${path}): ${describeError(error)}`, { cause: error });
     }
   }
 
@@ -238,7 +239,7 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       tryUnlink(temporary);
       if (error instanceof SessionFullError) throw error;
-      throw new Error(`Cannot save session "${id}" to ${path}: ${describeError(error)}`);
+      throw new Error(`Cannot save session "${id}" to ${path}: ${describeError(error)}`, { cause: error });
     }
     if (this.durability === 'fsync') this.syncDirectory();
     try {
@@ -331,7 +332,7 @@ export class FileSessionStore implements SessionStore {
       this.known.set(id, { ino: writer.ino, size: -1 });
       // A failed descriptor is not trusted again; the next write reopens the journal (and starts on a fresh line).
       this.closeWriter(id);
-      throw new Error(`Cannot append to the journal of session "${id}" (${writer.path}): ${describeError(error)}`);
+      throw new Error(`Cannot append to the journal of session "${id}" (${writer.path}): ${describeError(error)}`, { cause: error });
     }
     const known = this.known.get(id);
     // Our own bytes: the journal stays "as we left it". A journal we never read, or one our descriptor no longer is
@@ -358,8 +359,8 @@ export class FileSessionStore implements SessionStore {
       writer = JournalWriter.openExisting(path, this.durability);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new Error(`Session "${id}" has no journal at ${path} (was it deleted?)`);
-      throw new Error(`Cannot open the journal of session "${id}" at ${path}: ${describeError(error)}`);
+        throw new Error(`Session "${id}" has no journal at ${path} (was it deleted?)`, { cause: error });
+      throw new Error(`Cannot open the journal of session "${id}" at ${path}: ${describeError(error)}`, { cause: error });
     }
     this.keepWriter(id, writer);
     return writer;

@@ -46,11 +46,35 @@ describe('packaging checks', () => {
   });
 
   test('a .vsix with the stylesheet source or a source map is refused', () => {
-    const entries = ['extension/package.json', 'extension/dist/extension.js', 'extension/LICENSE.txt', 'extension/changelog.md'];
+    const entries = [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/dist/core.js',
+      'extension/dist/mcpServer.js',
+      'extension/LICENSE.txt',
+      'extension/changelog.md',
+    ];
     assert.deepEqual(vsix.vsixProblems(entries), []);
     assert.deepEqual(vsix.vsixProblems([...entries, 'extension/media/explorer.css', 'extension/dist/cli.js.map']), [
       'media/explorer.css: stylesheet source (the webview loads the built copy in dist/webview/) must not be packaged',
       'dist/cli.js.map: source map must not be packaged',
     ]);
+  });
+
+  test('a .vsix without the shared core or the server bundle is refused', () => {
+    const problems = vsix.vsixProblems([
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/LICENSE.txt',
+      'extension/changelog.md',
+    ]);
+    assert.ok(
+      problems.some((problem) => problem.includes('dist/core.js')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((problem) => problem.includes('dist/mcpServer.js')),
+      problems.join('\n'),
+    );
   });
 });

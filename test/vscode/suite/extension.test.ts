@@ -140,6 +140,35 @@ suite('extension: Thought Explorer in real VS Code', () => {
     assert.match(lines[4], /^3\. The key includes the request id.* — .*revises #2/);
   });
 
+  test('bad optional fields through VS Code’s MCP client get our usual errors and record nothing', async function () {
+    this.timeout(60_000);
+    assert.ok(sessionId, 'a session was recorded by the previous test');
+    const before = api.engine().getSession(sessionId)?.thoughts.length;
+    const base = { sessionId, thought: 'A thought that must not be recorded', thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: true };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ isRevision: 'maybe' }, /^Invalid isRevision: got "maybe"; expected true or false\./],
+      [{ isRevision: 'maybe', branchId: 'bad name!' }, /^Invalid isRevision: got "maybe"; expected true or false\./],
+      [{ branchId: 'bad name!', branchFromThought: 2 }, /^Invalid branchId: got "bad name!"; expected 1-64 letters/],
+    ];
+    for (const [fields, expected] of cases) {
+      // VS Code hands an isError result back as the tool's text (older builds threw it): read the text either way.
+      let text: string;
+      try {
+        const result = await vscode.lm.invokeTool(
+          toolName,
+          { input: { ...base, ...fields }, toolInvocationToken: undefined },
+          new vscode.CancellationTokenSource().token,
+        );
+        text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      } catch (error) {
+        text = error instanceof Error ? error.message : String(error);
+      }
+      assert.match(text, expected, `${JSON.stringify(fields)} → ${text}`);
+      assert.doesNotMatch(text, /\[object Object\]/);
+    }
+    assert.equal(api.engine().getSession(sessionId)?.thoughts.length, before, 'nothing was recorded');
+  });
+
   test('Export Session writes Markdown with the diagrams', async function () {
     this.timeout(30_000);
     assert.ok(sessionId, 'a session was recorded by the previous test');
