@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { MCP_APP_HTML, buildMcpAppHtml } from './scripts/mcpAppHtml.mjs';
 import { mermaidFastConfigCopyPlugin } from './scripts/mermaidFastConfigCopy.mjs';
 import { mermaidFlowchartOnlyPlugin } from './scripts/mermaidFlowchartOnly.mjs';
+import { MINIMUM_NODE_MAJOR } from './scripts/projectNode.mjs';
 import { coreEntryPlugin, modulesInAll, useCorePlugin } from './scripts/sharedCore.mjs';
 
 /** test/vscode/suite/index.ts first, then every *.test.ts next to it (empty when the suite does not exist yet). */
@@ -62,7 +63,7 @@ const hostBundle = {
   outfile: 'dist/extension.js',
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   external: ['vscode'],
 };
 const serverBundle = {
@@ -72,7 +73,7 @@ const serverBundle = {
   outfile: 'dist/mcpServer.js',
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
 };
 const sharedModules = await modulesInAll([hostBundle, serverBundle]);
 const usesCore = (options) => ({ ...options, plugins: [...options.plugins, useCorePlugin(sharedModules)] });
@@ -86,7 +87,7 @@ const contexts = [
     outfile: 'dist/core.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     plugins: [...common.plugins, coreEntryPlugin(sharedModules)],
   },
   {
@@ -96,8 +97,17 @@ const contexts = [
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    target: 'node22',
+    // Before anything else is evaluated: on an older Node, one line that says what is needed, not a stack trace.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        `if (Number(process.versions.node.split('.')[0]) < ${MINIMUM_NODE_MAJOR}) {`,
+        `  process.stderr.write('thought-explorer-mcp needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ' + process.version + '.\\n');`,
+        '  process.exit(1);',
+        '}',
+      ].join('\n'),
+    },
   },
   // The explorer draws flowcharts only (stage graph, branch tree, revision chain): the same flowchart-only Mermaid as the export renderer (7.7 MB -> 1.9 MB).
   {
@@ -138,7 +148,7 @@ const contexts = [
     outbase: 'test/vscode/suite',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode', 'mocha'],
   },
   // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
@@ -149,7 +159,7 @@ const contexts = [
     outfile: 'out/test/vscode-bench/redraw.bench.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode'],
   },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
@@ -159,7 +169,7 @@ const contexts = [
     outfile: 'test/vscode/helper-extension/dist/extension.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: ['vscode'],
   },
 ].filter(

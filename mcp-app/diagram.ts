@@ -2,6 +2,7 @@
 // flowchart-only Mermaid in strict security mode, coloured from the host's style variables.
 import mermaid from 'mermaid';
 import { branchTreeSource } from '../src/diagrams/branchTree';
+import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
 import type { SessionSnapshot } from '../src/engine/model';
 
 /** The most recent thoughts drawn inline; the full explorer shows the rest. */
@@ -40,7 +41,7 @@ export function configureDiagram(root: HTMLElement = document.documentElement): 
       ...(font ? { fontFamily: font } : {}),
     },
     // Scaled to the column's width; HTML labels (sanitised in strict mode) decode mermaidLabel's entity codes.
-    flowchart: { useMaxWidth: true },
+    flowchart: { useMaxWidth: true, ...FLOWCHART_LAYOUT },
     logLevel: 'fatal',
   });
 }

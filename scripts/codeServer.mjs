@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { node24Env } from './vscodeEnvironment.mjs';
+import { projectNodeEnv } from './projectNode.mjs';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -140,7 +140,7 @@ export function makeProfile(root, settings = {}) {
 }
 
 function profileEnv(profile, extraEnv) {
-  return { ...node24Env(), XDG_CONFIG_HOME: profile.xdgConfig, XDG_DATA_HOME: profile.xdgData, ...extraEnv };
+  return { ...projectNodeEnv(), XDG_CONFIG_HOME: profile.xdgConfig, XDG_DATA_HOME: profile.xdgData, ...extraEnv };
 }
 
 function commonArgs(profile) {

@@ -4,33 +4,28 @@
 // Run directly (`node scripts/vscodeEnvironment.mjs`) to install ahead of time and print the paths.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { NODE_VERSION, cacheRoot, ensureProjectNode, projectNodeEnv, projectNodePaths } from './projectNode.mjs';
 
-export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 
-/** code-server 4.139.x needs Node 24 (on Node 20 it dies on `registerHooks` at its first connection). */
+/** code-server 4.139.x needs Node 24 (on Node 20 it dies on `registerHooks` at its first connection): the project's. */
 const NODE_PACKAGE = `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
-
-export function cacheRoot() {
-  return process.env.THOUGHT_EXPLORER_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'thought-explorer');
-}
 
 export function environmentDir() {
   return join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}-${NODE_PACKAGE}-${NODE_VERSION}`);
 }
 
 function paths(dir = environmentDir()) {
-  const nodePackageDir = join(dir, 'node', 'node_modules', NODE_PACKAGE);
+  const node = projectNodePaths();
   return {
     dir,
     marker: join(dir, 'installed.json'),
     lock: `${dir}.lock`,
-    nodeDir: nodePackageDir,
-    nodeBinDir: join(nodePackageDir, 'bin'),
-    node: join(nodePackageDir, 'bin', 'node'),
+    nodeDir: node.nodeDir,
+    nodeBinDir: node.binDir,
+    node: node.node,
     codeServerPrefix: join(dir, 'code-server'),
     codeServerEntry: join(dir, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
   };
@@ -128,33 +123,12 @@ async function withLock(lockDir, log, body) {
   }
 }
 
-/** Environment for anything that must run on the cached Node 24 (code-server itself, native builds). */
-export function node24Env(env = process.env) {
-  const p = paths();
-  // Under `npm test` / `npm run`, the outer npm leaves npm_* variables (npm_node_execpath, npm_config_*…) and NODE
-  // pointing at the Node that runs it; a nested npm would then run install scripts on that Node, and code-server's
-  // postinstall refuses anything but Node 24. Start from a clean slate, as a top-level command would.
-  const clean = Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE'));
-  return {
-    ...clean,
-    PATH: `${p.nodeBinDir}${delimiter}${env.PATH ?? ''}`,
-    // ~/.npmrc may point nodedir at the system Node 20 headers, and node-gyp cannot download others here.
-    npm_config_nodedir: p.nodeDir,
-  };
-}
-
 async function install(p, log) {
   checkKerberosHeaders();
   rmSync(p.dir, { recursive: true, force: true });
-  mkdirSync(join(p.dir, 'node'), { recursive: true });
   mkdirSync(p.codeServerPrefix, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const quiet = ['--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
-
-  log(`Installing Node ${NODE_VERSION} (${NODE_PACKAGE} from the npm registry) into ${p.dir} …`);
-  writeFileSync(join(p.dir, 'node', 'package.json'), JSON.stringify({ private: true }));
-  await run(npm, ['install', '--prefix', join(p.dir, 'node'), ...quiet, `${NODE_PACKAGE}@${NODE_VERSION}`], {}, log);
-  if (!existsSync(p.node)) throw new Error(`${NODE_PACKAGE} installed but ${p.node} is missing`);
 
   log(`Installing code-server ${CODE_SERVER_VERSION} (native builds; several minutes the first time) …`);
   // npm 11 runs dependency install scripts only when the root package allows them.
@@ -162,11 +136,16 @@ async function install(p, log) {
     join(p.codeServerPrefix, 'package.json'),
     JSON.stringify({ private: true, allowScripts: { 'code-server': true, argon2: true } }, null, 2),
   );
-  await run(npm, ['install', '--prefix', p.codeServerPrefix, ...quiet, `code-server@${CODE_SERVER_VERSION}`], { env: node24Env() }, log);
+  await run(
+    npm,
+    ['install', '--prefix', p.codeServerPrefix, ...quiet, `code-server@${CODE_SERVER_VERSION}`],
+    { env: projectNodeEnv() },
+    log,
+  );
   if (!existsSync(p.codeServerEntry)) throw new Error(`code-server installed but ${p.codeServerEntry} is missing`);
 
   // Prove it starts on this Node before declaring the cache good.
-  await run(p.node, [p.codeServerEntry, '--version'], { env: node24Env() }, log);
+  await run(p.node, [p.codeServerEntry, '--version'], { env: projectNodeEnv() }, log);
   writeFileSync(
     p.marker,
     JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString() }, null, 2),
@@ -179,6 +158,7 @@ async function install(p, log) {
  */
 export async function ensureVscodeEnvironment({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const chromium = findChromium();
+  await ensureProjectNode({ log });
   const p = paths();
   if (!existsSync(p.marker)) {
     mkdirSync(cacheRoot(), { recursive: true });

@@ -95,6 +95,16 @@ export class DiagramView {
     return this.canvas.querySelector('svg');
   }
 
+  /**
+   * The width the drawing has on screen, for sizing its labels: its own canvas, or (while its tab is hidden) the canvas
+   * of the diagram shown in the same column.
+   */
+  get roomWidth(): number {
+    if (this.canvas.clientWidth > 0) return this.canvas.clientWidth;
+    for (const canvas of document.querySelectorAll<HTMLElement>('.diagram-canvas')) if (canvas.clientWidth > 0) return canvas.clientWidth;
+    return document.body.clientWidth;
+  }
+
   get noteElement(): HTMLElement {
     return this.note;
   }

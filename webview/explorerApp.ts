@@ -360,7 +360,7 @@ export class ExplorerApp implements HostMessageHandler {
     setShowAllButton(view, showAll, folding.isOpened(kind));
     const expanded = folding.expanded(kind);
     const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
-    const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming };
+    const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming, room: view.roomWidth };
     // Built at render time, so a burst of requests builds the text once.
     view.request({
       source: () => {

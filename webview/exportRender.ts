@@ -3,9 +3,9 @@
 // this script (by hash), so nothing else — and nothing from thought text — can run. Without scripts the sources
 // stay readable as text.
 import mermaid from 'mermaid';
+import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
+import { diagramSchemeCss } from '../src/diagrams/schemeStyle';
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../src/diagrams/diagramWindow';
-
-const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 
 mermaid.initialize({
   startOnLoad: false,
@@ -13,12 +13,13 @@ mermaid.initialize({
   // Mermaid 12 lays flowcharts out with ELK by default; dagre keeps elkjs (1.6 MB) out of the bundle (see
   // scripts/mermaidFlowchartOnly.mjs) and the layout every figure in bench/ was measured with.
   layout: 'dagre',
-  theme: dark ? 'dark' : 'default',
+  // Colours come from diagramSchemeCss, which follows the page's scheme as it changes; the theme only lays out.
+  theme: 'default',
   // The exporter already keeps sources within these limits; stating them keeps both sides in step.
   maxTextSize: MERMAID_MAX_TEXT_SIZE,
   maxEdges: MERMAID_MAX_EDGES,
   // Natural size: a wide diagram scrolls inside its figure instead of shrinking to unreadable.
-  flowchart: { useMaxWidth: false },
+  flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
 });
 
 async function renderAll(): Promise<void> {
@@ -29,10 +30,14 @@ async function renderAll(): Promise<void> {
     const figure = source.closest('figure');
     const figureStarted = performance.now();
     try {
-      const { svg } = await mermaid.render(`export-diagram-${index++}`, source.textContent ?? '');
+      const id = `export-diagram-${index++}`;
+      const { svg } = await mermaid.render(id, source.textContent ?? '');
       const holder = document.createElement('div');
       holder.className = 'diagram-svg';
       holder.innerHTML = svg;
+      const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
+      style.textContent = diagramSchemeCss(id);
+      holder.querySelector('svg')?.append(style);
       source.hidden = true;
       source.after(holder);
       figure?.setAttribute('data-rendered', 'true');

@@ -33,7 +33,8 @@ export class ExplorerHeader {
     const toolbar = document.createElement('div');
     toolbar.className = 'header-actions';
     if (actions.onOpenInPanel) toolbar.append(toolbarButton('open-preview', 'Open in editor', 'open-in-panel', actions.onOpenInPanel));
-    toolbar.append(toolbarButton('export', 'Export SVG of the diagram in view', 'export-svg', actions.onExportSvg));
+    // A picture icon named "SVG": the arrow-to-bar `export` icon read as "collapse" or "go to end".
+    toolbar.append(toolbarButton('file-media', 'Export SVG of the diagram in view', 'export-svg', actions.onExportSvg, 'SVG'));
     top.append(this.title, toolbar);
     this.actions = toolbar;
 

@@ -1,6 +1,7 @@
 // The one place that configures the bundled Mermaid: strict security, the `base` theme fed with VS Code colours,
 // and limits raised so a 1,000-thought diagram is drawn instead of being replaced by Mermaid's "too large" notice.
 import mermaid from 'mermaid';
+import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
 import type { ThemeKind } from '../src/shared/protocol';
 import { mermaidThemeVariables } from './theme';
 
@@ -27,7 +28,7 @@ export function configureMermaid(kind: ThemeKind): void {
     maxEdges: MAX_EDGES,
     // HTML labels (sanitised by strict mode) are what decode the entity codes mermaidLabel uses for untrusted text;
     // SVG text labels would show `#60;` literally.
-    flowchart: { useMaxWidth: false },
+    flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
     gitGraph: { useMaxWidth: false },
     fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
     logLevel: 'fatal',

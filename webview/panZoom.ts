@@ -64,7 +64,8 @@ export class PanZoom {
       this.readout,
       toolbarButton('zoom-in', `Zoom in (${options.title})`, 'zoom-in', () => this.zoomBy(ZOOM_STEP)),
       toolbarButton('screen-full', `Fit to view (${options.title})`, 'fit', () => this.fit()),
-      toolbarButton('symbol-ruler', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.actualSize()),
+      // Text, not an icon: the ruler codicon drew as a thin bar.
+      toolbarButton('', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.actualSize(), '1:1'),
     );
     this.listen();
     this.apply();

@@ -3,12 +3,13 @@
 // was folded. Pure: no DOM, no state.
 import { branchTreeSource } from '../src/diagrams/branchTree';
 import { DEFAULT_NODE_BUDGET } from '../src/diagrams/compression';
+import { excerptForRoom } from '../src/diagrams/diagramLayout';
 import type { DiagramSource } from '../src/diagrams/diagramWindow';
-import { revisionChainSource } from '../src/diagrams/revisionChain';
+import { revisionChainSource, revisionChains } from '../src/diagrams/revisionChain';
 import type { SessionSnapshot } from '../src/engine/model';
 import { MAX_EDGES, MAX_TEXT_SIZE } from './mermaidSetup';
 
-/** Characters of thought text in a live node label; the card beside it shows the whole text. */
+/** Characters of thought text in a live node label when the pane's width is not known; the card shows the whole text. */
 export const LIVE_EXCERPT = 28;
 /**
  * "Expand all": the budget when the person asks for everything. Mermaid draws about 8 ms a node here, so a few hundred
@@ -41,6 +42,8 @@ export interface LiveDiagramOptions {
   nodeBudget?: number;
   /** A redraw for a thought that just arrived, while more may follow: at most STREAMING_NODE_BUDGET nodes. */
   streaming?: boolean;
+  /** The pane's width in CSS pixels: labels are cut to what fits there at a readable scale (diagramLayout.ts). */
+  room?: number;
 }
 
 export interface LiveDiagram {
@@ -59,7 +62,7 @@ export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSn
   const budget = options.streaming && !options.showAll ? Math.min(full, STREAMING_NODE_BUDGET) : full;
   const source = thoughtDiagramSource(kind, snapshot, {
     nodeBudget: options.showAll ? Math.max(budget, EXPAND_ALL_BUDGET) : budget,
-    excerptLength: options.showAll ? undefined : LIVE_EXCERPT,
+    excerptLength: options.showAll ? undefined : liveExcerpt(kind, snapshot, options.room),
     expanded: options.expanded,
     pinned: options.pinned,
   });
@@ -74,6 +77,17 @@ export function liveThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSn
     note = `All ${source.total} thoughts`;
   }
   return { text: source.text, note, members: source.members ?? new Map(), nodes, foldedNodes };
+}
+
+/** How much thought text a live label holds: what the pane's width gives each of the nodes drawn side by side. */
+function liveExcerpt(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, room: number | undefined): number {
+  if (room === undefined || !(room > 0)) return LIVE_EXCERPT;
+  // Side by side: the tree's lines (main line and branches) grow downwards next to each other; a revision chain is a row.
+  const across =
+    kind === 'branchTree'
+      ? snapshot.meta.branchIds.length + 1
+      : Math.max(1, ...revisionChains(snapshot).map((chain) => chain.revisions.length + 1));
+  return excerptForRoom(room, across);
 }
 
 /** The diagram for exports: folded to the budget, as the HTML and Markdown exports draw it. */

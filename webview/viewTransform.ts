@@ -1,9 +1,11 @@
 // The zoom and pan of one diagram as plain numbers: where the drawing's top-left corner sits in the canvas and how much
 // it is scaled. Pure functions, no DOM, so the rules (fit, zoom about a point, how far a drawing may be dragged away)
 // are testable on their own; webview/panZoom.ts applies the result as a CSS transform.
+import { MIN_READABLE_SCALE } from '../src/diagrams/diagramLayout';
 
 /**
- * How the view follows a redraw: `auto` is the default (fit the width, never enlarge, top of the drawing),
+ * How the view follows a redraw: `auto` is the default (the whole drawing if readable, else the width down to a
+ * readable scale; never enlarged; top of the drawing),
  * `fit` keeps the whole drawing in view, `free` keeps exactly the scale and pan the person chose.
  */
 export type ViewMode = 'auto' | 'fit' | 'free';
@@ -37,13 +39,23 @@ export function clampScale(scale: number): number {
 
 export const IDENTITY: ViewTransform = { mode: 'auto', scale: 1, x: VIEW_PADDING, y: VIEW_PADDING };
 
-/** The default view: the width fitted (never enlarged), at the top; `natural` keeps 1:1 (a diagram shown whole). */
+/**
+ * The default view: the whole drawing when it fits at a readable scale (labels ≥ 11 px), else the width fitted but
+ * never below that scale, at the top (the rest scrolls); never enlarged. `natural` keeps 1:1 (a diagram shown whole).
+ */
 export function autoTransform(content: Size, viewport: Size, natural = false): ViewTransform {
   const inner = innerSize(viewport);
-  const scale = natural ? 1 : clampScale(Math.min(1, inner.width / Math.max(1, content.width)));
+  const scale = natural ? 1 : autoScale(content, inner);
   const x = VIEW_PADDING + Math.max(0, (inner.width - content.width * scale) / 2);
   const y = VIEW_PADDING + Math.max(0, (inner.height - content.height * scale) / 2);
   return { mode: 'auto', scale, x, y };
+}
+
+function autoScale(content: Size, inner: Size): number {
+  const width = inner.width / Math.max(1, content.width);
+  const whole = Math.min(1, width, inner.height / Math.max(1, content.height));
+  if (whole >= MIN_READABLE_SCALE) return clampScale(whole);
+  return clampScale(Math.min(1, Math.max(MIN_READABLE_SCALE, width)));
 }
 
 /** The whole drawing in view, centred, never enlarged beyond 1:1. */
@@ -58,9 +70,13 @@ export function fitTransform(content: Size, viewport: Size): ViewTransform {
   };
 }
 
-/** The canvas height that shows the width-fitted drawing without empty space (the CSS max-height caps it). */
+/**
+ * The canvas height that shows the drawing at the default view's width rule (fitted, never enlarged, never below the
+ * readable scale) without empty space; the CSS max-height caps it, and autoTransform then fits what it can.
+ */
 export function naturalCanvasHeight(content: Size, viewportWidth: number, natural = false): number {
-  const scale = natural ? 1 : Math.min(1, Math.max(1, viewportWidth - 2 * VIEW_PADDING) / Math.max(1, content.width));
+  const width = Math.max(1, viewportWidth - 2 * VIEW_PADDING) / Math.max(1, content.width);
+  const scale = natural ? 1 : Math.min(1, Math.max(MIN_READABLE_SCALE, width));
   return Math.ceil(content.height * scale + 2 * VIEW_PADDING);
 }
 

@@ -14,7 +14,8 @@ export const NAMED_PLAN_DESCRIPTIONS: Readonly<Record<NamedPlan, string>> = {
   'parallel-hats': 'Five hats at once as branches, then the synthesis hat integrates them.',
   direct: 'One call with one role (roles[0], default factual).',
   sequential: 'The given roles in order, each seeing the ones before (default factual, critical, synthesis).',
-  parallel: 'The given roles at once as branches, results labelled (default the six hats).',
+  parallel:
+    'The given roles at once as branches, results labelled (default the five hats); the synthesis hat, if chosen, integrates them afterwards.',
   task: 'One role working in cycles until done or out of budget, then one convergence call (roles[0], default factual).',
 };
 
@@ -82,9 +83,14 @@ export function resolveNamedPlan(name: string, options: NamedPlanOptions): Resol
         buildThread: true,
       });
       break;
-    case 'parallel':
-      object = withResult({ strategy: 'parallel', roles: (chosen.length > 0 ? chosen : [...HAT_NAMES]).map(direct) });
+    case 'parallel': {
+      // The synthesis hat integrates the others, so it runs after them, with their results, never beside them.
+      const roles = chosen.length > 0 ? chosen : [...HAT_NAMES];
+      const concurrent = roles.filter((role) => role !== 'synthesis');
+      const synthesis = concurrent.length > 0 && concurrent.length < roles.length ? { synthesis: 'synthesis' } : {};
+      object = withResult({ strategy: 'parallel', roles: (concurrent.length > 0 ? concurrent : roles).map(direct), ...synthesis });
       break;
+    }
     case 'task':
       object = { strategy: 'task', role: chosen[0] ?? 'factual' };
       break;

@@ -15,7 +15,7 @@ import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId, type Though
 /** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
 export const EARLIER_NODE_ID = 'earlier';
 
-const DEFAULT_EXCERPT = 48;
+const DEFAULT_EXCERPT = 36;
 
 /**
  * The branch tree as Mermaid text within Mermaid's limits: folded to `nodeBudget` nodes (the default), or the most

@@ -9,7 +9,7 @@ import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
 import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
 
-const DEFAULT_EXCERPT = 60;
+const DEFAULT_EXCERPT = 40;
 
 /**
  * One revised thought (its seq) and the seqs of its revisions, in arrival order. A revision of a thought the session

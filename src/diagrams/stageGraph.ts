@@ -60,9 +60,14 @@ export function strategyGraphSource(strategy: StageGraphStrategy): string {
  * After a strategy switch only the thoughts since the last switch are counted: the earlier ones belong to another
  * strategy's graph. Without a definition (a name this build does not know) the graph says so.
  */
-export function stageGraphSource(snapshot: SessionSnapshot, strategy: StageGraphStrategy | undefined): string {
+export function stageGraphSource(
+  snapshot: SessionSnapshot,
+  strategy: StageGraphStrategy | undefined,
+  /** `scheme`: the classes carry no colours, the reader's page colours them (diagramSchemeCss, the HTML export). */
+  colours: 'fixed' | 'scheme' = 'fixed',
+): string {
   if (!strategy) return `flowchart TD\n  ${mermaidId('x', 'unknown')}["${mermaidLabel(`Unknown strategy: ${snapshot.meta.strategy}`)}"]\n`;
-  return render(strategy, stageGraphState(snapshot));
+  return render(strategy, stageGraphState(snapshot), colours);
 }
 
 /** Visits, transition counts and the current stage of the session's current strategy. Pure; O(thoughts). */
@@ -96,7 +101,7 @@ function countOf(counts: Readonly<Record<string, number>>, key: string): number 
   return Object.hasOwn(counts, key) ? counts[key] : 0;
 }
 
-function render(strategy: StageGraphStrategy, state: StageGraphState | undefined): string {
+function render(strategy: StageGraphStrategy, state: StageGraphState | undefined, colours: 'fixed' | 'scheme' = 'fixed'): string {
   const lines = ['flowchart TD'];
   if (state && state.sinceSeq > 0) lines.push(`  %% counts only thoughts since the strategy switch at seq ${state.sinceSeq}`);
   const first = strategy.stages[0].name;
@@ -121,7 +126,8 @@ function render(strategy: StageGraphStrategy, state: StageGraphState | undefined
     }
   }
   if (state) {
-    lines.push(...CLASS_DEFS.map((line) => `  ${line}`));
+    // Mermaid writes classDef colours inline on each shape, where no page style can reach them.
+    if (colours === 'fixed') lines.push(...CLASS_DEFS.map((line) => `  ${line}`));
     const byClass: Record<string, string[]> = { visited: [], current: [], unvisited: [] };
     for (const stage of strategy.stages) {
       const name = stage.name === state.current ? 'current' : countOf(state.visits, stage.name) > 0 ? 'visited' : 'unvisited';

@@ -1,18 +1,32 @@
-// The label a thought gets in the diagrams: `#n`, its stage, its role (revision, branch start, final) and a short
-// excerpt of its text, escaped for Mermaid. One function so every diagram names thoughts the same way.
+// The label a thought gets in the diagrams: a compact head (`#n · stage`, and its role: revises #m, final) on the first
+// line and a short excerpt of its text on the second, escaped for Mermaid. One function so every diagram names thoughts
+// the same way; the whole text is in the card and the node's tooltip.
 import type { ThoughtRecord } from '../engine/model';
-import { mermaidLabel } from './mermaidText';
+import { LABEL_LINE_BREAK, mermaidLabel } from './mermaidText';
 
-/** Builds the escaped label; `excerptLength` 0 leaves the text out (used when a large diagram must shrink). */
-export function thoughtLabel(thought: ThoughtRecord, excerptLength: number): string {
+/** The plain-text head of a thought's label: number, stage and role. */
+export function thoughtHead(thought: ThoughtRecord): string {
   const parts = [`#${thought.thoughtNumber}`];
   if (thought.stage) parts.push(thought.stage);
   if (thought.revisesThought !== undefined) parts.push(`revises #${thought.revisesThought}`);
   else if (thought.isRevision) parts.push('revision');
   if (!thought.nextThoughtNeeded) parts.push('final');
-  const head = parts.join(' · ');
-  if (excerptLength <= 0) return mermaidLabel(head, Number.MAX_SAFE_INTEGER);
-  return mermaidLabel(`${head}: ${excerpt(thought.thought, excerptLength)}`, Number.MAX_SAFE_INTEGER);
+  return parts.join(' · ');
+}
+
+/**
+ * Builds the escaped label; `excerptLength` 0 leaves the text out (used when a large diagram must shrink). The excerpt
+ * is never shorter than the head: the node is that wide anyway.
+ */
+export function thoughtLabel(thought: ThoughtRecord, excerptLength: number): string {
+  const plainHead = thoughtHead(thought);
+  const head = mermaidLabel(plainHead, Number.MAX_SAFE_INTEGER);
+  if (excerptLength <= 0) return head;
+  const text = excerpt(thought.thought, Math.max(excerptLength, Array.from(plainHead).length));
+  if (text === '') return head;
+  // Mermaid decodes each line of a broken label before looking for KaTeX math, so text with `$$` stays on one line.
+  const joint = text.includes('$$') ? ': ' : LABEL_LINE_BREAK;
+  return `${head}${joint}${mermaidLabel(text, Number.MAX_SAFE_INTEGER)}`;
 }
 
 /** Whitespace flattened, shortened to `length` characters (code points, so emoji are never cut in half). */

@@ -11,6 +11,7 @@ import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
 import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
+import { withSchemeStyle } from '../diagrams/schemeStyle';
 import { resolveLinks } from '../diagrams/thoughtLinks';
 import { diffWords } from '../shared/wordDiff';
 import { qaViewOf } from '../shared/qaView';
@@ -29,7 +30,7 @@ export class HtmlExportError extends Error {}
 const PROGRESS_EVERY = 250;
 
 export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOptions = {}): string {
-  const diagrams = sessionDiagrams(snapshot, options.diagramWindow);
+  const diagrams = sessionDiagrams(snapshot, options.diagramWindow, 'scheme');
   const needsRenderer = diagrams.some((diagram) => options.svgs?.[diagram.key] === undefined);
   let script: string | undefined;
   if (needsRenderer) {
@@ -75,7 +76,8 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
     out.push(`<figure id="diagram-${diagram.key}" data-diagram="${diagram.key}">`, `<figcaption>${escapeHtml(diagram.title)}</figcaption>`);
     const svg = options.svgs?.[diagram.key];
     if (svg !== undefined) {
-      const image = Buffer.from(svgForImage(svg), 'utf8').toString('base64');
+      // Recoloured for the reader's scheme: the editor drew it in its own theme (see schemeStyle.ts).
+      const image = Buffer.from(withSchemeStyle(svgForImage(svg)), 'utf8').toString('base64');
       out.push(`<img class="diagram-img" alt="${escapeHtml(`${diagram.title} diagram`)}" src="data:image/svg+xml;base64,${image}">`);
     } else {
       out.push(`<pre class="mermaid-src">${escapeHtml(diagram.source.text)}</pre>`);

@@ -15,14 +15,24 @@ export interface SessionDiagram {
   source: DiagramSource;
 }
 
-export function sessionDiagrams(snapshot: SessionSnapshot, window: DiagramWindowOptions = {}): SessionDiagram[] {
+/** `colours: 'scheme'` leaves the stage graph's colours to the page (the HTML export); Markdown keeps them fixed. */
+export function sessionDiagrams(
+  snapshot: SessionSnapshot,
+  window: DiagramWindowOptions = {},
+  colours: 'fixed' | 'scheme' = 'fixed',
+): SessionDiagram[] {
   const total = snapshot.thoughts.length;
   return [
     // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
     {
       key: 'stageGraph',
       title: 'Stage graph',
-      source: { text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy)).trimEnd(), truncated: false, shown: total, total },
+      source: {
+        text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy), colours).trimEnd(),
+        truncated: false,
+        shown: total,
+        total,
+      },
     },
     // Top to bottom in documents: a long main line reads down the page, branches step aside.
     { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },

@@ -45,16 +45,28 @@ export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
 /** Sessions with more thoughts than this get a progress notification (small ones finish before it would show). */
 const PROGRESS_THRESHOLD = 200;
 
+/** Longest file name stem made from a title; longer titles are cut at the last word that fits. */
+const FILE_STEM_LENGTH = 60;
+
+/** `stem` (words joined by `-`) cut to at most `length` characters at a word boundary; one overlong word is cut. */
+function cutAtWord(stem: string, length: number): string {
+  if (stem.length <= length) return stem;
+  const cut = stem.slice(0, length + 1).lastIndexOf('-');
+  return cut > 0 ? stem.slice(0, cut) : stem.slice(0, length);
+}
+
 /** A file name from a title: letters, digits, dashes; never empty, never a path. */
 export function exportFileName(title: string, sessionId: string, format: ExportFormat): string {
-  const stem = title
-    .normalize('NFKD')
-    // Accents come apart under NFKD; dropping the marks keeps "Résumé" readable as "resume".
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .toLowerCase();
+  const stem = cutAtWord(
+    title
+      .normalize('NFKD')
+      // Accents come apart under NFKD; dropping the marks keeps "Résumé" readable as "resume".
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase(),
+    FILE_STEM_LENGTH,
+  );
   return `${stem === '' ? sessionId.replace(/[^A-Za-z0-9_-]/g, '-') : stem}${EXPORT_EXTENSIONS[format]}`;
 }
 

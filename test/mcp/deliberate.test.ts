@@ -120,6 +120,21 @@ describe('deliberate: plan kinds', () => {
     ]);
   });
 
+  it('parallel without roles (/plan parallel): five hats at once, the synthesis hat after they all ended', async () => {
+    let othersInFlightAtSynthesis: number | undefined;
+    const h = await connect((call) => {
+      if (call.role === 'synthesis') othersInFlightAtSynthesis = harness?.log.inFlight;
+      return { text: `${call.role} view`, delayMs: call.role === 'synthesis' ? 0 : 150 };
+    });
+    const reply = replyOf(await h.deliberate({ problem: PROBLEM, plan: 'parallel' }));
+    assert.equal(h.log.maxInFlight, 5);
+    assert.equal(h.log.calls.length, 6);
+    assert.equal(h.log.calls[5].role, 'synthesis');
+    assert.equal(othersInFlightAtSynthesis, 0, 'the synthesis call starts after the others ended');
+    assert.match(h.log.calls[5].user, /\[factual\]\nfactual view/);
+    assert.equal(reply.result, 'synthesis view');
+  });
+
   it('task: repeated stages while the model asks for more, then done without a convergence call', async () => {
     const h = await connect((call) => ({ text: call.roleIndex < 2 ? `step ${call.roleIndex}\nSTATUS: CONTINUE` : 'answer\nSTATUS: DONE' }));
     const reply = replyOf(

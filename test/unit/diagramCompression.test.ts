@@ -253,7 +253,7 @@ describe('diagram compression: what the person sees', () => {
     assert.ok(key && key.kind === 'run' && key.first === 0, oldest);
     const size = (members.get(oldest) ?? []).length;
     const stages = size > 100 ? 'analysis, synthesis' : 'analysis';
-    const label = new RegExp(`^ {2}${oldest}\\[\\["#35;1#8211;#35;${size} #183; ${size} thoughts #183; ${stages}"\\]\\]$`, 'm');
+    const label = new RegExp(`^ {2}${oldest}\\[\\["#1–#${size} · ${size} thoughts · ${stages}"\\]\\]$`, 'm');
     assert.match(source.text, label);
     assert.match(source.text, new RegExp(`^ {2}class [\\w,]*${oldest}[\\w,]* folded$`, 'm'));
   });
@@ -275,7 +275,7 @@ describe('diagram compression: what the person sees', () => {
     // Room for the recent branch's structure but not the older one's: the older branch becomes one node.
     const source = branchTreeSource(snapshotOf(thoughts), { nodeBudget: 7 });
     assert.ok((source.nodes ?? 0) <= 7);
-    assert.match(source.text, /^ {2}branch_30\[\["branch css #183; 37 thoughts/m);
+    assert.match(source.text, /^ {2}branch_30\[\["branch css · 37 thoughts/m);
     // The edge into the folded branch still carries the branch's name, from the node holding its fork thought.
     assert.match(source.text, /-\.->\|"css"\| branch_30$/m);
   });

@@ -10,6 +10,7 @@ import { LiveAnnouncer, announcementFor, type AnnouncerClock } from '../../webvi
 import { readNavigationState } from '../../webview/navigationState';
 import { thoughtNodeLabel } from '../../webview/nodeLabels';
 import { parseSearch, searchThoughts } from '../../webview/sessionSearch';
+import { MIN_READABLE_SCALE } from '../../src/diagrams/diagramLayout';
 import { VIEW_PADDING, autoTransform, centreOn, clampPan, fitTransform, panBy, zoomAt, zoomTo } from '../../webview/viewTransform';
 
 function thought(seq: number, fields: Partial<ThoughtRecord> = {}): ThoughtRecord {
@@ -116,10 +117,16 @@ describe('zoom and pan arithmetic', () => {
   const content = { width: 1_000, height: 4_000 };
   const viewport = { width: 500, height: 400 };
 
-  it('auto fits the width without enlarging; fit shows everything, centred', () => {
+  it('auto shows the whole drawing when it is readable, else fits the width down to a readable scale; fit shows everything', () => {
     const auto = autoTransform(content, viewport);
     assert.equal(auto.mode, 'auto');
-    assert.equal(auto.scale, (500 - 2 * VIEW_PADDING) / 1_000);
+    assert.equal(auto.scale, MIN_READABLE_SCALE, 'never below the readable scale: the rest scrolls');
+    assert.equal(auto.y, VIEW_PADDING, 'from the top');
+    const wide = autoTransform({ width: 600, height: 5_000 }, viewport);
+    assert.equal(wide.scale, (500 - 2 * VIEW_PADDING) / 600, 'the width fitted when that is readable');
+    const whole = autoTransform({ width: 600, height: 450 }, viewport);
+    assert.equal(whole.scale, Math.min((500 - 2 * VIEW_PADDING) / 600, (400 - 2 * VIEW_PADDING) / 450), 'all of it in view');
+    assert.ok(whole.scale >= MIN_READABLE_SCALE);
     assert.equal(autoTransform({ width: 100, height: 50 }, viewport).scale, 1, 'small drawings stay 1:1');
     assert.equal(autoTransform(content, viewport, true).scale, 1, 'natural size');
     const fit = fitTransform(content, viewport);

@@ -9,6 +9,8 @@ import { branchTreeSource } from '../../src/diagrams/branchTree';
 import { revisionChainSource } from '../../src/diagrams/revisionChain';
 import { stageGraphSource } from '../../src/diagrams/stageGraph';
 import { findStrategy } from '../../src/engine/strategies/catalog';
+import { ThinkingEngine } from '../../src/engine/engine';
+import { parseMermaid } from '../support/mermaidParse';
 
 export const MARKDOWN_CORPUS = [
   '"]); alert(1)//',
@@ -305,5 +307,34 @@ describe('Markdown export: the Feedback section', () => {
   it('has no Feedback section when nobody gave any', async () => {
     const document = await render(sessionMarkdown(snapshotOf(['Plan', 'Answer'])));
     assert.ok(![...document.querySelectorAll('h2')].some((h2) => h2.textContent === 'Feedback'));
+  });
+});
+
+describe('Markdown diagram text reads as text', () => {
+  it('writes labels plainly (entities only where Mermaid needs them) and Mermaid still parses them', async () => {
+    const engine = new ThinkingEngine({ log: () => undefined });
+    const texts = ['Plan: cache it (step 1) · test', 'Check #1180 vs #1181; 40 s → 22 min', 'Say "done" <now>'];
+    texts.forEach((thought, index) => {
+      const outcome = engine.process('md', {
+        sessionId: 'md',
+        thought,
+        thoughtNumber: index + 1,
+        totalThoughts: 3,
+        nextThoughtNeeded: index < 2,
+      });
+      assert.ok(outcome.ok);
+    });
+    const snapshot = engine.getSession('md');
+    assert.ok(snapshot);
+    const markdown = sessionMarkdown(snapshot);
+    const blocks = [...markdown.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((match) => match[1]);
+    assert.equal(blocks.length, 3);
+    const tree = blocks[1];
+    assert.match(tree, /#1 · problem_reception<br>Plan: cache it \(step 1\) · test/);
+    assert.match(tree, /#2 · [a-z_]+<br>Check #1180 vs #35;1181; 40 s → 22 min/);
+    // Only what would end the label, become markup or read as an entity code (`#1181;`) is coded.
+    assert.match(tree, /Say #34;done#34; #60;now#62;/);
+    for (const ordinary of ['#35;1 ', '#58;', '#183;', '#40;', '#59;', '#8594;']) assert.ok(!markdown.includes(ordinary), ordinary);
+    for (const block of blocks) await parseMermaid(block);
   });
 });

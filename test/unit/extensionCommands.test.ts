@@ -58,6 +58,14 @@ describe('session commands', () => {
   test('export file names are safe and say the format', () => {
     assert.equal(exportFileName('Compare the <two> caching strategies!', 's', 'md'), 'compare-the-two-caching-strategies.md');
     assert.equal(exportFileName('../../etc/passwd', 's', 'json'), 'etc-passwd.json');
+    // A long title is cut at the last whole word within 60 characters, never mid-word.
+    const long = exportFileName(
+      'The nightly build takes 41 minutes since Monday; it took 14 before. Find the cause and a fix.',
+      's',
+      'html',
+    );
+    assert.equal(long, 'the-nightly-build-takes-41-minutes-since-monday-it-took-14.html');
+    assert.equal(exportFileName('x'.repeat(80), 's', 'md'), `${'x'.repeat(60)}.md`, 'one overlong word is cut');
     assert.equal(exportFileName('???', '2026:01', 'sequentialthinking-plus'), '2026-01.stp.json');
     assert.equal(exportFileName('Résumé', 's', 'html'), 'resume.html');
   });

@@ -122,8 +122,8 @@ describe('stageGraphSource and stageGraphState', () => {
     assert.match(source, /^\s*classDef current /m);
     assert.match(source, /^\s*classDef unvisited /m);
     // ×4 as a Mermaid entity code, so no raw non-ASCII reaches the parser.
-    assert.ok(edgeLine(source, 'evaluation_checkpoint', 'action_planning').includes('-->|"#215;4"|'));
-    assert.ok(edgeLine(source, 'problem_reception', 'initial_reasoning').includes('-->|"#215;1"|'));
+    assert.ok(edgeLine(source, 'evaluation_checkpoint', 'action_planning').includes('-->|"×4"|'));
+    assert.ok(edgeLine(source, 'problem_reception', 'initial_reasoning').includes('-->|"×1"|'));
     assert.ok(edgeLine(source, 'evaluation_checkpoint', 'solution_formulation').endsWith(`@--> ${stageNodeId('solution_formulation')}`));
     assert.match(source, /^\s*linkStyle [\d,]+ stroke-width:3px$/m);
   });

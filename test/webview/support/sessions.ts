@@ -3,6 +3,20 @@
 import { ThinkingEngine } from '../../../src/engine/engine';
 import type { SessionSnapshot } from '../../../src/engine/model';
 
+/** The demo's sample session (scripts/demo): 12 ReAct thoughts, two branches from #6 and a revision of #6. */
+export async function demoSession(): Promise<SessionSnapshot> {
+  // Plain data in an ES module (the demo runs it as is); loaded dynamically from this CommonJS test code.
+  const { SAMPLE_SESSION } = await import('../../../scripts/demo/sampleSession.mjs');
+  const engine = new ThinkingEngine({ log: () => undefined });
+  for (const step of SAMPLE_SESSION) {
+    const outcome = engine.process('demo', { sessionId: 'demo', ...step });
+    if (!outcome.ok) throw new Error(`demo thought refused: ${outcome.error}`);
+  }
+  const snapshot = engine.getSession('demo');
+  if (!snapshot) throw new Error('demo session missing');
+  return structuredClone(snapshot);
+}
+
 /** The ReAct loop after its two opening stages; evaluation_checkpoint goes back to action_planning. */
 const REACT_LOOP = ['action_planning', 'action_execution', 'observation_reception', 'reasoning_update', 'evaluation_checkpoint'];
 

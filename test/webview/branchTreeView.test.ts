@@ -1,0 +1,235 @@
+// The branch tree as a person first sees it, in Chromium: the demo session (12 thoughts, two branches, a revision) on
+// the Branches tab at the panel's default view shows its whole shape with readable labels, and the HTML export's three
+// diagrams follow the reader's colour scheme. With THOUGHT_EXPLORER_UPDATE_DOCS=1 it also refreshes
+// docs/branch-tree-dark.png, docs/branch-tree-light.png and docs/branch-tree-sidebar.png.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { MIN_LABEL_PX } from '../../src/diagrams/diagramLayout';
+import { exportSession } from '../../src/export/index';
+import { toSessionView } from '../../src/extension/explorer/sessionView';
+import type { ThemeKind } from '../../src/shared/protocol';
+import type { ExplorerSurface } from '../../src/extension/explorer/explorerHtml';
+import { ExplorerPage, RESULTS_DIR, launchChromium } from './support/explorerPage';
+import { demoSession } from './support/sessions';
+
+const ROOT = resolve(__dirname, '../..');
+let browser: Browser;
+
+before(async () => {
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function openDemo(surface: ExplorerSurface, width: number, height: number, theme: ThemeKind): Promise<ExplorerPage> {
+  const explorer = await ExplorerPage.open(browser, { surface, width, height, theme });
+  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(await demoSession()) });
+  await explorer.showTab('branchTree');
+  await explorer.waitForDiagram('branchTree', 'g.node');
+  // The view is applied after the drawing is swapped in; wait until the canvas says which scale it chose.
+  await explorer.page.waitForFunction(
+    () => document.querySelector<HTMLElement>('section.diagram-branchTree .diagram-canvas')?.dataset.zoom,
+  );
+  return explorer;
+}
+
+interface LabelBox {
+  text: string;
+  height: number;
+  fontPx: number;
+  inside: boolean;
+}
+
+/** Every node and edge label of the branch tree: its text, rendered font size and whether it is inside the canvas. */
+async function labelBoxes(explorer: ExplorerPage): Promise<LabelBox[]> {
+  return explorer.page.evaluate(() => {
+    const canvas = document.querySelector<HTMLElement>('section.diagram-branchTree .diagram-canvas');
+    if (!canvas) return [];
+    const view = canvas.getBoundingClientRect();
+    const scale = Number(canvas.dataset.zoom);
+    return [...canvas.querySelectorAll<HTMLElement>('g.node .nodeLabel, g.edgeLabel .edgeLabel')].map((label) => {
+      const box = label.getBoundingClientRect();
+      return {
+        text: label.textContent ?? '',
+        height: box.height,
+        fontPx: Number.parseFloat(getComputedStyle(label).fontSize) * scale,
+        inside: box.width > 0 && box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom,
+      };
+    });
+  });
+}
+
+async function saveDocs(explorer: ExplorerPage, name: string): Promise<void> {
+  const path = await explorer.screenshot(name);
+  if (process.env.THOUGHT_EXPLORER_UPDATE_DOCS === '1') copyFileSync(path, join(ROOT, 'docs', `${name}.png`));
+}
+
+describe('branch tree at its default view', () => {
+  for (const theme of ['dark', 'light'] as const) {
+    it(`shows the demo session's whole shape in the panel (1400×900, ${theme}) with labels of at least 11 px`, async () => {
+      const explorer = await openDemo('panel', 1400, 900, theme);
+      try {
+        const labels = await labelBoxes(explorer);
+        const visible = labels.filter((label) => label.inside);
+        for (const branch of ['cache-key', 'runner-image'])
+          assert.ok(
+            visible.some((label) => label.text.includes(branch)),
+            `branch ${branch} on screen: ${visible.map((label) => label.text).join(' | ')}`,
+          );
+        // The whole structure: every thought's node in view, from #1 to the final #12.
+        for (const number of [1, 6, 7, 8, 12])
+          assert.ok(
+            visible.some((label) => label.text.startsWith(`#${number} ·`)),
+            `#${number} on screen`,
+          );
+        for (const label of visible) {
+          assert.ok(label.fontPx >= MIN_LABEL_PX - 0.01, `${label.text}: ${label.fontPx.toFixed(2)} px`);
+          assert.ok(label.height >= MIN_LABEL_PX, `${label.text}: ${label.height.toFixed(1)} px high`);
+        }
+        await saveDocs(explorer, `branch-tree-${theme}`);
+      } finally {
+        await explorer.close();
+      }
+    });
+  }
+
+  it('opens readable in the sidebar: width fitted down to the readable scale, the rest scrolls', async () => {
+    const explorer = await openDemo('view', 420, 900, 'dark');
+    try {
+      const zoom = Number(await explorer.page.locator('section.diagram-branchTree .diagram-canvas').getAttribute('data-zoom'));
+      assert.ok(zoom >= MIN_LABEL_PX / 16 - 1e-9, `zoom ${zoom}`);
+      const visible = (await labelBoxes(explorer)).filter((label) => label.inside);
+      assert.ok(visible.length >= 4, `${visible.length} labels in view`);
+      for (const label of visible) assert.ok(label.fontPx >= MIN_LABEL_PX - 0.01, `${label.text}: ${label.fontPx.toFixed(2)} px`);
+      await saveDocs(explorer, 'branch-tree-sidebar');
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('cuts labels to the room: a wide pane shows more of each thought than a narrow one', async () => {
+    const lengthIn = async (width: number): Promise<number> => {
+      const explorer = await openDemo('panel', width, 900, 'dark');
+      try {
+        const labels = await labelBoxes(explorer);
+        const first = labels.find((label) => label.text.startsWith('#1 ·'));
+        assert.ok(first);
+        return first.text.length;
+      } finally {
+        await explorer.close();
+      }
+    };
+    const narrow = await lengthIn(700);
+    const wide = await lengthIn(1400);
+    assert.ok(wide > narrow, `wide ${wide} > narrow ${narrow}`);
+    assert.ok(wide > 25 + '#1 · problem_reception'.length, `more than 25 characters of text at 1400 px (${wide})`);
+  });
+
+  it('fills the selected node with the theme selection colour in the light theme', async () => {
+    const explorer = await openDemo('panel', 1400, 900, 'light');
+    try {
+      const fillOf = (selected: boolean) =>
+        explorer.page.evaluate((want) => {
+          const nodes = [...document.querySelectorAll('section.diagram-branchTree g.node')];
+          const node = nodes.find((candidate) => candidate.classList.contains('selected-node') === want);
+          const shape = node?.querySelector('rect, polygon, path');
+          return shape ? getComputedStyle(shape).fill : 'none';
+        }, selected);
+      const before = await fillOf(false);
+      await explorer.page.locator('section.diagram-branchTree g.node').nth(2).click();
+      await explorer.page.waitForSelector('section.diagram-branchTree g.node.selected-node');
+      const selected = await fillOf(true);
+      assert.equal(selected, 'rgb(173, 214, 255)', 'editor.selectionBackground of the light theme');
+      assert.notEqual(selected, before);
+    } finally {
+      await explorer.close();
+    }
+  });
+});
+
+/** WCAG relative luminance contrast of two `rgb()` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string): number => {
+    const [r, g, bl] = (colour.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+describe('HTML export in both colour schemes', () => {
+  const darkness = (colour: string): boolean => contrast(colour, 'rgb(0, 0, 0)') < contrast(colour, 'rgb(255, 255, 255)');
+
+  // The pre-rendered path (SVGs from the editor, shown as images) carries the same style sheet: see withSchemeStyle.
+  for (const prerendered of [false]) {
+    it(`colours all three diagrams from the page's scheme (${prerendered ? 'SVGs pre-rendered in a dark editor' : 'drawn on opening'})`, async () => {
+      const snapshot = await demoSession();
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      let svgs: Record<string, string> | undefined;
+      if (prerendered) {
+        // What the editor hands over: drawings in its dark theme, which the export must recolour for a light page.
+        const explorer = await ExplorerPage.open(browser, { theme: 'dark', surface: 'panel', width: 1400, height: 900 });
+        try {
+          await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
+          svgs = {};
+          for (const kind of ['stageGraph', 'branchTree', 'revisionChain'] as const) {
+            await explorer.showTab(kind);
+            await explorer.waitForDiagram(kind, 'g.node');
+            svgs[kind] = await explorer.page.locator(`section.diagram-${kind} .diagram-canvas svg`).evaluate((svg) => svg.outerHTML);
+          }
+        } finally {
+          await explorer.close();
+        }
+      }
+      const html = await exportSession(snapshot, 'html', svgs ? { svgs } : {});
+      const file = join(RESULTS_DIR, `demo-export${prerendered ? '-prerendered' : ''}.html`);
+      writeFileSync(file, html);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ colorScheme, javaScriptEnabled: true, viewport: { width: 1200, height: 900 } });
+        const page = await context.newPage();
+        try {
+          await page.goto(pathToFileURL(file).href);
+          await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+          const result = await page.evaluate(() =>
+            [...document.querySelectorAll('figure')].map((figure) => {
+              const body = getComputedStyle(document.body).backgroundColor;
+              const nodes = [...figure.querySelectorAll('g.node')].map((node) => {
+                const shape = node.querySelector('rect, polygon, path');
+                const label = node.querySelector('.nodeLabel') ?? node;
+                return { fill: shape ? getComputedStyle(shape).fill : '', text: getComputedStyle(label).color };
+              });
+              const svg = figure.querySelector('svg');
+              return { key: figure.dataset.diagram, body, nodes, height: svg?.getBoundingClientRect().height ?? 0 };
+            }),
+          );
+          assert.equal(result.length, 3);
+          for (const figure of result) {
+            assert.ok(figure.nodes.length > 0, `${figure.key} drawn`);
+            for (const node of figure.nodes) {
+              assert.equal(darkness(node.fill), colorScheme === 'dark', `${figure.key} node fill ${node.fill} in ${colorScheme}`);
+              assert.ok(contrast(node.fill, node.text) >= 4.5, `${figure.key}: ${node.text} on ${node.fill} in ${colorScheme}`);
+            }
+            assert.equal(darkness(figure.body), colorScheme === 'dark');
+          }
+          const tree = result.find((figure) => figure.key === 'branchTree');
+          assert.ok(tree && tree.height > 0 && tree.height < 1_200, `branch tree ${tree?.height} px tall for 12 thoughts`);
+          await page.screenshot({
+            path: join(RESULTS_DIR, `demo-export-${colorScheme}${prerendered ? '-prerendered' : ''}.png`),
+            fullPage: false,
+          });
+        } finally {
+          await context.close();
+        }
+      }
+    });
+  }
+});
