@@ -45,14 +45,9 @@ async function capture(theme, vsix) {
   const demo = await startDemo({ vsix, port, paceMs: 200, theme, browser: true, viewport: { width: 1600, height: 1000 }, log });
   const { page } = demo;
   await demo.nextPlayThrough(180_000);
-  // Expand the saved session in the Sessions tree: a person would see its thoughts and branches listed.
-  const today = page.locator('.monaco-list-row', { hasText: 'Today' }).first();
-  if ((await today.count()) > 0) {
-    await today.click();
-    await page.waitForTimeout(400);
-    const session = page.locator('.monaco-list-row', { hasText: 'nightly build' }).first();
-    if ((await session.count()) > 0) await session.click();
-  }
+  // Expand the finished session (under Recent, open) in the Sessions tree: a person would see its thoughts and branches.
+  const session = page.locator('.monaco-list-row', { hasText: 'nightly build' }).first();
+  if ((await session.count()) > 0) await session.click();
   await page.mouse.move(0, 0);
   await page.waitForTimeout(1500);
   const file = join(docs, `screenshot-${theme}.png`);

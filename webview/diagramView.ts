@@ -24,6 +24,8 @@ export interface DiagramViewOptions {
   describeNode?: (nodeId: string) => string | undefined;
   /** The zoom or pan changed (the app saves it with the rest of the view state). */
   onViewChange?: () => void;
+  /** The person zoomed or panned (follow mode pauses). */
+  onUserViewChange?: () => void;
 }
 
 export class DiagramView {
@@ -74,6 +76,7 @@ export class DiagramView {
       title: options.title,
       natural: () => this.element.classList.contains('natural-size'),
       onChange: () => options.onViewChange?.(),
+      onUserChange: () => options.onUserViewChange?.(),
     });
     this.keyboard = new DiagramKeyboard(this.canvas, this.panZoom, {
       title: options.title,

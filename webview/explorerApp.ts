@@ -19,6 +19,7 @@ import { DeliberationStatusView } from './deliberationStatus';
 import { DiagramFolding } from './diagramFolding';
 import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
 import { FeedbackControls } from './feedbackControls';
+import { FollowMode, scrollIntoContainer } from './followMode';
 import type { FeedbackRecord } from '../src/engine/model';
 import type { FeedbackHostMessage } from '../src/shared/feedbackProtocol';
 import { listenToHost, type HostMessageHandler } from './hostMessages';
@@ -64,6 +65,7 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
+  private readonly follow: FollowMode;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -99,6 +101,7 @@ export class ExplorerApp implements HostMessageHandler {
         onToggleShowAll: (kind) => this.toggleShowAll(kind),
         onSelectCard: (seq) => this.select(seq, 'card'),
         onViewChange: () => this.saveStateSoon(),
+        onUserViewChange: () => this.follow.pause(),
         // Cards built for the new window have no search or feedback marks yet.
         onCardsWindowMoved: () => {
           this.search.refresh();
@@ -113,6 +116,8 @@ export class ExplorerApp implements HostMessageHandler {
       },
       this.ui.insightsShown,
     );
+    this.follow = new FollowMode(root, { onResume: () => this.followNewest(false) });
+    this.layout.header.addAction(this.follow.button);
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
     this.search = new SearchController({
@@ -130,7 +135,11 @@ export class ExplorerApp implements HostMessageHandler {
       const stage = this.model.shownThoughts()[seq]?.stage;
       return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
     };
-    this.feedback = new FeedbackControls({ post: (message) => host.post(message), cardFor: (seq) => this.layout.cards.renderedCard(seq) });
+    this.feedback = new FeedbackControls({
+      post: (message) => host.post(message),
+      cardFor: (seq) => this.layout.cards.renderedCard(seq),
+      cardList: this.layout.cards.element,
+    });
     this.layout.cardsColumn.append(this.feedback.element);
     this.announcer = LiveAnnouncer.inRegion(root).announcer;
     if (this.ui.navigation) this.restoreNavigation(this.ui.navigation);
@@ -231,6 +240,7 @@ export class ExplorerApp implements HostMessageHandler {
       sessionId: session?.meta.id,
       thoughts: this.model.shownThoughts(),
       feedback: replaying ? [] : (session?.feedback ?? []),
+      status: session?.meta.status ?? 'live',
       steerable: session !== null && session.meta.status === 'live' && !replaying,
       selectedSeq: this.ui.selectedSeq,
     });
@@ -284,7 +294,13 @@ export class ExplorerApp implements HostMessageHandler {
     layout.empty.hidden = hasSession;
     layout.body.hidden = !hasSession;
     this.search.element.hidden = !hasSession;
-    layout.header.show(snapshot?.meta, snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined, model.position);
+    layout.header.show(
+      snapshot?.meta,
+      snapshot ? model.strategyNamed(snapshot.meta.strategy) : undefined,
+      model.position,
+      layout.replay.active,
+    );
+    this.follow.setLive(snapshot?.meta.status === 'live' && !layout.replay.active);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot?.thoughts ?? []);
     if (!snapshot) return;
@@ -293,7 +309,8 @@ export class ExplorerApp implements HostMessageHandler {
     if (ui.selectedSeq !== undefined && ui.selectedSeq >= thoughts.length) ui.selectedSeq = undefined;
     layout.cards.select(ui.selectedSeq, false);
     this.search.refresh();
-    if (layout.replay.active && thoughts.length > 0) layout.cards.cardFor(thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
+    // A replay step shows its card without scrolling the page (and the title with it) away.
+    if (layout.replay.active && thoughts.length > 0) this.scrollToCard(thoughts.length - 1, 'auto');
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
     this.requestThoughtDiagrams(this.diagramSnapshot() ?? snapshot);
     this.revealThoughtDiagrams();
@@ -306,15 +323,16 @@ export class ExplorerApp implements HostMessageHandler {
     const { model, layout } = this;
     const snapshot = model.shownSnapshot();
     if (!snapshot) return;
-    const followLatest = isNearBottom(layout.cardsColumn, this.document);
     layout.cards.show(snapshot.thoughts);
     this.search.refresh();
-    if (followLatest) layout.cards.cardFor(snapshot.thoughts.length - 1)?.scrollIntoView({ block: 'nearest' });
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
+    this.follow.setLive(snapshot.meta.status === 'live');
+    if (this.follow.active) this.scrollToCard(snapshot.thoughts.length - 1, this.follow.behavior);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
+    if (this.follow.active) this.followDiagram('stageGraph', true);
     this.requestThoughtDiagrams(snapshot, true);
     // When the session pauses, draw it again with the full node budget.
     clearTimeout(this.refineTimer);
@@ -324,6 +342,45 @@ export class ExplorerApp implements HostMessageHandler {
       if (settled && !this.layout.replay.active) this.requestThoughtDiagrams(settled);
     }, REFINE_AFTER_MS);
     this.refreshFeedback();
+  }
+
+  /** Follow mode resumed: the newest card, the current stage and the newest nodes, all at once. */
+  private followNewest(glide: boolean): void {
+    const last = this.model.shownThoughts().length - 1;
+    if (last >= 0) this.scrollToCard(last, this.follow.behavior);
+    for (const kind of DIAGRAM_KINDS) this.followDiagram(kind, glide);
+  }
+
+  /**
+   * Scrolls the cards' own scroll area (the panel's card column; in the sidebar, the page) to thought `seq`'s card,
+   * clear of the sticky header and the steering box pinned under the cards.
+   */
+  private scrollToCard(seq: number, behavior: ScrollBehavior): void {
+    const card = this.layout.cards.cardFor(seq);
+    if (!card) return;
+    const column = this.layout.cardsColumn;
+    const ownScroll = ['auto', 'scroll'].includes(getComputedStyle(column).overflowY);
+    const scroller = ownScroll ? column : ((this.document.scrollingElement as HTMLElement | null) ?? this.document.documentElement);
+    const header = this.layout.header.element.getBoundingClientRect();
+    const topInset = ownScroll ? 0 : Math.max(0, header.bottom);
+    const bottomInset = this.feedback.element.hidden ? 0 : this.feedback.element.offsetHeight;
+    scrollIntoContainer(card, scroller, behavior, topInset, bottomInset);
+    // Tests read which thought following last brought into view.
+    column.dataset.followedSeq = String(seq);
+  }
+
+  /** Pans a diagram (not the page) so its newest node, or the stage graph's current stage, is inside its canvas. */
+  private followDiagram(kind: DiagramKind, glide: boolean): void {
+    const svg = this.layout.views[kind].svg;
+    if (!svg) return;
+    let node: Element | null | undefined;
+    if (kind === 'stageGraph') node = svg.querySelector('g.node.current');
+    else {
+      const last = this.model.shownThoughts().length - 1;
+      const nodeId = last < 0 ? undefined : this.folding.nodeHolding(kind, last);
+      node = nodeId === undefined ? undefined : nodesById(svg).get(nodeId);
+    }
+    if (node) this.layout.views[kind].panZoom.ensureVisible(node, glide);
   }
 
   /** What the thought diagrams draw: the whole session during a replay (revealed up to its position), else what is shown. */
@@ -411,6 +468,8 @@ export class ExplorerApp implements HostMessageHandler {
     else if (this.layout.replay.active) revealUpTo(svg, this.folding.members(kind), this.model.position);
     const selected = this.markSelectedNode(kind, svg);
     this.search.markDiagram(svg, this.layout.views[kind].nodeIdForSeq);
+    // A new drawing: jump (no glide) to the newest node, the old drawing is gone anyway.
+    if (this.follow.active) this.followDiagram(kind, false);
     // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
     // latest one, into view instead of leaving the view on an empty corner.
     if (kind !== 'stageGraph' && this.ui.showAll.includes(kind) && this.layout.views[kind].viewMode !== 'free') {
@@ -464,6 +523,10 @@ export class ExplorerApp implements HostMessageHandler {
     this.ui.activeTab = kind;
     delete this.ui.insightsShown;
     for (const other of DIAGRAM_KINDS) this.layout.views[other].setVisible(other === kind);
+    // After the view's own re-layout in the next frame (a hidden tab had no size to pan in).
+    requestAnimationFrame(() => {
+      if (this.follow.active) this.followDiagram(kind, false);
+    });
     this.saveState();
   }
 
@@ -472,6 +535,8 @@ export class ExplorerApp implements HostMessageHandler {
     const thoughts = this.model.shownThoughts();
     if (seq < 0 || seq >= thoughts.length) return;
     ui.selectedSeq = seq;
+    // The person picked a thought to look at: following the newest one would take it away.
+    if (source !== 'restore') this.follow.pause();
     layout.cards.select(seq, source !== 'card');
     for (const kind of DIAGRAM_KINDS) {
       const svg = layout.views[kind].svg;
@@ -495,11 +560,10 @@ export class ExplorerApp implements HostMessageHandler {
     if (this.expandFoldedNode(this.ui.activeTab, nodeId)) return;
     const stage = this.layout.stageGraph.stageFor(nodeId);
     if (stage === undefined) return;
-    // A stage node selects the latest thought written in that stage.
-    const thoughts = this.model.shownThoughts();
-    for (let index = thoughts.length - 1; index >= 0; index--) {
-      if (thoughts[index].stage === stage) return this.select(index, 'diagram');
-    }
+    // A stage node marks its thoughts through the search (`stage:name`, shown in the search box so the person can
+    // step through them or clear it) and goes to the first.
+    this.search.bar.setQuery(/\s/.test(stage) ? `stage:"${stage}"` : `stage:${stage}`);
+    this.search.step(1);
   }
 
   private exportSvgInView(): void {
@@ -528,10 +592,4 @@ export class ExplorerApp implements HostMessageHandler {
 function nodeBudgetOf(body: HTMLElement): number | undefined {
   const value = Number(body.dataset.nodeBudget);
   return Number.isInteger(value) && value >= 1 ? value : undefined;
-}
-
-function isNearBottom(element: HTMLElement, document: Document): boolean {
-  const scroller = document.scrollingElement ?? document.documentElement;
-  const target = element.scrollHeight > element.clientHeight ? element : scroller;
-  return target.scrollHeight - target.scrollTop - target.clientHeight < 80;
 }

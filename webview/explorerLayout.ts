@@ -42,6 +42,8 @@ export interface LayoutCallbacks {
   /** A diagram node's spoken label (webview/nodeLabels.ts). */
   describeNode?: (nodeId: string) => string | undefined;
   onViewChange?: () => void;
+  /** The person zoomed or panned a diagram. */
+  onUserViewChange?: () => void;
   onToggleShowAll: (kind: DiagramKind) => void;
   onSelectCard: (seq: number) => void;
   onCardsWindowMoved?: () => void;
@@ -142,6 +144,7 @@ function diagramViews(callbacks: LayoutCallbacks): Record<DiagramKind, DiagramVi
       onNodeClick: callbacks.onNodeClick,
       describeNode: callbacks.describeNode,
       onViewChange: callbacks.onViewChange,
+      onUserViewChange: callbacks.onUserViewChange,
     });
     const note = view.noteElement;
     const text = document.createElement('span');

@@ -1,8 +1,10 @@
 // Steering a live session from the explorer: a note box and "Conclude now" under the cards, Reject… and Explore
-// alternative… on the selected card, and the person's feedback drawn on the cards it is about (pending, delivered,
-// applied, and on the thought that applied it). Everything typed goes to the host as a `giveFeedback` message; the
+// alternative… on the card under the pointer or keyboard focus (else the selected, else the newest card), and the
+// person's feedback drawn on the cards it is about, in the engine's words (feedbackStatus.ts: waiting, delivered,
+// applied by #n, not acted on and why), and on the thought that applied it. Everything typed goes to the host as a `giveFeedback` message; the
 // host's answer (`feedbackResult`) is shown in the status line. Feedback text is untrusted: textContent only.
-import type { FeedbackKind, FeedbackRecord, ThoughtRecord } from '../src/engine/model';
+import type { FeedbackKind, FeedbackRecord, SessionStatus, ThoughtRecord } from '../src/engine/model';
+import { feedbackStatus, feedbackStatusText, type FeedbackStatus } from '../src/shared/feedbackStatus';
 import { appliedBySeq, feedbackBySeq } from '../src/diagrams/feedbackMarks';
 import type { FeedbackHostMessage, GiveFeedbackMessage } from '../src/shared/feedbackProtocol';
 import { badge } from './badge';
@@ -11,6 +13,8 @@ export interface FeedbackControlsOptions {
   post: (message: GiveFeedbackMessage) => void;
   /** The card element of a thought (by seq), where marks and actions go. */
   cardFor: (seq: number) => HTMLElement | undefined;
+  /** The card list: pointer and focus on a card bring its actions there. */
+  cardList: HTMLElement;
 }
 
 /** What the controls draw from: the session on screen and whether the person may steer it now. */
@@ -18,6 +22,8 @@ export interface FeedbackScene {
   sessionId: string | undefined;
   thoughts: readonly ThoughtRecord[];
   feedback: readonly FeedbackRecord[];
+  /** The session's stored status: an ended session's undone feedback reads "not acted on: session ended". */
+  status: SessionStatus;
   /** A live session shown live (not a replay, not finished). */
   steerable: boolean;
   selectedSeq: number | undefined;
@@ -32,22 +38,9 @@ const KIND_LABELS: Record<FeedbackKind, string> = {
 
 const KIND_ICONS: Record<FeedbackKind, string> = { note: 'comment', reject: 'thumbsdown', branch: 'git-branch', conclude: 'check-all' };
 
-export function feedbackState(record: FeedbackRecord): 'applied' | 'delivered' | 'pending' {
-  if (record.appliedAt !== undefined) return 'applied';
-  return record.deliveredAt !== undefined ? 'delivered' : 'pending';
-}
-
-function stateText(record: FeedbackRecord, thoughts: readonly ThoughtRecord[]): string {
-  switch (feedbackState(record)) {
-    case 'applied': {
-      const by = record.appliedBySeq === undefined ? undefined : thoughts[record.appliedBySeq];
-      return by ? `applied by #${by.thoughtNumber}` : 'applied';
-    }
-    case 'delivered':
-      return 'delivered to the agent';
-    case 'pending':
-      return 'waiting for the next thought';
-  }
+/** The CSS class of a status: `feedback-pending`, `feedback-delivered`, `feedback-applied`, `feedback-not-acted-on`, `feedback-undelivered`. */
+function stateClass(status: FeedbackStatus): string {
+  return `feedback-${status.state}`;
 }
 
 export class FeedbackControls {
@@ -57,9 +50,17 @@ export class FeedbackControls {
   private readonly status: HTMLElement;
   private readonly general: HTMLElement;
   private readonly actions: HTMLElement;
-  private scene: FeedbackScene = { sessionId: undefined, thoughts: [], feedback: [], steerable: false, selectedSeq: undefined };
+  private scene: FeedbackScene = {
+    sessionId: undefined,
+    thoughts: [],
+    feedback: [],
+    status: 'live',
+    steerable: false,
+    selectedSeq: undefined,
+  };
   private markedSeqs: number[] = [];
   private actionsSeq: number | undefined;
+  private hoveredSeq: number | undefined;
   private requestCounter = 0;
   private readonly pending = new Map<string, () => void>();
 
@@ -100,6 +101,17 @@ export class FeedbackControls {
     // Clicks inside the actions must not reach the card list (which would re-select and steal focus).
     this.actions.addEventListener('click', (event) => event.stopPropagation());
     this.actions.addEventListener('keydown', (event) => event.stopPropagation());
+    // The actions come to the card a person points at or tabs to: no need to select a card first.
+    // A form being typed in stays under the pointer passing by; focus moving to another card (a deliberate act) takes it along.
+    const follow = (event: Event, keepForm: boolean) => {
+      const card = event.target instanceof Element ? event.target.closest<HTMLElement>('.thought-card') : null;
+      if (card?.dataset.seq !== undefined) this.moveActionsTo(Number(card.dataset.seq), keepForm);
+    };
+    options.cardList.addEventListener('mouseover', (event) => {
+      // The pointer passing by does not pull the actions from under the keyboard.
+      if (!this.actions.contains(document.activeElement)) follow(event, true);
+    });
+    options.cardList.addEventListener('focusin', (event) => follow(event, false));
   }
 
   /** Redraws from `scene`: the panel, the marks on cards, the actions on the selected card. Cheap when nothing changed. */
@@ -110,7 +122,25 @@ export class FeedbackControls {
     if (scene.sessionId !== previous.sessionId) this.status.textContent = '';
     this.drawMarks();
     this.drawGeneral();
-    this.placeActions(scene.steerable ? scene.selectedSeq : undefined, scene.sessionId !== previous.sessionId);
+    const sessionChanged = scene.sessionId !== previous.sessionId;
+    if (sessionChanged) this.hoveredSeq = undefined;
+    if (scene.selectedSeq !== previous.selectedSeq && scene.selectedSeq !== undefined) this.hoveredSeq = scene.selectedSeq;
+    // A form being typed in is not moved by a new thought arriving.
+    const typing = !sessionChanged && this.actionsSeq !== undefined && this.actions.querySelector('.feedback-input') !== null;
+    this.placeActions(scene.steerable ? (typing ? this.actionsSeq : this.actionsTarget()) : undefined, sessionChanged);
+  }
+
+  /** The card the actions sit on: pointed at or focused last, else the selected one, else the newest. */
+  private actionsTarget(): number | undefined {
+    const { thoughts, selectedSeq } = this.scene;
+    const seq = this.hoveredSeq ?? selectedSeq ?? thoughts.length - 1;
+    return seq >= 0 && seq < thoughts.length ? seq : undefined;
+  }
+
+  private moveActionsTo(seq: number, keepForm: boolean): void {
+    if (!this.scene.steerable || seq === this.actionsSeq || (keepForm && this.actions.querySelector('.feedback-input'))) return;
+    this.hoveredSeq = seq;
+    this.placeActions(seq, false);
   }
 
   /** The host's answer to one of our messages. */
@@ -176,8 +206,8 @@ export class FeedbackControls {
 
   private markItem(record: FeedbackRecord): HTMLElement {
     const item = document.createElement('li');
-    const state = feedbackState(record);
-    item.className = `feedback-mark feedback-${record.kind} feedback-${state}`;
+    const { thoughts, status } = this.scene;
+    item.className = `feedback-mark feedback-${record.kind} ${stateClass(feedbackStatus(record, { thoughts, status }))}`;
     item.dataset.feedbackId = record.id;
     const icon = document.createElement('span');
     icon.className = `codicon codicon-${KIND_ICONS[record.kind]}`;
@@ -195,7 +225,7 @@ export class FeedbackControls {
     }
     const stateLabel = document.createElement('span');
     stateLabel.className = 'feedback-state';
-    stateLabel.textContent = stateText(record, this.scene.thoughts);
+    stateLabel.textContent = feedbackStatusText(record, thoughts, status);
     item.append(stateLabel);
     return item;
   }
@@ -206,7 +236,7 @@ export class FeedbackControls {
     this.general.replaceChildren(...items);
   }
 
-  /** Reject… and Explore alternative… on the selected card of a steerable session. */
+  /** Reject… and Explore alternative… on one card of a steerable session. */
   private placeActions(seq: number | undefined, force: boolean): void {
     if (seq === this.actionsSeq && !force && this.actions.isConnected) return;
     this.actions.remove();
@@ -221,9 +251,11 @@ export class FeedbackControls {
 
   private showActionButtons(thought: ThoughtRecord): void {
     this.actions.replaceChildren(
-      button('Reject…', 'feedback-reject', () => this.showForm(thought, 'reject')),
-      button('Explore alternative…', 'feedback-branch', () => this.showForm(thought, 'branch')),
+      // Secondary: they sit on a card of every live session, and must not outshout the thought.
+      button('Reject…', 'feedback-reject', () => this.showForm(thought, 'reject'), true),
+      button('Explore alternative…', 'feedback-branch', () => this.showForm(thought, 'branch'), true),
     );
+    this.actions.setAttribute('aria-label', `Feedback on thought ${thought.thoughtNumber}`);
   }
 
   /** The inline form of a card action: a reason (reject) or a suggested branch id (branch), Send and Cancel. */

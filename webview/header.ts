@@ -48,12 +48,18 @@ export class ExplorerHeader {
     this.element.append(top, facts, this.deliberation.element, this.steps.element);
   }
 
+  /** Puts a control at the start of the header's actions (the follow-mode toggle). */
+  addAction(element: HTMLElement): void {
+    this.actions.prepend(element);
+  }
+
   /** The budget line of the session's deliberation (undefined hides it). */
   showDeliberation(summary: DeliberationSummary | undefined): void {
     this.deliberation.show(summary);
   }
 
-  show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number): void {
+  /** `replaying`: a replay is on screen, so the status says "replay" whatever the recorded session's status is. */
+  show(meta: SessionMeta | undefined, strategy: StrategyView | undefined, shown: number, replaying = false): void {
     this.element.classList.toggle('empty', meta === undefined);
     // Nothing to open or export without a session.
     this.actions.hidden = meta === undefined;
@@ -73,14 +79,18 @@ export class ExplorerHeader {
       `${meta.lastThoughtNumber}/${meta.totalThoughts}${shown < meta.thoughtCount ? ` · ${shown} of ${meta.thoughtCount}` : ''}`,
     );
     this.progress.title = `${meta.thoughtCount} thoughts, ${meta.revisionCount} revisions, ${meta.branchIds.length} branches`;
-    setFact(this.status, meta.status);
-    this.status.dataset.status = meta.status;
-    this.status.querySelector('.codicon')?.setAttribute('class', `codicon codicon-${statusIcon(meta.status)}`);
+    const status = replaying ? 'replay' : meta.status;
+    setFact(this.status, status);
+    this.status.dataset.status = status;
+    this.status.title = replaying ? `Replay of a ${meta.status} session` : '';
+    this.status.querySelector('.codicon')?.setAttribute('class', `codicon codicon-${statusIcon(status)}`);
   }
 }
 
-function statusIcon(status: SessionMeta['status']): string {
+function statusIcon(status: SessionMeta['status'] | 'replay'): string {
   switch (status) {
+    case 'replay':
+      return 'history';
     case 'live':
       return 'pulse';
     case 'complete':

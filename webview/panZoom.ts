@@ -36,7 +36,12 @@ export interface PanZoomOptions {
   natural: () => boolean;
   /** Called after every change of the transform (the app may save it). */
   onChange?: (view: ViewTransform) => void;
+  /** The person zoomed or panned (wheel, drag, keys, toolbar): not called for the view's own moves (follow mode). */
+  onUserChange?: () => void;
 }
+
+/** How long a follow-mode glide lasts; the CSS transition on `.diagram-stage.gliding` matches it. */
+const GLIDE_MS = 250;
 
 export class PanZoom {
   readonly toolbar: HTMLElement;
@@ -46,6 +51,7 @@ export class PanZoom {
   private drag: { pointer: number; x: number; y: number; start: ViewTransform; moved: boolean } | undefined;
   private swallowClick = false;
   private lastWidth = 0;
+  private glideTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly canvas: HTMLElement,
@@ -60,12 +66,12 @@ export class PanZoom {
     this.readout.className = 'zoom-readout';
     this.readout.setAttribute('aria-live', 'off');
     this.toolbar.append(
-      toolbarButton('zoom-out', `Zoom out (${options.title})`, 'zoom-out', () => this.zoomBy(1 / ZOOM_STEP)),
+      toolbarButton('zoom-out', `Zoom out (${options.title})`, 'zoom-out', () => this.byUser(() => this.zoomBy(1 / ZOOM_STEP))),
       this.readout,
-      toolbarButton('zoom-in', `Zoom in (${options.title})`, 'zoom-in', () => this.zoomBy(ZOOM_STEP)),
-      toolbarButton('screen-full', `Fit to view (${options.title})`, 'fit', () => this.fit()),
+      toolbarButton('zoom-in', `Zoom in (${options.title})`, 'zoom-in', () => this.byUser(() => this.zoomBy(ZOOM_STEP))),
+      toolbarButton('screen-full', `Fit to view (${options.title})`, 'fit', () => this.byUser(() => this.fit())),
       // Text, not an icon: the ruler codicon drew as a thin bar.
-      toolbarButton('', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.actualSize(), '1:1'),
+      toolbarButton('', `Actual size 1:1 (${options.title})`, 'actual-size', () => this.byUser(() => this.actualSize()), '1:1'),
     );
     this.listen();
     this.apply();
@@ -140,12 +146,22 @@ export class PanZoom {
     this.set(centreOn(this.view, point, this.content, this.viewport()));
   }
 
-  /** Brings `element` into view only when it is (partly) outside the canvas: keyboard focus must stay visible. */
-  ensureVisible(element: Element): void {
+  /**
+   * Brings `element` into view only when it is (partly) outside the canvas: keyboard focus must stay visible. `glide`
+   * animates the move (follow mode; the CSS drops the transition under prefers-reduced-motion).
+   */
+  ensureVisible(element: Element, glide = false): void {
+    if (this.canvas.clientWidth === 0) return;
     const canvas = this.canvas.getBoundingClientRect();
     const box = element.getBoundingClientRect();
     const inside = box.left >= canvas.left && box.right <= canvas.right && box.top >= canvas.top && box.bottom <= canvas.bottom;
-    if (!inside) this.reveal(element);
+    if (inside) return;
+    if (glide) {
+      this.stage.classList.add('gliding');
+      clearTimeout(this.glideTimer);
+      this.glideTimer = setTimeout(() => this.stage.classList.remove('gliding'), GLIDE_MS + 50);
+    }
+    this.reveal(element);
   }
 
   /** A view saved earlier (restored panel, tab switch); it stays in its mode. */
@@ -157,6 +173,12 @@ export class PanZoom {
 
   /** Arrow keys and +/−/0/1 when the canvas itself (not a node) has focus; true when the key was used. */
   handleCanvasKey(event: KeyboardEvent): boolean {
+    const used = this.canvasKey(event);
+    if (used) this.options.onUserChange?.();
+    return used;
+  }
+
+  private canvasKey(event: KeyboardEvent): boolean {
     const step = event.shiftKey ? Math.max(KEY_PAN, this.canvas.clientHeight * 0.8) : KEY_PAN;
     switch (event.key) {
       case 'ArrowLeft':
@@ -190,6 +212,11 @@ export class PanZoom {
     }
   }
 
+  private byUser(change: () => void): void {
+    this.options.onUserChange?.();
+    change();
+  }
+
   private viewport(): Size {
     return { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
   }
@@ -220,6 +247,7 @@ export class PanZoom {
           event.preventDefault();
           // Mouse wheels send ±100 per notch, pinches a few units per event: clamp so a notch is one modest step.
           const delta = Math.max(-50, Math.min(50, event.deltaY * (event.deltaMode === 1 ? 16 : 1)));
+          this.options.onUserChange?.();
           this.zoomBy(Math.exp(-delta * 0.0045), { x: event.clientX - box.left, y: event.clientY - box.top });
           return;
         }
@@ -230,6 +258,7 @@ export class PanZoom {
         // Only a wheel that moved the drawing is ours; at an edge the page scrolls as before.
         if (Math.abs(next.x - this.view.x) < 0.5 && Math.abs(next.y - this.view.y) < 0.5) return;
         event.preventDefault();
+        this.options.onUserChange?.();
         this.set(next);
       },
       { passive: false },
@@ -248,6 +277,7 @@ export class PanZoom {
         drag.moved = true;
         canvas.setPointerCapture(event.pointerId);
         canvas.classList.add('panning');
+        this.options.onUserChange?.();
       }
       this.set(panBy(drag.start, dx, dy, this.content, this.viewport()));
     });

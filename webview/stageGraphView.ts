@@ -5,6 +5,7 @@
 import {
   STAGE_CLASSES,
   edgeKey,
+  stageCountLabel,
   stageEdgeId,
   stageGraphSource,
   stageNodeId,
@@ -44,9 +45,10 @@ export class StageGraphView {
     const strategy = `${snapshot.meta.strategy}|${definitionKey(definition)}`;
     if (strategy !== this.requestedStrategy) {
       this.requestedStrategy = strategy;
-      // Drawn plain (no classDef colours: Mermaid would inline them and they could never change again, and no count
-      // labels); visits, the current stage and counts are then classes and badges moved by applyState.
-      const text = definition ? strategyGraphSource(definition) : stageGraphSource(snapshot, undefined);
+      // Drawn plain (no classDef colours: Mermaid would inline them and they could never change again) with room for
+      // each stage's thought count; visits, the current stage and counts are then classes, labels and badges moved by
+      // applyState.
+      const text = definition ? strategyGraphSource(definition, { reserveCounts: true }) : stageGraphSource(snapshot, undefined);
       this.view.request({ source: () => ({ text, note: '' }) });
       return;
     }
@@ -91,6 +93,7 @@ export class StageGraphView {
       const visits = state.visits[stage] ?? 0;
       const name = stage === state.current ? 'current' : visits > 0 ? 'visited' : 'unvisited';
       for (const other of STATE_CLASSES) node.classList.toggle(other, other === name);
+      setLabel(node, stageCountLabel(stage, visits));
       node.setAttribute(
         'aria-label',
         `${stage}: ${visits} thought${visits === 1 ? '' : 's'}${name === 'current' ? ', current stage' : ''}`,
@@ -157,6 +160,12 @@ export class StageGraphView {
       rect?.setAttribute('x', String(-width / 2));
     }
   }
+}
+
+/** Rewrites a drawn node's label text in place (Mermaid's HTML label, else its SVG text). */
+function setLabel(node: SVGGElement, text: string): void {
+  const target = node.querySelector('.nodeLabel p') ?? node.querySelector('.nodeLabel') ?? node.querySelector('text');
+  if (target && target.textContent !== text) target.textContent = text;
 }
 
 function splitEdgeKey(key: string): [string | undefined, string | undefined] {

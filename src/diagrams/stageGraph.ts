@@ -51,9 +51,17 @@ export function edgeKey(from: string, to: string): string {
 }
 
 /** The strategy as a plain flowchart. */
-export function strategyGraphSource(strategy: StageGraphStrategy): string {
-  return render(strategy, undefined);
+export function strategyGraphSource(strategy: StageGraphStrategy, options: { reserveCounts?: boolean } = {}): string {
+  return render(strategy, undefined, 'fixed', options.reserveCounts === true);
 }
+
+/** A stage node's label with how many thoughts the session wrote in it: `critique (3)`. */
+export function stageCountLabel(stage: string, count: number | string): string {
+  return `${stage} (${count})`;
+}
+
+/** What a reserved label holds until the live view writes the real count in (room for three digits). */
+const COUNT_PLACEHOLDER = '000';
 
 /**
  * The session's current strategy (`strategy`, the definition of `snapshot.meta.strategy`) with its visits drawn.
@@ -101,13 +109,20 @@ function countOf(counts: Readonly<Record<string, number>>, key: string): number 
   return Object.hasOwn(counts, key) ? counts[key] : 0;
 }
 
-function render(strategy: StageGraphStrategy, state: StageGraphState | undefined, colours: 'fixed' | 'scheme' = 'fixed'): string {
+function render(
+  strategy: StageGraphStrategy,
+  state: StageGraphState | undefined,
+  colours: 'fixed' | 'scheme' = 'fixed',
+  reserveCounts = false,
+): string {
   const lines = ['flowchart TD'];
   if (state && state.sinceSeq > 0) lines.push(`  %% counts only thoughts since the strategy switch at seq ${state.sinceSeq}`);
   const first = strategy.stages[0].name;
   const last = strategy.stages[strategy.stages.length - 1].name;
   for (const stage of strategy.stages) {
-    const label = mermaidLabel(stage.name);
+    // With the session's counts, or room for them (the live view writes them into the drawn labels).
+    const count = state ? countOf(state.visits, stage.name) : reserveCounts ? COUNT_PLACEHOLDER : undefined;
+    const label = mermaidLabel(count === undefined ? stage.name : stageCountLabel(stage.name, count));
     const id = stageNodeId(stage.name);
     // Start and end as stadiums, decision points as hexagons: the shape tells the flow before any colour does.
     if (stage.name === first || stage.name === last) lines.push(`  ${id}(["${label}"])`);

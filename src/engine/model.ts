@@ -85,6 +85,8 @@ export interface FeedbackRecord {
   branchId?: string;
   /** Set once, when it went out on a sequentialthinking reply. */
   deliveredAt?: number;
+  /** seq of the thought whose reply carried it (the "N thoughts passed" count starts after it). */
+  deliveredWithSeq?: number;
   /** When the agent did what was asked (revised N, branched from N, reached the final stage). Notes are never applied. */
   appliedAt?: number;
   /** seq of the thought that applied it. */
@@ -94,7 +96,7 @@ export interface FeedbackRecord {
 /** A change to a session's feedback, as the store journals it: records are appended, never rewritten. */
 export type FeedbackEntry =
   | { type: 'feedback'; feedback: FeedbackRecord }
-  | { type: 'feedbackDelivered'; ids: string[]; at: number }
+  | { type: 'feedbackDelivered'; ids: string[]; at: number; withSeq?: number }
   | { type: 'feedbackApplied'; id: string; at: number; bySeq: number };
 
 /** A whole session: meta plus every thought in arrival order. */

@@ -1,6 +1,8 @@
 // The Feedback section of the Markdown and HTML exports, worded once: what the person told the agent during the
-// session (notes, rejections, alternatives, "conclude now"), each with when it was given, delivered and applied. Plain
+// session (notes, rejections, alternatives, "conclude now"), each with when it was given, delivered and applied, or why
+// it was not acted on (the engine's rule, feedbackStatus.ts, so the export says what the explorer said). Plain
 // strings; each format escapes them (the text is the person's, and a copied journal can hold anything).
+import { feedbackStatus, feedbackStatusText } from '../shared/feedbackStatus';
 import type { FeedbackRecord, SessionSnapshot } from '../engine/model';
 import { isoDate } from './sessionFacts';
 
@@ -38,10 +40,21 @@ function titleOf(record: FeedbackRecord): string {
 function statusOf(record: FeedbackRecord, snapshot: SessionSnapshot): string {
   const parts = [`given ${isoDate(record.createdAt)}`];
   if (record.deliveredAt !== undefined) parts.push(`delivered ${isoDate(record.deliveredAt)}`);
-  else parts.push('not delivered');
-  if (record.appliedAt !== undefined) {
-    const by = record.appliedBySeq === undefined ? undefined : snapshot.thoughts[record.appliedBySeq];
-    parts.push(`applied${by ? ` by #${by.thoughtNumber}` : ''} ${isoDate(record.appliedAt)}`);
+  const { thoughts, meta } = snapshot;
+  const status = feedbackStatus(record, { thoughts, status: meta.status });
+  switch (status.state) {
+    case 'pending':
+      parts.push('not delivered');
+      break;
+    case 'delivered':
+      break;
+    case 'applied':
+      parts.push(`${feedbackStatusText(record, thoughts, meta.status)} ${isoDate(record.appliedAt ?? 0)}`);
+      break;
+    case 'undelivered':
+    case 'not-acted-on':
+      parts.push(feedbackStatusText(record, thoughts, meta.status));
+      break;
   }
   return parts.join(', ');
 }

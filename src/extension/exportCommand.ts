@@ -70,7 +70,8 @@ export function exportFileName(title: string, sessionId: string, format: ExportF
   return `${stem === '' ? sessionId.replace(/[^A-Za-z0-9_-]/g, '-') : stem}${EXPORT_EXTENSIONS[format]}`;
 }
 
-export function registerExportCommand(context: vscode.ExtensionContext, services: ExtensionServices): void {
+/** `onExported` is told about each file written (walkthrough progress). */
+export function registerExportCommand(context: vscode.ExtensionContext, services: ExtensionServices, onExported?: () => void): void {
   context.subscriptions.push(
     // Arguments (all optional): a session id or tree node, a format, a target path — the last two let tests and
     // other commands export without dialogs.
@@ -78,7 +79,9 @@ export function registerExportCommand(context: vscode.ExtensionContext, services
       'thoughtExplorer.exportSession',
       async (argument?: unknown, formatArgument?: unknown, targetArgument?: unknown) => {
         try {
-          return await runExport(services, argument, formatArgument, targetArgument);
+          const target = await runExport(services, argument, formatArgument, targetArgument);
+          if (target !== undefined) onExported?.();
+          return target;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           services.log.error(`Export failed: ${message}`);

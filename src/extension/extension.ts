@@ -19,7 +19,12 @@ import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree'
 import { SETTINGS_SECTION } from './settings';
 import { registerStatusBar } from './statusBar';
 import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
-import { registerWalkthroughProgress } from './walkthroughProgress';
+import {
+  EXPLORER_OPENED_CONTEXT,
+  SESSION_EXPORTED_CONTEXT,
+  SESSION_REPLAYED_CONTEXT,
+  registerWalkthroughProgress,
+} from './walkthroughProgress';
 
 /** What activate() returns: used by the in-editor tests, harmless to anyone else. */
 export interface ThoughtExplorerApi {
@@ -62,13 +67,16 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   );
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
   registerStatusBar(context, services);
-  registerWalkthroughProgress(context, services, mcpHost);
+  const walkthrough = registerWalkthroughProgress(context, services, mcpHost);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
-  registerExportCommand(context, services);
+  registerExportCommand(context, services, () => walkthrough.reached(SESSION_EXPORTED_CONTEXT));
   registerFeedbackCommands(context, services);
   registerDecisionPointCommands(context, services);
   // The explorer hands itself to services.setExplorer, so "Open in Explorer" and the status bar reach it.
   const explorer = registerExplorer(context, services);
+  context.subscriptions.push(
+    explorer.onDidOpen((what) => walkthrough.reached(what === 'replay' ? SESSION_REPLAYED_CONTEXT : EXPLORER_OPENED_CONTEXT)),
+  );
   const chatRequests = registerChatParticipant(context, services, services.deliberations);
 
   const activationMs = performance.now() - started;

@@ -1,13 +1,20 @@
 // What the Sessions tree shows, as pure functions over the engine's data (no vscode import, so tested in plain Node):
-// titles, descriptions, the displayed status, Live/Saved-by-day grouping, branch nesting and escaped tooltips.
+// titles, descriptions, the displayed status, Live/Recent/Saved-by-day grouping, branch nesting and escaped tooltips.
 import { visibleText } from '../engine/fieldRules';
-import type { SessionMeta, SessionStatus, ThoughtRecord } from '../engine/model';
+import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
+import { feedbackStatusText } from '../shared/feedbackStatus';
 
 /**
  * A session still marked live that has had no thought for this long is drawn as abandoned. The store keeps it live,
  * so its next thought brings it straight back; the tree only stops claiming that an agent is still working on it.
  */
 export const IDLE_AS_ABANDONED_MS = 30 * 60 * 1000;
+
+/**
+ * A finished session stays under Recent, at the top of the tree and expanded, for this long after its last thought: the
+ * session a person just watched stays in sight instead of vanishing into a collapsed Saved › Today.
+ */
+export const RECENT_MS = 60 * 60 * 1000;
 
 export function sessionTitle(meta: SessionMeta): string {
   const title = meta.title ?? meta.purpose ?? meta.id;
@@ -48,25 +55,38 @@ export function dayLabel(day: string, now: number): string {
   return day;
 }
 
-/** Where a session sits in the tree: `live`, or `saved:<day>`. A change of placement needs a re-render of the root. */
-export function placementOf(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): string {
-  return displayedStatus(meta, now, idleMs) === 'live' ? 'live' : `saved:${dayKey(meta.updatedAt)}`;
+/**
+ * Where a session sits in the tree: `live`, `recent` (finished within `recentMs`), or `saved:<day>`. A change of
+ * placement needs a re-render of the root.
+ */
+export function placementOf(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS, recentMs = RECENT_MS): string {
+  if (displayedStatus(meta, now, idleMs) === 'live') return 'live';
+  return now - meta.updatedAt <= recentMs ? 'recent' : `saved:${dayKey(meta.updatedAt)}`;
 }
 
 export interface GroupedSessions {
   /** Most recently updated first. */
   live: SessionMeta[];
+  /** Finished within the last `recentMs`, most recently updated first (not repeated under Saved). */
+  recent: SessionMeta[];
   /** Days newest first; sessions in a day most recently updated first. */
   savedByDay: { day: string; sessions: SessionMeta[] }[];
 }
 
-export function groupSessions(sessions: readonly SessionMeta[], now: number, idleMs = IDLE_AS_ABANDONED_MS): GroupedSessions {
+export function groupSessions(
+  sessions: readonly SessionMeta[],
+  now: number,
+  idleMs = IDLE_AS_ABANDONED_MS,
+  recentMs = RECENT_MS,
+): GroupedSessions {
   const byRecency = [...sessions].sort((a, b) => b.updatedAt - a.updatedAt);
   const live: SessionMeta[] = [];
+  const recent: SessionMeta[] = [];
   const days = new Map<string, SessionMeta[]>();
   for (const meta of byRecency) {
-    if (displayedStatus(meta, now, idleMs) === 'live') {
-      live.push(meta);
+    const placement = placementOf(meta, now, idleMs, recentMs);
+    if (placement === 'live' || placement === 'recent') {
+      (placement === 'live' ? live : recent).push(meta);
       continue;
     }
     const day = dayKey(meta.updatedAt);
@@ -75,7 +95,36 @@ export function groupSessions(sessions: readonly SessionMeta[], now: number, idl
     else days.set(day, [meta]);
   }
   const savedByDay = [...days.entries()].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)).map(([day, list]) => ({ day, sessions: list }));
-  return { live, savedByDay };
+  return { live, recent, savedByDay };
+}
+
+/** `14:05`, or `14:05:31` when minutes are not enough: the local time a session started. */
+function startTime(meta: SessionMeta, seconds: boolean): string {
+  const date = new Date(meta.createdAt);
+  const parts = [date.getHours(), date.getMinutes(), ...(seconds ? [date.getSeconds()] : [])];
+  return parts.map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+/**
+ * For sessions listed under the same title (two play-throughs of one demo), the start time that tells them apart (put
+ * before the title), by id; sessions with a title of their own get none. Seconds only where two of them started in the same minute.
+ */
+export function startTimesForSameTitles(sessions: readonly SessionMeta[]): Map<string, string> {
+  const byTitle = new Map<string, SessionMeta[]>();
+  for (const meta of sessions) {
+    const title = sessionTitle(meta);
+    const list = byTitle.get(title);
+    if (list) list.push(meta);
+    else byTitle.set(title, [meta]);
+  }
+  const times = new Map<string, string>();
+  for (const list of byTitle.values()) {
+    if (list.length < 2) continue;
+    const minutes = list.map((meta) => startTime(meta, false));
+    const clash = new Set(minutes.filter((minute, index) => minutes.indexOf(minute) !== index));
+    list.forEach((meta, index) => times.set(meta.id, clash.has(minutes[index]) ? startTime(meta, true) : minutes[index]));
+  }
+  return times;
 }
 
 /** A thought in the tree, with the branches that fork from it. */
@@ -192,4 +241,18 @@ export function thoughtTooltipMarkdown(thought: ThoughtRecord): string {
     '',
     escapeMarkdown(flatten(thought.thought, 1500)),
   ].join('\n');
+}
+
+const FEEDBACK_WORDS = { note: 'Note', reject: 'Reject', branch: 'Explore an alternative', conclude: 'Conclude now' } as const;
+
+/** The tooltip's Feedback lines (empty when nobody gave any): what was asked and where it stands, escaped. */
+export function feedbackTooltipMarkdown(snapshot: SessionSnapshot): string {
+  const feedback = snapshot.feedback ?? [];
+  if (feedback.length === 0) return '';
+  const lines = feedback.map((record) => {
+    const about = record.thoughtNumber === undefined ? '' : ` #${record.thoughtNumber}`;
+    const status = feedbackStatusText(record, snapshot.thoughts, snapshot.meta.status);
+    return `- ${FEEDBACK_WORDS[record.kind]}${about}: ${escapeMarkdown(status)}`;
+  });
+  return ['**Your feedback**', '', ...lines].join('\n');
 }

@@ -1,4 +1,4 @@
-// The Sessions tree (view `thoughtExplorer.sessions`): Live and Saved-by-day groups, each session's thoughts with
+// The Sessions tree (view `thoughtExplorer.sessions`): Live, Recent and Saved-by-day groups, each session's thoughts with
 // branches nested under their fork points (a level over 200 thoughts in pages: thoughtPaging.ts). Follows engine events live (coalesced) and re-reads the store when files
 // change on disk (sessions written by the stdio CLI).
 import * as vscode from 'vscode';
@@ -8,12 +8,15 @@ import type { ExtensionServices } from './services';
 import {
   dayLabel,
   displayedStatus,
+  feedbackTooltipMarkdown,
   groupSessions,
   IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   placementOf,
+  RECENT_MS,
   sessionDescription,
   sessionTitle,
+  startTimesForSameTitles,
   sessionTooltipMarkdown,
   thoughtDescription,
   thoughtLabel,
@@ -27,7 +30,7 @@ export const SESSIONS_VIEW_ID = 'thoughtExplorer.sessions';
 
 export interface GroupNode {
   kind: 'group';
-  group: 'live' | 'saved';
+  group: 'live' | 'recent' | 'saved';
   count: number;
 }
 export interface DayNode {
@@ -41,6 +44,8 @@ export interface SessionNode {
   sessionId: string;
   meta: SessionMeta;
   placement: string;
+  /** Start time shown when another listed session has the same title. */
+  startTime?: string;
 }
 export interface BranchNode {
   kind: 'branch';
@@ -69,6 +74,8 @@ export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | 
 export interface SessionsTreeOptions {
   now?: () => number;
   idleMs?: number;
+  /** How long a finished session stays under Recent. */
+  recentMs?: number;
   /** Engine events arriving within this window are drawn in one update. */
   coalesceMs?: number;
   /** Called once, when the tree is first drawn (the moment the store is first needed). */
@@ -84,12 +91,14 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
 
   private readonly now: () => number;
   private readonly idleMs: number;
+  private readonly recentMs: number;
   private readonly coalesceMs: number;
   private readonly disposables: vscode.Disposable[] = [];
   /** Node objects are kept per id: VS Code matches `fire(node)` by identity. */
   private readonly sessionNodes = new Map<string, SessionNode>();
   private readonly parents = new Map<SessionsTreeNode, SessionsTreeNode>();
   private readonly liveGroup: GroupNode = { kind: 'group', group: 'live', count: 0 };
+  private readonly recentGroup: GroupNode = { kind: 'group', group: 'recent', count: 0 };
   private readonly savedGroup: GroupNode = { kind: 'group', group: 'saved', count: 0 };
   private dayNodes = new Map<string, DayNode>();
   private rootShown = false;
@@ -107,6 +116,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   ) {
     this.now = options.now ?? Date.now;
     this.idleMs = options.idleMs ?? IDLE_AS_ABANDONED_MS;
+    this.recentMs = options.recentMs ?? RECENT_MS;
     this.coalesceMs = options.coalesceMs ?? 50;
     this.onFirstRender = options.onFirstRender;
     this.disposables.push(
@@ -178,15 +188,29 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     }
   }
 
+  /** A session's tooltip gains its feedback when hovered: read then, not for every row drawn. */
+  resolveTreeItem(item: vscode.TreeItem, node: SessionsTreeNode): vscode.TreeItem {
+    if (node.kind !== 'session' || !(item.tooltip instanceof vscode.MarkdownString)) return item;
+    let feedback = '';
+    try {
+      const snapshot = this.services.engine.getSession(node.sessionId);
+      if (snapshot) feedback = feedbackTooltipMarkdown(snapshot);
+    } catch {
+      // Unreadable now: the tooltip keeps what the listing knows.
+    }
+    if (feedback !== '') item.tooltip.appendMarkdown(`\n\n${feedback}`);
+    return item;
+  }
+
   getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
     if (!node) return this.rootChildren();
     switch (node.kind) {
       case 'group':
-        return node.group === 'live' ? this.liveSessions : this.savedDays;
+        return node.group === 'live' ? this.liveSessions : node.group === 'recent' ? this.recentSessions : this.savedDays;
       case 'day':
         return this.withParent(
           node,
-          node.sessions.map((meta) => this.sessionNode(meta)),
+          node.sessions.map((meta) => this.sessionNode(meta, this.sessionNodes.get(meta.id)?.startTime)),
         );
       case 'session':
         return this.sessionChildren(node);
@@ -211,6 +235,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     return this.sessionNodes.get(sessionId);
   }
 
+  /** The sessions drawn at a placement (`live`, `recent`, `saved:<day>`) in the last drawing of the root. */
+  sessionsPlaced(placement: string): SessionNode[] {
+    return [...this.sessionNodes.values()].filter((node) => node.placement === placement);
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     clearInterval(this.idleTimer);
@@ -220,6 +249,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   private liveSessions: SessionsTreeNode[] = [];
+  private recentSessions: SessionsTreeNode[] = [];
   private savedDays: SessionsTreeNode[] = [];
 
   private rootChildren(): SessionsTreeNode[] {
@@ -239,13 +269,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       this.renderEmitter.fire(0);
       return [];
     }
-    const grouped = groupSessions(sessions, this.now(), this.idleMs);
+    const grouped = groupSessions(sessions, this.now(), this.idleMs, this.recentMs);
+    const startTimes = startTimesForSameTitles(sessions);
     const seen = new Set<string>();
-    this.liveSessions = grouped.live.map((meta) => {
-      seen.add(meta.id);
-      return this.sessionNode(meta);
-    });
-    for (const node of this.liveSessions) this.parents.set(node, this.liveGroup);
+    const nodesOf = (list: SessionMeta[], parent: GroupNode) =>
+      list.map((meta) => {
+        seen.add(meta.id);
+        const node = this.sessionNode(meta, startTimes.get(meta.id));
+        this.parents.set(node, parent);
+        return node;
+      });
+    this.liveSessions = nodesOf(grouped.live, this.liveGroup);
+    this.recentSessions = nodesOf(grouped.recent, this.recentGroup);
     const days = new Map<string, DayNode>();
     this.savedDays = grouped.savedByDay.map(({ day, sessions: list }) => {
       for (const meta of list) seen.add(meta.id);
@@ -253,28 +288,30 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       dayNode.sessions = list;
       days.set(day, dayNode);
       this.parents.set(dayNode, this.savedGroup);
-      for (const meta of list) this.parents.set(this.sessionNode(meta), dayNode);
+      for (const meta of list) this.parents.set(this.sessionNode(meta, startTimes.get(meta.id)), dayNode);
       return dayNode;
     });
     this.dayNodes = days;
     for (const id of [...this.sessionNodes.keys()]) if (!seen.has(id)) this.sessionNodes.delete(id);
     this.liveGroup.count = this.liveSessions.length;
-    this.savedGroup.count = sessions.length - this.liveSessions.length;
+    this.recentGroup.count = this.recentSessions.length;
+    this.savedGroup.count = sessions.length - this.liveSessions.length - this.recentSessions.length;
     this.renderEmitter.fire(sessions.length);
     // No groups at all when there is nothing: the view's welcome content explains how to start.
     if (sessions.length === 0) return [];
-    return this.savedGroup.count > 0 ? [this.liveGroup, this.savedGroup] : [this.liveGroup];
+    return [this.liveGroup, this.recentGroup, this.savedGroup].filter((group) => group === this.liveGroup || group.count > 0);
   }
 
-  private sessionNode(meta: SessionMeta): SessionNode {
-    const placement = placementOf(meta, this.now(), this.idleMs);
+  private sessionNode(meta: SessionMeta, startTime: string | undefined): SessionNode {
+    const placement = placementOf(meta, this.now(), this.idleMs, this.recentMs);
     const existing = this.sessionNodes.get(meta.id);
     if (existing) {
       existing.meta = meta;
       existing.placement = placement;
+      existing.startTime = startTime;
       return existing;
     }
-    const node: SessionNode = { kind: 'session', sessionId: meta.id, meta, placement };
+    const node: SessionNode = { kind: 'session', sessionId: meta.id, meta, placement, ...(startTime ? { startTime } : {}) };
     this.sessionNodes.set(meta.id, node);
     return node;
   }
@@ -321,10 +358,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private groupItem(node: GroupNode): vscode.TreeItem {
     const live = node.group === 'live';
     const state = node.count === 0 ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
-    const item = new vscode.TreeItem(live ? 'Live' : 'Saved', state);
+    const item = new vscode.TreeItem(GROUP_LABELS[node.group], state);
     item.id = `group:${node.group}`;
     item.description = live && node.count === 0 ? 'no session in progress' : `${node.count}`;
-    item.iconPath = new vscode.ThemeIcon(live ? 'broadcast' : 'archive');
+    if (node.group === 'recent') item.tooltip = 'Sessions finished in the last hour';
+    item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.group]);
     item.contextValue = `group.${node.group}`;
     return item;
   }
@@ -332,7 +370,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const meta = node.meta;
     const status = displayedStatus(meta, this.now(), this.idleMs);
-    const item = new vscode.TreeItem(sessionTitle(meta), vscode.TreeItemCollapsibleState.Collapsed);
+    // The start time leads the label, not the description: a long title in a narrow sidebar hides the description.
+    const title = sessionTitle(meta);
+    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `session:${meta.id}`;
     item.description = sessionDescription(meta);
     const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
@@ -401,7 +441,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     if (!full) {
       for (const [id, meta] of pending) {
         const node = this.sessionNodes.get(id);
-        if (!node || !meta || node.placement !== placementOf(meta, this.now(), this.idleMs) || this.filterText !== undefined) {
+        if (
+          !node ||
+          !meta ||
+          node.placement !== placementOf(meta, this.now(), this.idleMs, this.recentMs) ||
+          this.filterText !== undefined
+        ) {
           full = true;
           break;
         }
@@ -419,13 +464,16 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private checkIdle(): void {
     const now = this.now();
     for (const node of this.sessionNodes.values()) {
-      if (node.placement !== placementOf(node.meta, now, this.idleMs)) {
+      if (node.placement !== placementOf(node.meta, now, this.idleMs, this.recentMs)) {
         this.refresh();
         return;
       }
     }
   }
 }
+
+const GROUP_LABELS: Record<GroupNode['group'], string> = { live: 'Live', recent: 'Recent', saved: 'Saved' };
+const GROUP_ICONS: Record<GroupNode['group'], string> = { live: 'broadcast', recent: 'history', saved: 'archive' };
 
 function countEntries(entries: readonly ThoughtEntry[]): number {
   let count = 0;
@@ -468,10 +516,24 @@ export function registerSessionsTree(
       void vscode.commands.executeCommand('setContext', 'thoughtExplorer.sessionsFiltered', filtered);
     }
   };
+  // The session a person watched finishes: it moves from Live to Recent and stays selected there (when nothing else
+  // was selected), so it does not vanish from sight.
+  let liveBefore = new Set<string>();
+  const keepFinishedInSight = () => {
+    const finished = [...liveBefore].map((id) => provider.findSessionNode(id)).find((node) => node?.placement === 'recent');
+    liveBefore = new Set(provider.sessionsPlaced('live').map((node) => node.sessionId));
+    const selected = view.selection[0];
+    if (!finished || (selected !== undefined && !(selected.kind === 'session' && selected.sessionId === finished.sessionId))) return;
+    // After this drawing settles: reveal asks the provider for the node's parents.
+    setTimeout(() => void Promise.resolve(view.reveal(finished, { select: true, focus: false })).catch(() => undefined), 0);
+  };
   context.subscriptions.push(
     provider,
     view,
-    provider.onDidRenderRoot((count) => updateMessage(count)),
+    provider.onDidRenderRoot((count) => {
+      updateMessage(count);
+      keepFinishedInSight();
+    }),
     view.onDidChangeSelection((event) => {
       const node = event.selection[0];
       if (node && node.kind !== 'group' && node.kind !== 'day') services.selectSession(node.sessionId);

@@ -63,6 +63,7 @@ export function isFeedbackRecordShape(value: unknown): value is FeedbackRecord {
     (value.text === undefined || typeof value.text === 'string') &&
     (value.branchId === undefined || typeof value.branchId === 'string') &&
     (value.deliveredAt === undefined || typeof value.deliveredAt === 'number') &&
+    (value.deliveredWithSeq === undefined || typeof value.deliveredWithSeq === 'number') &&
     (value.appliedAt === undefined || typeof value.appliedAt === 'number')
   );
 }

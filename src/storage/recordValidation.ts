@@ -177,6 +177,8 @@ export function readFeedbackRecord(value: unknown, where: string): FeedbackRecor
   }
   if (source.branchId !== undefined) record.branchId = requireName(source.branchId, `${where}.branchId`);
   if (source.deliveredAt !== undefined) record.deliveredAt = requireTime(source.deliveredAt, `${where}.deliveredAt`);
+  if (source.deliveredWithSeq !== undefined)
+    record.deliveredWithSeq = requireInteger(source.deliveredWithSeq, `${where}.deliveredWithSeq`, 0);
   if (source.appliedAt !== undefined) record.appliedAt = requireTime(source.appliedAt, `${where}.appliedAt`);
   if (source.appliedBySeq !== undefined) record.appliedBySeq = requireInteger(source.appliedBySeq, `${where}.appliedBySeq`, 0);
   return record;

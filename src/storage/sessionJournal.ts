@@ -7,7 +7,7 @@
 //                                                               (status, purpose), see metaDerivation.ts
 //   {"type":"meta","meta":{...},"strategySwitch":{...}?}        rename, status change, strategy switch
 //   {"type":"feedback","feedback":{...}}                        the person's feedback on the live session
-//   {"type":"feedbackDelivered","ids":[...],"at":t}             that feedback went out on a reply
+//   {"type":"feedbackDelivered","ids":[...],"at":t,"withSeq":n} that feedback went out on the reply to thought `withSeq`
 //   {"type":"feedbackApplied","id":"...","at":t,"bySeq":n}      the agent's thought `bySeq` did what it asked
 //
 // Writing: the file stays open (flag 'a', so every write lands at the end even if another process appends too) and
@@ -286,11 +286,19 @@ class JournalReplay {
         this.requireMeta(where);
         const ids = requireArray(value.ids, `${where}.ids`).map((id, index) => requireFeedbackId(id, `${where}.ids[${index}]`));
         const at = requireTime(value.at, `${where}.at`);
+        const given = value.withSeq === undefined ? undefined : requireInteger(value.withSeq, `${where}.withSeq`, 0);
         if (!this.feedback) return;
         const indexes = ids.map((id, index) => this.feedbackIndex(id, `${where}.ids[${index}]`));
+        // Older journals have no withSeq: the mark follows the thought whose reply carried it, so it is the last one read.
+        const withSeq = given ?? (this.thoughts && this.thoughts.length > 0 ? this.thoughts.length - 1 : undefined);
         // Delivered once: a repeated mark (two processes racing) keeps the first time.
         for (const index of indexes)
-          if (this.feedback[index].deliveredAt === undefined) this.feedback[index] = { ...this.feedback[index], deliveredAt: at };
+          if (this.feedback[index].deliveredAt === undefined)
+            this.feedback[index] = {
+              ...this.feedback[index],
+              deliveredAt: at,
+              ...(withSeq === undefined ? {} : { deliveredWithSeq: withSeq }),
+            };
         return;
       }
       case 'feedbackApplied': {

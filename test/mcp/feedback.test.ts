@@ -6,7 +6,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FeedbackRecord } from '../../src/engine/model';
+import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/shared/feedbackStatus';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, tempDir, textOf, think } from './support/clients';
@@ -34,6 +37,16 @@ function reply(result: CallToolResult): Record<string, unknown> {
   const fromText = jsonOf(result);
   assert.deepEqual(result.structuredContent, fromText);
   return fromText;
+}
+
+/** The session's feedback as `thinking_sessions get` (full) gives it to an agent. */
+async function feedbackRead(client: Client, sessionId: string): Promise<(FeedbackRecord & { status: string })[]> {
+  const full = (await client.callTool({
+    name: 'thinking_sessions',
+    arguments: { action: 'get', sessionId, detail: 'full' },
+  })) as CallToolResult;
+  assert.equal(full.isError, undefined, textOf(full));
+  return (full.structuredContent as { feedback?: (FeedbackRecord & { status: string })[] }).feedback ?? [];
 }
 
 function journal(store: FileSessionStore, id: string): Record<string, unknown>[] {
@@ -124,12 +137,16 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
       assert.equal(lines.filter((line) => line.type === 'feedback').length, 4);
       assert.equal(lines.filter((line) => line.type === 'feedbackDelivered').length, 4);
       assert.equal(lines.filter((line) => line.type === 'feedbackApplied').length, 3);
-      // An agent reading the session back sees what the person said, delivered and applied.
-      const full = (await client.callTool({
-        name: 'thinking_sessions',
-        arguments: { action: 'get', sessionId, detail: 'full' },
-      })) as CallToolResult;
-      assert.deepEqual((full.structuredContent as { feedback?: unknown }).feedback, engine.getSession(sessionId)?.feedback);
+      // An agent reading the session back sees what the person said, delivered and applied, and where each stands.
+      const read = await feedbackRead(client, sessionId);
+      assert.deepEqual(
+        read.map(({ status: _status, ...record }) => record),
+        engine.getSession(sessionId)?.feedback,
+      );
+      assert.deepEqual(
+        read.map((record) => record.status),
+        ['delivered to the agent', 'applied by #8', 'applied by #10', 'applied by #12'],
+      );
       // A restart reads the same state back from the journal.
       store.close();
       const reread = new FileSessionStore(store.directory, { log: quiet });
@@ -138,6 +155,81 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
     } finally {
       await close();
       store.close();
+    }
+  });
+
+  it('says "not acted on: session ended" for a rejection the agent ignored until it finished', async () => {
+    const store = new FileSessionStore(directory(), { log: quiet });
+    const engine = new ThinkingEngine({ store, log: quiet });
+    const { client, close } = await connectInMemory(engine);
+    try {
+      const sessionId = reply(await think(client, thought(1))).sessionId as string;
+      for (const number of [2, 3]) reply(await think(client, thought(number)));
+      const given = engine.addFeedback(sessionId, { kind: 'reject', thoughtNumber: 3, text: 'Thought 3 skips the cache.' });
+      assert.ok(given.ok);
+      assert.deepEqual(
+        (await feedbackRead(client, sessionId)).map((record) => record.status),
+        ['waiting for the next thought'],
+      );
+      assert.ok(reply(await think(client, thought(4))).userFeedback, 'delivered on the next reply');
+      assert.deepEqual(
+        (await feedbackRead(client, sessionId)).map((record) => record.status),
+        ['delivered to the agent'],
+      );
+      // The agent goes on without revising #3 and finishes before three thoughts pass.
+      reply(await think(client, thought(5, { nextThoughtNeeded: false })));
+      const read = await feedbackRead(client, sessionId);
+      assert.deepEqual(
+        read.map((record) => record.status),
+        ['not acted on: session ended'],
+      );
+      // The journal says the same after a restart (the status is derived, never stored).
+      store.close();
+      const reread = new FileSessionStore(store.directory, { log: quiet });
+      const snapshot = reread.loadSession(sessionId);
+      reread.close();
+      assert.ok(snapshot?.feedback);
+      assert.equal(feedbackStatusText(snapshot.feedback[0], snapshot.thoughts, snapshot.meta.status), 'not acted on: session ended');
+      assert.equal(
+        journal(store, sessionId)
+          .filter((line) => String(line.type).startsWith('feedback'))
+          .every((line) => !('status' in line)),
+        true,
+      );
+    } finally {
+      await close();
+      store.close();
+    }
+  });
+
+  it(`says "not acted on: ${THOUGHTS_BEFORE_NOT_ACTED_ON} thoughts passed" while live, then "applied" once the agent revises`, async () => {
+    const engine = new ThinkingEngine({ log: quiet });
+    const { client, close } = await connectInMemory(engine);
+    try {
+      const sessionId = reply(await think(client, thought(1))).sessionId as string;
+      reply(await think(client, thought(2)));
+      const given = engine.addFeedback(sessionId, { kind: 'reject', thoughtNumber: 2, text: 'Thought 2 is wrong.' });
+      assert.ok(given.ok);
+      let number = 3;
+      reply(await think(client, thought(number++))); // carries the feedback
+      const statuses: string[] = [];
+      for (let passed = 1; passed <= THOUGHTS_BEFORE_NOT_ACTED_ON; passed++) {
+        reply(await think(client, thought(number++)));
+        statuses.push((await feedbackRead(client, sessionId))[0].status);
+      }
+      assert.deepEqual(statuses, [
+        ...Array.from({ length: THOUGHTS_BEFORE_NOT_ACTED_ON - 1 }, () => 'delivered to the agent'),
+        `not acted on: ${THOUGHTS_BEFORE_NOT_ACTED_ON} thoughts passed`,
+      ]);
+      // Late is still applied: the revision wins over "not acted on".
+      const revising = number;
+      reply(await think(client, thought(number++, { isRevision: true, revisesThought: 2 })));
+      assert.deepEqual(
+        (await feedbackRead(client, sessionId)).map((record) => record.status),
+        [`applied by #${revising}`],
+      );
+    } finally {
+      await close();
     }
   });
 

@@ -14,6 +14,7 @@ import {
   displayedStatus,
   escapeMarkdown,
   groupSessions,
+  startTimesForSameTitles,
   IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   sessionDescription,
@@ -150,7 +151,7 @@ describe('Sessions tree model', () => {
     assert.equal(displayedStatus(meta({ status: 'complete', updatedAt: NOW - 10 * IDLE_AS_ABANDONED_MS }), NOW), 'complete');
   });
 
-  test('groups: live sessions most recent first; saved ones by day, newest day first', () => {
+  test('groups: live sessions most recent first; finished within the hour under Recent; older ones by day, newest day first', () => {
     const day = 24 * 3600 * 1000;
     const grouped = groupSessions(
       [
@@ -167,13 +168,35 @@ describe('Sessions tree model', () => {
       ['live-new', 'live-old'],
     );
     assert.deepEqual(
+      grouped.recent.map((m) => m.id),
+      ['done-today', 'idle'],
+    );
+    assert.deepEqual(
       grouped.savedByDay.map((d) => d.day),
-      [dayKey(NOW), dayKey(NOW - 2 * day)],
+      [dayKey(NOW - 2 * day)],
     );
     assert.deepEqual(
       grouped.savedByDay[0].sessions.map((m) => m.id),
-      ['done-today', 'idle'],
+      ['done-2-days'],
     );
+    // With Recent turned off (0 ms), a session finished today is saved under its day.
+    assert.deepEqual(
+      groupSessions([meta({ id: 'done-today', status: 'complete', updatedAt: NOW - 2000 })], NOW, IDLE_AS_ABANDONED_MS, 0).savedByDay.map(
+        (d) => d.day,
+      ),
+      [dayKey(NOW)],
+    );
+  });
+
+  test('same titles get start times: minutes, or seconds where the minute is shared; unique titles none', () => {
+    const at = (hours: number, minutes: number, seconds: number) => new Date(2026, 10, 26, hours, minutes, seconds).getTime();
+    const times = startTimesForSameTitles([
+      meta({ id: 'a', title: 'Demo', createdAt: at(14, 5, 1) }),
+      meta({ id: 'b', title: 'Demo', createdAt: at(14, 5, 40) }),
+      meta({ id: 'c', title: 'Demo', createdAt: at(15, 0, 0) }),
+      meta({ id: 'd', title: 'Other', createdAt: at(15, 0, 0) }),
+    ]);
+    assert.deepEqual(Object.fromEntries(times), { a: '14:05:01', b: '14:05:40', c: '15:00' });
   });
 
   test('branch thoughts nest under their fork point, nested branches under theirs, in arrival order', () => {

@@ -97,21 +97,92 @@ describe('Sessions tree', () => {
     assert.equal(tree.getChildren(session).length, 3);
   });
 
-  test('a session that completes moves from Live to Saved, under Today', async () => {
+  test('a session that completes moves from Live to Recent (expanded), and to Saved › Today an hour later', async () => {
+    let now = Date.now();
+    tree.dispose();
+    tree = new SessionsTreeProvider(fixture.services, { coalesceMs: 5, now: () => now });
+    tree.onDidChangeTreeData((node) => changes.push(node));
     const engine = fixture.services.engine;
     engine.process('c1', thought(1, 2, 'Only two steps'));
     tree.getChildren();
     changes.length = 0;
     engine.process('c1', thought(2, 2, 'Done'));
     await eventually(() => changes.includes(undefined), 2000, 'a full refresh');
-    const roots = tree.getChildren();
-    assert.deepEqual(labels(roots), ['Live', 'Saved']);
+    let roots = tree.getChildren();
+    assert.deepEqual(labels(roots), ['Live', 'Recent']);
     assert.equal(item(roots[0]).description, 'no session in progress');
-    const [today] = tree.getChildren(roots[1]);
-    assert.equal(item(today).label, 'Today');
-    const [session] = tree.getChildren(today);
+    assert.equal(item(roots[1]).collapsibleState, 2, 'Recent is expanded');
+    assert.equal((item(roots[1]).iconPath as ThemeIcon).id, 'history');
+    const [session] = tree.getChildren(roots[1]);
     assert.equal(item(session).contextValue, 'session.complete');
     assert.equal((item(session).iconPath as ThemeIcon).id, 'pass');
+    assert.equal(tree.getParent(session), roots[1]);
+
+    now += 61 * 60 * 1000;
+    tree.refresh();
+    await eventually(() => !tree.refreshPending, 2000, 'the refresh');
+    roots = tree.getChildren();
+    assert.deepEqual(labels(roots), ['Live', 'Saved']);
+    const [day] = tree.getChildren(roots[1]);
+    assert.equal(tree.getChildren(day)[0], session, 'the same node, now under its day');
+  });
+
+  test('sessions with the same title are told apart by start time before the title (seconds only when the minute is shared)', () => {
+    const store = fixture.services.engine;
+    for (const connection of ['a', 'b', 'c']) store.process(connection, thought(1, 3, 'Demo: CI caching'));
+    store.process('d', thought(1, 3, 'Something else'));
+    const [live] = tree.getChildren();
+    const descriptions = tree.getChildren(live).map((node) => `${item(node).label} — ${item(node).description}`);
+    // The three demo runs started within a second or so: their start times carry seconds; the odd one out has none.
+    assert.equal(
+      descriptions.filter((text) => /^\d\d:\d\d(:\d\d)? · Demo: CI caching — linear · 1 thought$/.test(text)).length,
+      3,
+      descriptions.join('\n'),
+    );
+    assert.ok(descriptions.includes('Something else — linear · 1 thought'), descriptions.join('\n'));
+  });
+
+  test("a session's tooltip lists its feedback and where it stands when hovered", () => {
+    const engine = fixture.services.engine;
+    const started = engine.process('c1', thought(1, 3, 'Steered'));
+    assert.ok(started.ok);
+    const id = started.reply.sessionId;
+    assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 1, text: 'No.' }).ok);
+    engine.process('c1', thought(2, 3, 'Went on'));
+    engine.process('c1', thought(3, 3, 'Finished', { nextThoughtNeeded: false }));
+    const session = tree.getChildren(tree.getChildren().find((node) => item(node).label === 'Recent'));
+    const node = session.find((candidate) => candidate.kind === 'session' && candidate.sessionId === id);
+    assert.ok(node);
+    const shown = tree.resolveTreeItem(tree.getTreeItem(node), node) as unknown as TreeItem;
+    assert.ok(shown.tooltip instanceof MarkdownString);
+    assert.match(shown.tooltip.value, /\*\*Your feedback\*\*\n\n- Reject #1: not acted on\\: session ended$/);
+  });
+
+  test('the session a person watched stays selected when it finishes and moves to Recent', async () => {
+    const context = extensionContext('/extension');
+    try {
+      const { provider } = registerSessionsTree(context as unknown as vscode.ExtensionContext, fixture.services, { coalesceMs: 5 });
+      const engine = fixture.services.engine;
+      const started = engine.process('c1', thought(1, 2, 'Watch me'));
+      assert.ok(started.ok);
+      provider.getChildren();
+      engine.process('c1', thought(2, 2, 'Finished'));
+      // VS Code draws the root again after the full refresh; the reveal follows that drawing.
+      await eventually(
+        () => {
+          if (!provider.refreshPending) provider.getChildren();
+          return stub.reveals.length > 0;
+        },
+        2000,
+        'the finished session revealed',
+      );
+      const [reveal] = stub.reveals as { node: SessionsTreeNode; options: unknown }[];
+      assert.equal(reveal.node.kind === 'session' && reveal.node.sessionId, started.reply.sessionId);
+      assert.equal(reveal.node.kind === 'session' && reveal.node.placement, 'recent');
+      assert.deepEqual(reveal.options, { select: true, focus: false });
+    } finally {
+      context.disposeAll();
+    }
   });
 
   test('filter keeps matching sessions only; clearing it shows all again', async () => {

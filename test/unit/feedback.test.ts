@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import { ThinkingEngine, type ThoughtReply } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
 import { MAX_FEEDBACK_TEXT_LENGTH } from '../../src/engine/feedbackRules';
+import type { FeedbackRecord } from '../../src/engine/model';
+import {
+  THOUGHTS_BEFORE_NOT_ACTED_ON,
+  describeFeedbackStatus,
+  feedbackStatus,
+  thoughtsAfterDelivery,
+  type FeedbackStatus,
+} from '../../src/shared/feedbackStatus';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
+import { feedbackFacts } from '../../src/export/feedbackFacts';
+import { feedbackTooltipMarkdown } from '../../src/extension/sessionTreeModel';
 import { parseSessionJson, toLosslessJson } from '../../src/storage/sessionJsonFormats';
 import { isHostMessage, isWebviewMessage } from '../../src/shared/protocol';
 import { branchTreeSource } from '../../src/diagrams/branchTree';
@@ -449,5 +459,114 @@ describe('feedback: explorer protocol guards and diagram marks', () => {
     assert.match(text, /^ {2}class t2 feedback$/m);
     const plain = branchTreeSource({ ...snapshot, feedback: undefined }).text;
     assert.doesNotMatch(plain, /feedback/);
+  });
+});
+
+describe('feedback: where it stands (feedbackStatus, one rule for every surface)', () => {
+  const thoughts = (count: number, stamp = (seq: number) => 1000 + seq * 10) =>
+    Array.from({ length: count }, (_, seq) => ({ seq, timestamp: stamp(seq) }));
+  const reject: FeedbackRecord = { id: 'fb-1', kind: 'reject', author: 'user', createdAt: 1, thoughtNumber: 2, text: 'wrong' };
+  const at = (record: FeedbackRecord, withSeq: number | undefined, deliveredAt = 1000 + (withSeq ?? 0) * 10) => ({
+    ...record,
+    deliveredAt,
+    ...(withSeq === undefined ? {} : { deliveredWithSeq: withSeq }),
+  });
+
+  it(`waits, is delivered, then is not acted on once ${THOUGHTS_BEFORE_NOT_ACTED_ON} thoughts passed; an applied mark always wins`, () => {
+    assert.deepEqual(feedbackStatus(reject, { thoughts: thoughts(3), status: 'live' }), { state: 'pending' });
+    const delivered = at(reject, 3);
+    const states = [4, 5, 6, 7].map((count) => feedbackStatus(delivered, { thoughts: thoughts(count), status: 'live' }));
+    assert.deepEqual(states, [
+      { state: 'delivered' },
+      { state: 'delivered' },
+      { state: 'delivered' },
+      { state: 'not-acted-on', reason: 'thoughts-passed', thoughtsPassed: 3 },
+    ]);
+    const applied = { ...delivered, appliedAt: 2000, appliedBySeq: 9 };
+    assert.deepEqual(feedbackStatus(applied, { thoughts: thoughts(12), status: 'complete' }), { state: 'applied', bySeq: 9 });
+  });
+
+  it('says "session ended" for undone feedback of a complete or abandoned session, "not delivered" when it never went out', () => {
+    for (const status of ['complete', 'abandoned'] as const) {
+      assert.deepEqual(feedbackStatus(at(reject, 3), { thoughts: thoughts(5), status }), {
+        state: 'not-acted-on',
+        reason: 'session-ended',
+        thoughtsPassed: 1,
+      });
+      assert.deepEqual(feedbackStatus(reject, { thoughts: thoughts(5), status }), { state: 'undelivered', reason: 'session-ended' });
+    }
+  });
+
+  it('never calls a delivered note "not acted on": a note asks for nothing checkable', () => {
+    const note: FeedbackRecord = { id: 'fb-n', kind: 'note', author: 'user', createdAt: 1, text: 'fyi' };
+    assert.deepEqual(feedbackStatus(at(note, 0), { thoughts: thoughts(20), status: 'live' }), { state: 'delivered' });
+    assert.deepEqual(feedbackStatus(at(note, 0), { thoughts: thoughts(20), status: 'complete' }), { state: 'delivered' });
+  });
+
+  it('counts by the delivering thought, and by time for records journaled before it was kept', () => {
+    // Same-millisecond thoughts (a fast agent, a fixed clock) still count by seq.
+    const sameMs = thoughts(8, () => 5000);
+    assert.equal(thoughtsAfterDelivery(at(reject, 2, 5000), sameMs), 5);
+    assert.equal(thoughtsAfterDelivery(at(reject, undefined, 1025), thoughts(8)), 5);
+  });
+
+  it('is worded once: what the explorer, the tree, thinking_sessions and the exports print', () => {
+    const number = (seq: number) => seq + 1;
+    assert.deepEqual(
+      [
+        { state: 'pending' },
+        { state: 'delivered' },
+        { state: 'applied', bySeq: 4 },
+        { state: 'applied' },
+        { state: 'undelivered', reason: 'session-ended' },
+        { state: 'not-acted-on', reason: 'session-ended', thoughtsPassed: 1 },
+        { state: 'not-acted-on', reason: 'thoughts-passed', thoughtsPassed: 3 },
+      ].map((status) => describeFeedbackStatus(status as FeedbackStatus, number)),
+      [
+        'waiting for the next thought',
+        'delivered to the agent',
+        'applied by #5',
+        'applied',
+        'not delivered: session ended',
+        'not acted on: session ended',
+        'not acted on: 3 thoughts passed',
+      ],
+    );
+  });
+
+  it('gives the export and the Sessions tree tooltip the same words as the explorer and thinking_sessions', () => {
+    const { engine } = engineOn(freshDirectory());
+    const id = liveSession(engine, 'c', 3);
+    assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 3, text: 'Thought 3 skips the cache.' }).ok);
+    think(engine, 'c', { thoughtNumber: 4 });
+    think(engine, 'c', { thoughtNumber: 5, nextThoughtNeeded: false });
+    const snapshot = engine.getSession(id);
+    assert.ok(snapshot);
+    assert.match(feedbackFacts(snapshot)[0].status, /^given \S+, delivered \S+, not acted on: session ended$/);
+    assert.equal(feedbackTooltipMarkdown(snapshot), '**Your feedback**\n\n- Reject #3: not acted on\\: session ended');
+  });
+
+  it('reads the delivering thought back from the journal, also from a line written before withSeq existed', () => {
+    const directory = freshDirectory();
+    const { store, engine } = engineOn(directory);
+    const id = think(engine, 'c', { thoughtNumber: 1 }).sessionId;
+    think(engine, 'c', { thoughtNumber: 2 });
+    const given = engine.addFeedback(id, { kind: 'reject', thoughtNumber: 1, text: 'wrong' });
+    assert.ok(given.ok);
+    assert.ok(think(engine, 'c', { thoughtNumber: 3 }).userFeedback);
+    assert.equal(engine.getSession(id)?.feedback?.[0].deliveredWithSeq, 2);
+    const path = store.sessionFilePath(id);
+    store.close();
+    const reread = new FileSessionStore(directory, { log: quiet });
+    assert.equal(reread.loadSession(id)?.feedback?.[0].deliveredWithSeq, 2);
+    reread.close();
+    // An older journal: the delivered mark without withSeq follows the thought whose reply carried it.
+    const old = readFileSync(path, 'utf8').replace(/,"withSeq":2/, '');
+    assert.doesNotMatch(old, /withSeq/);
+    const olderDirectory = freshDirectory();
+    const olderStore = new FileSessionStore(olderDirectory, { log: quiet });
+    appendFileSync(olderStore.sessionFilePath(id), old);
+    assert.equal(olderStore.loadSession(id)?.feedback?.[0].deliveredWithSeq, 2);
+    olderStore.close();
   });
 });

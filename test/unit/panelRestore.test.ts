@@ -63,6 +63,10 @@ class FakePanel {
   ready(): void {
     this.incoming.fire({ type: 'ready' });
   }
+  /** A message from the webview (a selection, …). */
+  say(message: unknown): void {
+    this.incoming.fire(message);
+  }
   dispose(): void {
     this.disposed = true;
     this.disposeEmitter.fire();
@@ -173,6 +177,38 @@ describe('panel serializers', () => {
     const second = following.posted.find((message) => message.type === 'snapshot');
     assert.ok(second && second.type === 'snapshot');
     assert.deepEqual([second.mode, second.session?.meta.id], ['live', newer]);
+  });
+
+  test('a thought selected in the sidebar explorer is selected in the panel on the same session, and back, without echo', async () => {
+    const id = session('shared', 3);
+    const panel = await revive(EXPLORER_PANEL_VIEW_TYPE, { sessionId: id, mode: 'pinned' });
+    panel.ready();
+    const provider = stub.webviewViewProviderObjects.get('thoughtExplorer.explorer') as {
+      resolveWebviewView(view: unknown, context: { state: unknown }): void;
+    };
+    const view = new FakePanel();
+    provider.resolveWebviewView(
+      { webview: view.webview, visible: true, onDidChangeVisibility: new EventEmitter<void>().event, onDidDispose: view.onDidDispose },
+      { state: { sessionId: id, mode: 'pinned' } },
+    );
+    view.ready();
+    const shown = (target: FakePanel) => target.posted.filter((message) => message.type === 'showInView');
+
+    view.say({ type: 'selectThought', sessionId: id, seq: 1 });
+    assert.deepEqual(shown(panel), [{ type: 'showInView', seq: 1 }]);
+    // The panel selects it and says so: that echo is not passed back to the view.
+    panel.say({ type: 'selectThought', sessionId: id, seq: 1 });
+    assert.deepEqual(shown(view), []);
+    panel.say({ type: 'selectThought', sessionId: id, seq: 2 });
+    assert.deepEqual(shown(view), [{ type: 'showInView', seq: 2 }]);
+    // A thought of another session is not pushed onto an explorer showing something else.
+    const other = session('other', 2);
+    view.say({ type: 'selectThought', sessionId: other, seq: 0 });
+    assert.deepEqual(shown(panel), [{ type: 'showInView', seq: 1 }]);
+    // Opening an explorer counts for the walkthrough, and is remembered.
+    const contextKeys = stub.executed.filter((call) => call.command === 'setContext').map((call) => call.args[0]);
+    assert.ok(contextKeys.includes('thoughtExplorer.explorerOpened'), contextKeys.join(', '));
+    assert.ok((stub.globalState.get('thoughtExplorer.walkthroughMilestones') as string[]).includes('thoughtExplorer.explorerOpened'));
   });
 
   test('a replay panel comes back on its session, paused (no autoplay from the start); a gone session closes it', async () => {

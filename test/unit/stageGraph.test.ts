@@ -135,8 +135,21 @@ describe('stageGraphSource and stageGraphState', () => {
       source
         .split('\n')
         .filter((line) => !/^\s*(class|classDef|linkStyle|%%)/.test(line))
-        .map((line) => line.replace(/\|"[^"]*"\|/, ''));
+        .map((line) => line.replace(/\|"[^"]*"\|/, '').replace(/ \(\d+\)"/, '"'));
     assert.deepEqual(structure(sessionGraphSource(react)), structure(strategyGraphSource(strategy)));
+    assert.deepEqual(structure(sessionGraphSource(react)), structure(strategyGraphSource(strategy, { reserveCounts: true })));
+  });
+
+  it("writes each stage's thought count into its label (the live view reserves room for it)", () => {
+    const strategy = findStrategy('react');
+    assert.ok(strategy);
+    const source = sessionGraphSource(react);
+    const visits = stageGraphState(react).visits;
+    for (const stage of strategy.stages) {
+      assert.ok(source.includes(`"${stage.name} (${visits[stage.name] ?? 0})"`), `${stage.name} labelled with its count`);
+    }
+    assert.match(strategyGraphSource(strategy, { reserveCounts: true }), /"problem_reception \(000\)"/);
+    assert.doesNotMatch(strategyGraphSource(strategy), /\(\d+\)/);
   });
 
   it('after a strategy switch draws the new strategy and counts only thoughts since the switch', () => {

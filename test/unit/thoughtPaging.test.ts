@@ -125,9 +125,9 @@ describe('Sessions tree with a big session', () => {
   test('a session that fits one page lists its thoughts directly, as before', () => {
     const engine = fixture.services.engine;
     for (let n = 1; n <= 5; n++) engine.process('c1', thought(n, 5, `Step ${n}`));
-    const [saved] = tree.getChildren().slice(-1);
-    const [day] = tree.getChildren(saved);
-    const [session] = tree.getChildren(day);
+    // Just finished: under Recent.
+    const [recent] = tree.getChildren().slice(-1);
+    const [session] = tree.getChildren(recent);
     assert.deepEqual(
       tree.getChildren(session).map((node) => node.kind),
       ['thought', 'thought', 'thought', 'thought', 'thought'],

@@ -109,17 +109,30 @@ describe('feedback controls in the explorer (Chromium)', () => {
       await page.waitForFunction(() => (document.querySelector('.feedback-note') as HTMLTextAreaElement).value === '');
       assert.match((await page.textContent('.feedback-status')) ?? '', /next thought/);
 
-      // Card actions: on the selected card only.
-      assert.equal(await page.locator('.feedback-actions').count(), 0);
-      await page.click('.thought-card[data-seq="2"] .thought-text');
+      // Card actions: on the newest card at first, then on whichever card is pointed at or tabbed to; no selection needed.
+      await page.waitForSelector('.thought-card[data-seq="3"] .feedback-actions vscode-button.feedback-reject');
+      await page.hover('.thought-card[data-seq="2"] .thought-text');
       await page.click('.thought-card[data-seq="2"] vscode-button.feedback-reject');
+      assert.equal(await page.locator('.thought-card.selected').count(), 0, 'rejecting needs no selected card');
       await page.fill('.thought-card[data-seq="2"] .feedback-input-reject', 'The key ignores the OS.');
       await page.click('.thought-card[data-seq="2"] vscode-button.feedback-submit-reject');
       posts = await waitForFeedbackPosts(explorer, 2);
       assert.deepEqual([posts[1].kind, posts[1].thoughtNumber, posts[1].text], ['reject', 3, 'The key ignores the OS.']);
 
-      await page.click('.thought-card[data-seq="1"] .thought-text');
-      await page.click('.thought-card[data-seq="1"] vscode-button.feedback-branch');
+      await explorer.send({ type: 'feedbackResult', requestId: posts[1].requestId, ok: true });
+      await page.waitForSelector('.feedback-input-reject', { state: 'detached' });
+      // From the keyboard: Tab onto a card, then into its actions.
+      await page.mouse.move(0, 0);
+      await page.focus('.thought-card[data-seq="1"]');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate(
+          () => document.activeElement?.closest('.thought-card')?.getAttribute('data-seq') + ':' + document.activeElement?.className,
+        ),
+        '1:feedback-branch',
+      );
+      await page.keyboard.press('Enter');
       assert.equal(await page.inputValue('.thought-card[data-seq="1"] .feedback-input-branch'), 'alt-2');
       await page.fill('.thought-card[data-seq="1"] .feedback-input-branch', 'alt-remote-cache');
       await page.press('.thought-card[data-seq="1"] .feedback-input-branch', 'Enter');
@@ -192,6 +205,76 @@ describe('feedback controls in the explorer (Chromium)', () => {
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
       assert.deepEqual(explorer.record.pageErrors, []);
       assert.deepEqual(explorer.record.cspViolations, []);
+    } finally {
+      await explorer.close();
+    }
+  });
+
+  it('shows each state: waiting, delivered, applied, not acted on (thoughts passed, session ended), not delivered', async () => {
+    const engine = new ThinkingEngine({ log: () => undefined });
+    const think = (sessionId: string, thoughtNumber: number, extra: Record<string, unknown> = {}) =>
+      engine.process('c', {
+        sessionId,
+        thought: `Thought ${thoughtNumber} of the plan.`,
+        thoughtNumber,
+        totalThoughts: 9,
+        nextThoughtNeeded: true,
+        ...extra,
+      });
+    const reject = (sessionId: string, thoughtNumber: number) => {
+      const given = engine.addFeedback(sessionId, { kind: 'reject', thoughtNumber, text: `Thought ${thoughtNumber} is wrong.` });
+      assert.ok(given.ok);
+    };
+    // Live: #1 rejected and ignored for three thoughts, #2 rejected and revised, #3 rejected just now, #4 not yet sent.
+    for (let number = 1; number <= 3; number++) think('states', number);
+    reject('states', 1);
+    reject('states', 2);
+    think('states', 4);
+    think('states', 5, { isRevision: true, revisesThought: 2 });
+    think('states', 6);
+    reject('states', 3);
+    think('states', 7);
+    reject('states', 4);
+    const live = engine.getSession('states');
+    assert.ok(live);
+    const explorer = await open(live, { surface: 'panel', width: 1280, height: 900 });
+    try {
+      const page = explorer.page;
+      const stateOf = async (seq: number) => {
+        const mark = page.locator(`.thought-card[data-seq="${seq}"] .feedback-mark`);
+        return `${(await mark.getAttribute('class'))?.match(/feedback-(pending|delivered|applied|not-acted-on|undelivered)/)?.[1]}: ${await mark.locator('.feedback-state').textContent()}`;
+      };
+      await page.waitForSelector('.thought-card[data-seq="3"] .feedback-mark');
+      assert.deepEqual(
+        [await stateOf(0), await stateOf(1), await stateOf(2), await stateOf(3)],
+        [
+          'not-acted-on: not acted on: 3 thoughts passed',
+          'applied: applied by #5',
+          'delivered: delivered to the agent',
+          'pending: waiting for the next thought',
+        ],
+      );
+      await page.locator('.thought-card[data-seq="0"]').scrollIntoViewIfNeeded();
+      const path = await explorer.screenshot('feedback-states-live');
+      if (process.env.THOUGHT_EXPLORER_UPDATE_DOCS === '1') copyFileSync(path, join(ROOT, 'docs', 'feedback-states.png'));
+
+      // The agent finishes without acting on #3 or ever receiving #4: the cards say so once the session ends.
+      think('states', 8, { nextThoughtNeeded: false });
+      const ended = engine.getSession('states');
+      assert.ok(ended);
+      await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(ended) });
+      await page.waitForSelector('.thought-card[data-seq="3"] .feedback-mark.feedback-not-acted-on');
+      assert.deepEqual(
+        [await stateOf(0), await stateOf(1), await stateOf(2), await stateOf(3)],
+        [
+          'not-acted-on: not acted on: session ended',
+          'applied: applied by #5',
+          'not-acted-on: not acted on: session ended',
+          'not-acted-on: not acted on: session ended',
+        ],
+      );
+      await explorer.screenshot('feedback-states-ended');
+      assert.deepEqual(explorer.record.pageErrors, []);
     } finally {
       await explorer.close();
     }

@@ -49,10 +49,10 @@ export function feedbackStep(
   for (let index = 0; index < all.length; index++) if (all[index].deliveredAt === undefined) pending.push(index);
   if (pending.length === 0) return { changed };
   const ids = pending.map((index) => all[index].id);
-  if (!tryPersist(context, { type: 'feedbackDelivered', ids, at: context.now })) return { changed };
+  if (!tryPersist(context, { type: 'feedbackDelivered', ids, at: context.now, withSeq: thought.seq })) return { changed };
   const delivered: FeedbackRecord[] = [];
   for (const index of pending) {
-    all[index] = { ...all[index], deliveredAt: context.now };
+    all[index] = { ...all[index], deliveredAt: context.now, deliveredWithSeq: thought.seq };
     delivered.push(all[index]);
   }
   return {

@@ -31,6 +31,8 @@ export interface ExplorerApi extends ExplorerHandle {
   showInPanel(request: { tab?: DiagramKind; seq?: number }): void;
   /** Fires when a thought is selected in any explorer. */
   readonly onDidSelectThought: vscode.Event<{ sessionId: string; seq: number }>;
+  /** Fires when an explorer (sidebar view or panel) or a replay opens, however it was opened (walkthrough progress). */
+  readonly onDidOpen: vscode.Event<'explorer' | 'replay'>;
 }
 
 /** Registers the view provider and the replay command; returns the explorer's API. */
@@ -63,6 +65,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
   private readonly replays = new Set<ExplorerConnection>();
   private readonly selectEmitter = new vscode.EventEmitter<{ sessionId: string; seq: number }>();
   readonly onDidSelectThought = this.selectEmitter.event;
+  private readonly openEmitter = new vscode.EventEmitter<'explorer' | 'replay'>();
+  readonly onDidOpen = this.openEmitter.event;
+  /** The last selection passed from one explorer to the other, so its echo is not passed back. */
+  private passedSelection: { sessionId: string; seq: number } | undefined;
 
   constructor(private readonly services: ExplorerServices & Pick<ExtensionServices, 'selectedSessionId'>) {}
 
@@ -78,10 +84,11 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
       mode: target?.mode ?? 'pinned',
       sessionId: picked ?? target?.sessionId,
       onOpenInPanel: (sessionId) => this.openPanel(sessionId),
-      onSelectThought: (sessionId, seq) => this.selectEmitter.fire({ sessionId, seq }),
+      onSelectThought: (sessionId, seq) => this.thoughtSelected(connection, sessionId, seq),
     });
     const view = { webviewView, connection };
     this.view = view;
+    this.openEmitter.fire('explorer');
     webviewView.onDidChangeVisibility(() => {
       // Hidden webviews lose their document; the new one says `ready` and gets a fresh snapshot.
       if (!webviewView.visible) connection.markHidden();
@@ -128,6 +135,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     const connection = this.connectPanel(panel, sessionId === undefined ? 'live' : 'pinned', sessionId);
     const entry = { panel, connection };
     this.panel = entry;
+    this.openEmitter.fire('explorer');
     panel.onDidDispose(() => {
       if (this.panel === entry) this.panel = undefined;
     });
@@ -184,6 +192,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     const connection = this.connectPanel(panel, 'replay', id);
     this.replays.add(connection);
     panel.onDidDispose(() => this.replays.delete(connection));
+    this.openEmitter.fire('replay');
   }
 
   async renderedSvgs(sessionId?: string): Promise<RenderedSvgs> {
@@ -209,6 +218,22 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     this.panel?.panel.dispose();
     for (const connection of this.replays) connection.dispose();
     this.selectEmitter.dispose();
+    this.openEmitter.dispose();
+  }
+
+  /**
+   * A thought selected in one explorer: announced, and selected in the other explorer (sidebar view ↔ panel) when it
+   * shows the same session. Replays keep their own position.
+   */
+  private thoughtSelected(source: ExplorerConnection, sessionId: string, seq: number): void {
+    this.selectEmitter.fire({ sessionId, seq });
+    if (source.status.mode === 'replay') return;
+    const passed = this.passedSelection;
+    // The other explorer answers a passed selection with its own selectThought: that echo goes no further.
+    if (passed?.sessionId === sessionId && passed.seq === seq) return;
+    this.passedSelection = { sessionId, seq };
+    for (const other of [this.view?.connection, this.panel?.connection])
+      if (other && other !== source && other.shownSessionId === sessionId) other.post({ type: 'showInView', seq });
   }
 
   private sessionExists(sessionId: string): boolean {
@@ -231,7 +256,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
       sessionId,
       autoplay: options.autoplay,
       onOpenInPanel: (id) => this.openPanel(id),
-      onSelectThought: (id, seq) => this.selectEmitter.fire({ sessionId: id, seq }),
+      onSelectThought: (id, seq) => this.thoughtSelected(connection, id, seq),
     });
     panel.onDidChangeViewState(() => {
       if (!panel.visible) connection.markHidden();

@@ -9,6 +9,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
+import { feedbackStatusText } from '../../shared/feedbackStatus';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
 import { describeValue, visibleText } from '../../engine/fieldRules';
@@ -92,7 +93,9 @@ const resultSchema = z.looseObject({
   feedback: z
     .array(item)
     .optional()
-    .describe('get (full): what the person said about the session (notes, rejections, alternatives), when delivered and applied.'),
+    .describe(
+      'get (full): what the person said about the session (notes, rejections, alternatives), when delivered and applied; status says where each stands ("delivered to the agent", "applied by #5", "not acted on: session ended").',
+    ),
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
@@ -220,7 +223,8 @@ function get(engine: ThinkingEngine, args: Arguments): unknown {
 /** Every thought from `offset` that fits in GET_FULL_PAGE_MAX_CHARS (at least one), and where the next page starts. */
 function fullPage(snapshot: SessionSnapshot, offset: number): unknown {
   const { meta, strategySwitches, thoughts, feedback } = snapshot;
-  const head = { meta, strategySwitches, ...(offset === 0 && feedback && feedback.length > 0 ? { feedback } : {}) };
+  const described = feedback?.map((record) => ({ ...record, status: feedbackStatusText(record, thoughts, meta.status) }));
+  const head = { meta, strategySwitches, ...(offset === 0 && described && described.length > 0 ? { feedback: described } : {}) };
   let size = JSON.stringify(head).length;
   let end = Math.min(offset, thoughts.length);
   while (end < thoughts.length) {

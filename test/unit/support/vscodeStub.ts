@@ -55,6 +55,10 @@ export class MarkdownString {
   supportHtml = false;
   supportThemeIcons = false;
   constructor(public value = '') {}
+  appendMarkdown(value: string): this {
+    this.value += value;
+    return this;
+  }
 }
 
 export class TreeItem {
@@ -157,7 +161,9 @@ export const stub = {
   configuration: new Map<string, unknown>(),
   configurationListeners: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   mcpProviders: [] as McpProviderRegistration[],
-  treeViews: [] as { id: string; message?: string; options: unknown }[],
+  treeViews: [] as { id: string; message?: string; options: unknown; selection: unknown[] }[],
+  /** Every TreeView.reveal call: the node and its options. */
+  reveals: [] as { node: unknown; options: unknown }[],
   webviewViewProviders: [] as string[],
   /** The webview view providers themselves, by view id (a test resolves a view as VS Code would). */
   webviewViewProviderObjects: new Map<string, unknown>(),
@@ -194,6 +200,7 @@ export function resetStub(): void {
   stub.configuration.clear();
   stub.mcpProviders.length = 0;
   stub.treeViews.length = 0;
+  stub.reveals.length = 0;
   stub.webviewViewProviders.length = 0;
   stub.webviewViewProviderObjects.clear();
   stub.webviewPanelSerializers.clear();
@@ -260,8 +267,12 @@ export const window = {
       id,
       options,
       message: undefined as string | undefined,
+      selection: [] as unknown[],
       onDidChangeSelection: new EventEmitter<unknown>().event,
-      reveal: () => Promise.resolve(),
+      reveal: (node: unknown, revealOptions: unknown) => {
+        stub.reveals.push({ node, options: revealOptions });
+        return Promise.resolve();
+      },
       dispose: () => undefined,
     };
     stub.treeViews.push(view);

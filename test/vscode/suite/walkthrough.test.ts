@@ -1,14 +1,25 @@
 // The Get Started walkthrough inside a real VS Code: its five steps each have a completion event, an image that exists
 // and alt text, and command links to commands that are registered; it opens in the workbench; the context keys its
-// first two steps complete on are set by a real MCP server start and a real thought. When run by
+// first two steps complete on are set by a real MCP server start and a real thought, and a session recorded earlier by
+// another process ticks its step when the walkthrough opens (walkthroughProgress.ts reads what is already true). When run by
 // scripts/testWalkthrough.mjs, the runner also reads the walkthrough's steps and their ticks from the workbench page
 // and answers through a file (THOUGHT_EXPLORER_TEST_WALKTHROUGH_*), which this suite checks.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
-import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
+import {
+  EXTENSION_ID,
+  StdioClient,
+  eventually,
+  invokeJson,
+  isolateStorage,
+  sequentialThinkingTool,
+  spawnCli,
+  type IsolatedStorage,
+} from './support';
 
 interface WalkthroughStep {
   id: string;
@@ -145,6 +156,44 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     }
   });
 
+  test('ticks what is already done when it opens: sessions another process recorded before this window looked', async function () {
+    this.timeout(90_000);
+    // The stdio CLI (Claude Desktop, Cursor, `npm run demo`) records a session into a store this window has not used.
+    const earlier = mkdtempSync(join(tmpdir(), 'thought-explorer-walkthrough-earlier-'));
+    const child = spawnCli(earlier);
+    try {
+      const client = new StdioClient(child);
+      const init = await client.request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'demo-stand-in', version: '1' },
+      });
+      assert.ok(init.result, JSON.stringify(init));
+      client.notify('notifications/initialized');
+      const call = await client.request('tools/call', {
+        name: 'sequentialthinking',
+        arguments: { thought: 'Recorded before the walkthrough opened.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
+      });
+      assert.ok(call.result, JSON.stringify(call));
+    } finally {
+      child.kill();
+    }
+    // The person points the extension at that store: no thought is recorded in this window, the step ticks anyway.
+    await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', earlier, vscode.ConfigurationTarget.Global);
+    await eventually(() => (api.services.storageDirectory === earlier ? true : undefined), `the services to use ${earlier}`, 10_000);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${WALKTHROUGH}`, false);
+    const seen = await seenByRunner('existing sessions', 1);
+    if (seen)
+      assert.deepEqual(
+        seen.steps.filter((step) => step.done).map((step) => step.title),
+        ['Ask the agent to think with a strategy'],
+        'the recorded session ticks step 2 and nothing else',
+      );
+    await vscode.workspace.getConfiguration('thoughtExplorer').update('storagePath', storage.directory, vscode.ConfigurationTarget.Global);
+    await eventually(() => (api.services.storageDirectory === storage.directory ? true : undefined), 'the isolated store again', 10_000);
+    rmSync(earlier, { recursive: true, force: true });
+  });
+
   test('its steps complete as a person does them: server started, a thought recorded, explorer, export, configuration', async function () {
     this.timeout(150_000);
     // Step 1 and 2: VS Code's own MCP client starts the server, and the agent's tool call records a thought.
@@ -161,7 +210,7 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     assert.equal(api.mcpStatus().running, true);
     // Steps 3 to 5 from the Command Palette, as a person runs them (commands run from the extension host do not
     // reach the workbench's command events, which the walkthrough listens to). Replay and export stop at their pickers.
-    await fromCommandPalette('Thought Explorer: Open Explorer');
+    await fromCommandPalette('Thought Explorer: Open Explorer in Editor Tab');
     await fromCommandPalette('Thought Explorer: Replay Session…', { thenClose: true });
     await fromCommandPalette('Thought Explorer: Export Session…', { thenClose: true });
     await vscode.env.clipboard.writeText('');

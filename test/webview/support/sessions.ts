@@ -1,5 +1,7 @@
 // Sessions for the explorer's Chromium tests and benchmark, recorded by the real engine (in memory) so every thought,
 // stage, revision and branch is one the engine would really produce.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ThinkingEngine } from '../../../src/engine/engine';
 import type { SessionSnapshot } from '../../../src/engine/model';
 
@@ -145,3 +147,17 @@ export const INJECTION_CORPUS: readonly string[] = [
   // eslint-disable-next-line no-template-curly-in-string -- hostile text: a template expression that must stay text
   '`${alert(1)}` {{constructor.constructor("alert(1)")()}}',
 ];
+
+/** The demo's sample ReAct session (scripts/demo/sampleSession.mjs: 12 thoughts, a revision, two branches), recorded by the engine. */
+export async function demoSession(sessionId = 'demo'): Promise<SessionSnapshot> {
+  const file = join(__dirname, '..', '..', '..', 'scripts', 'demo', 'sampleSession.mjs');
+  const { SAMPLE_SESSION } = (await import(pathToFileURL(file).href)) as { SAMPLE_SESSION: Record<string, unknown>[] };
+  const engine = new ThinkingEngine({ log: () => undefined });
+  for (const step of SAMPLE_SESSION) {
+    const outcome = engine.process('fixture', { ...step, sessionId });
+    if (!outcome.ok) throw new Error(`demo thought ${String(step.thoughtNumber)} refused: ${outcome.error}`);
+  }
+  const snapshot = engine.getSession(sessionId);
+  if (!snapshot) throw new Error('demo session missing');
+  return structuredClone(snapshot);
+}

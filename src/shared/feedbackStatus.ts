@@ -1,0 +1,78 @@
+// Where a piece of the person's feedback stands, derived from the session as journaled (never stored): waiting for
+// the next thought, delivered, applied, or not acted on because the agent moved on. One rule, so the explorer's cards,
+// the Sessions tree, `thinking_sessions get` and the exports all say the same thing. In src/shared, not the engine: the
+// engine only records delivery and application (recording/feedbackDelivery.ts), and the webview may import no engine code.
+import type { FeedbackRecord, SessionStatus, ThoughtRecord } from '../engine/model';
+
+/**
+ * How many thoughts the agent may send after feedback reached it before the feedback counts as not acted on. Three:
+ * the next thought may finish the one in hand, the second should act; by the third the agent has moved on.
+ */
+export const THOUGHTS_BEFORE_NOT_ACTED_ON = 3;
+
+export type FeedbackStatus =
+  | { state: 'pending' }
+  | { state: 'delivered' }
+  | { state: 'applied'; bySeq?: number }
+  /** Never reached the agent: the session ended first. */
+  | { state: 'undelivered'; reason: 'session-ended' }
+  | { state: 'not-acted-on'; reason: 'session-ended' | 'thoughts-passed'; thoughtsPassed: number };
+
+/** What the rule reads of the session. */
+export interface FeedbackSessionView {
+  thoughts: readonly Pick<ThoughtRecord, 'seq' | 'timestamp'>[];
+  status: SessionStatus;
+}
+
+/** Thoughts the agent sent after the reply that carried the feedback. */
+export function thoughtsAfterDelivery(record: FeedbackRecord, thoughts: FeedbackSessionView['thoughts']): number {
+  if (record.deliveredAt === undefined) return 0;
+  if (record.deliveredWithSeq !== undefined) return Math.max(0, thoughts.length - 1 - record.deliveredWithSeq);
+  // Journals from before deliveredWithSeq: the thoughts stamped after the delivery time.
+  const deliveredAt = record.deliveredAt;
+  let count = 0;
+  for (let index = thoughts.length - 1; index >= 0 && thoughts[index].timestamp > deliveredAt; index--) count++;
+  return count;
+}
+
+export function feedbackStatus(record: FeedbackRecord, session: FeedbackSessionView): FeedbackStatus {
+  if (record.appliedAt !== undefined)
+    return record.appliedBySeq === undefined ? { state: 'applied' } : { state: 'applied', bySeq: record.appliedBySeq };
+  const ended = session.status !== 'live';
+  if (record.deliveredAt === undefined) return ended ? { state: 'undelivered', reason: 'session-ended' } : { state: 'pending' };
+  // A note asks for nothing checkable: delivered is as far as it goes.
+  if (record.kind === 'note') return { state: 'delivered' };
+  const thoughtsPassed = thoughtsAfterDelivery(record, session.thoughts);
+  if (ended) return { state: 'not-acted-on', reason: 'session-ended', thoughtsPassed };
+  if (thoughtsPassed >= THOUGHTS_BEFORE_NOT_ACTED_ON) return { state: 'not-acted-on', reason: 'thoughts-passed', thoughtsPassed };
+  return { state: 'delivered' };
+}
+
+/**
+ * The status in words, the same everywhere: "waiting for the next thought", "delivered to the agent", "applied by #5",
+ * "not acted on: session ended", "not acted on: 3 thoughts passed", "not delivered: session ended".
+ * `thoughtNumberOf` turns the applying thought's seq into its number (undefined when the thought is not at hand).
+ */
+export function describeFeedbackStatus(status: FeedbackStatus, thoughtNumberOf: (seq: number) => number | undefined): string {
+  switch (status.state) {
+    case 'pending':
+      return 'waiting for the next thought';
+    case 'delivered':
+      return 'delivered to the agent';
+    case 'applied': {
+      const number = status.bySeq === undefined ? undefined : thoughtNumberOf(status.bySeq);
+      return number === undefined ? 'applied' : `applied by #${number}`;
+    }
+    case 'undelivered':
+      return 'not delivered: session ended';
+    case 'not-acted-on':
+      return status.reason === 'session-ended'
+        ? 'not acted on: session ended'
+        : `not acted on: ${status.thoughtsPassed} thought${status.thoughtsPassed === 1 ? '' : 's'} passed`;
+  }
+}
+
+/** Status and words for a record of a session snapshot: what the explorer, tree, tools and exports show. */
+export function feedbackStatusText(record: FeedbackRecord, thoughts: readonly ThoughtRecord[], status: SessionStatus): string {
+  return describeFeedbackStatus(feedbackStatus(record, { thoughts, status }), (seq) => thoughts[seq]?.thoughtNumber);
+}
