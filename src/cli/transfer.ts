@@ -1,11 +1,12 @@
 // The CLI's export and import commands: a saved session to a file (or stdout) in any export format, and a session
 // file (our lossless JSON or the sequentialthinking-plus shape) into the store. Loaded only when one of these commands runs.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ThinkingEngine } from '../engine/engine';
 import type { CliCommand } from './options';
 import { exportSession } from '../export/index';
 import type { FileSessionStore } from '../storage/fileSessionStore';
+import { readSessionFileSync } from '../storage/sessionFileReader';
 import { parseSessionJson } from '../storage/sessionJsonFormats';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
@@ -48,7 +49,14 @@ export function runImport(store: FileSessionStore, command: Extract<CliCommand, 
   }
   // The command's limits (--max-thoughts, --max-thought-length) hold for an import as for thoughts sent by an agent.
   const engine = new ThinkingEngine({ store, limits: command.limits, log: say });
-  const parsed = parseSessionJson(readFileSync(path, 'utf8'), { limits: engine.limits });
+  let text: string;
+  try {
+    text = readSessionFileSync(path);
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+  const parsed = parseSessionJson(text, { limits: engine.limits });
   for (const warning of parsed.warnings) say(`warning: ${warning}`);
   const id = parsed.snapshot.meta.id;
   if (store.loadSession(id)) {

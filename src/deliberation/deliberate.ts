@@ -3,6 +3,7 @@
 // Transport-free: the MCP tool and (later) the VS Code chat participant both call runDeliberation.
 import { randomBytes } from 'node:crypto';
 import type { ThinkingEngine } from '../engine/engine';
+import { cutText } from '../engine/fieldRules';
 import type { ModelGateway } from '../engine/modelGateway';
 import type { ToolGateway } from '../engine/toolGateway';
 import { DeliberationRecorder, RecordingError } from './recorder';
@@ -22,6 +23,8 @@ export interface DeliberationDeps {
   onCallRecorded?: (event: { done: number; outcome: CallOutcome; thoughtNumber: number }) => void;
   /** Called when a role call starts (live progress in the chat participant and the explorer). */
   onCallStarted?: (event: { sessionId: string; role: string; title: string }) => void;
+  /** Where a recorded thought can be read whole, for the reply's cut texts (e.g. its MCP resource). */
+  whereIs?: (sessionId: string, thoughtNumber: number) => string;
   now?: () => number;
 }
 
@@ -36,6 +39,8 @@ export interface RoleSummary {
   inputTokens: number;
   outputTokens: number;
   estimatedTokens: boolean;
+  /** Why the counts are estimates although the model reported some. */
+  tokensNote?: string;
   durationMs: number;
   summary: string;
   error?: string;
@@ -67,6 +72,11 @@ export interface DeliberationReply {
 }
 
 const SUMMARY_LENGTH = 240;
+/**
+ * Most characters of one role's answer the reply's result carries: the reply stays small whatever the models answer
+ * (an MCP stdio client drops a line over 10 MiB); the whole answer is in the session, where the marker says.
+ */
+export const MAX_REPLY_TEXT_PER_ROLE = 4000;
 
 export async function runDeliberation(prepared: PreparedDeliberation, deps: DeliberationDeps): Promise<DeliberationReply> {
   const now = deps.now ?? Date.now;
@@ -131,22 +141,37 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
   }
 
   // A sequential step never reached (cancelled before it started) was already reported by the runner as cancelled.
-  const outputs: RoleOutput[] = [...run.steps, ...(run.synthesis ? [run.synthesis] : [])].map((step) => ({
+  const stepResults = [...run.steps, ...(run.synthesis ? [run.synthesis] : [])];
+  const outputs: RoleOutput[] = stepResults.map((step) => ({
     role: step.role.name,
     title: step.role.title,
     text: step.text,
     status: step.status,
   }));
   const failed = recorder.recorded.filter((entry) => entry.outcome.status === 'failed').map((entry) => entry.outcome.role.name);
-  const result = combineResults(plan.resultStrategy, outputs);
+  // The final thought keeps the whole result (up to maxThoughtLength); the reply carries each role's answer cut.
+  const fullResult = combineResults(plan.resultStrategy, outputs);
+  const whereIs = deps.whereIs ?? ((sessionId: string, thoughtNumber: number) => `thought ${thoughtNumber} of session ${sessionId}`);
+  const result = combineResults(
+    plan.resultStrategy,
+    outputs.map((output, index) => {
+      if (output.text.length <= MAX_REPLY_TEXT_PER_ROLE) return output;
+      const step = stepResults[index];
+      const thought = [...recorder.recorded]
+        .reverse()
+        .find((entry) => entry.outcome.stepIndex === step.stepIndex && entry.outcome.role.name === step.role.name);
+      const rest = thought ? `the whole answer is ${whereIs(recorder.sessionId, thought.thoughtNumber)}` : undefined;
+      return { ...output, text: cutText(output.text, MAX_REPLY_TEXT_PER_ROLE, rest) };
+    }),
+  );
   const anyProblem = outputs.some((output) => output.status !== 'ok');
   const status: DeliberationReply['status'] = run.cancelled ? 'cancelled' : anyProblem ? 'partial' : 'complete';
 
   if (!recorder.isFinished) {
     const text = run.cancelled
-      ? `Deliberation cancelled. ${describeOutcomes(outputs)}${result ? `\n\nResult so far:\n${result}` : ''}`
-      : result !== ''
-        ? result
+      ? `Deliberation cancelled. ${describeOutcomes(outputs)}${fullResult ? `\n\nResult so far:\n${fullResult}` : ''}`
+      : fullResult !== ''
+        ? fullResult
         : `No role produced an answer. ${describeOutcomes(outputs)}`;
     recorder.result(text, run.cancelled ? 'cancelled' : status === 'complete' ? 'ok' : 'partial', { resultStrategy: plan.resultStrategy });
   }
@@ -187,6 +212,7 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
       inputTokens: outcome.usage?.inputTokens ?? 0,
       outputTokens: outcome.usage?.outputTokens ?? 0,
       estimatedTokens: outcome.usage?.estimated ?? false,
+      ...(outcome.usage?.note !== undefined ? { tokensNote: outcome.usage.note } : {}),
       durationMs: outcome.durationMs,
       summary: shorten(outcome.text, SUMMARY_LENGTH),
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
@@ -227,7 +253,7 @@ export function replyText(reply: DeliberationReply): string {
       .filter(Boolean)
       .join(', ');
     lines.push(
-      `- #${role.thoughtNumber} ${role.role}${where ? ` (${where})` : ''}: ${role.status}, ${role.outputTokens}${role.estimatedTokens ? '~' : ''} tokens, ${role.durationMs} ms${role.error ? ` (${role.error})` : ''}`,
+      `- #${role.thoughtNumber} ${role.role}${where ? ` (${where})` : ''}: ${role.status}, ${role.outputTokens}${role.estimatedTokens ? '~' : ''} tokens${role.tokensNote ? ` (${role.tokensNote})` : ''}, ${role.durationMs} ms${role.error ? ` (${role.error})` : ''}`,
     );
   }
   if (reply.failed.length > 0) lines.push(`Failed: ${reply.failed.join(', ')}.`);

@@ -1,6 +1,9 @@
 // The `thinking://deliberation` page: plans, roles, budgets, routing and examples, generated from the same tables
 // the code enforces so the text never drifts from the behaviour.
 import { BUDGET_RULES } from './budgets';
+import { MODEL_RESPONSE_MAX_BYTES } from './boundedFetch';
+import { MAX_REPLY_TEXT_PER_ROLE } from './deliberate';
+import { MAX_MODEL_ANSWER_LENGTH } from './runner';
 import { NAMED_PLANS, NAMED_PLAN_DESCRIPTIONS } from './namedPlans';
 import { RESULT_STRATEGIES } from './plans';
 import { MAX_PROBLEM_LENGTH } from './request';
@@ -60,6 +63,11 @@ Every budget has a default and a cap; a value above the cap runs at the cap and 
 | budget | default | cap | unit |
 | --- | --- | --- | --- |
 ${budgets}
+
+Whatever a model answers, one role keeps at most ${MAX_MODEL_ANSWER_LENGTH} characters (its thought at most the
+session's thought length) and the reply's \`result\` at most ${MAX_REPLY_TEXT_PER_ROLE} per role, then a marker naming the
+thought that holds the rest; an endpoint response over ${MODEL_RESPONSE_MAX_BYTES / (1024 * 1024)} MiB fails its role. Token
+counts that are no whole numbers from 0 count as unknown: estimated, with \`tokensNote\` saying so.
 
 ## \`auto\` routing
 A deterministic complexity score (0-100) from the problem's length, questions, constraints and technical density and

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
-  estimatedUsage,
+  checkedUsage,
   type ModelCallOptions,
   type ModelCompletion,
   type ModelGateway,
@@ -14,6 +14,10 @@ import {
   type ModelTool,
   type ModelToolCall,
 } from '../engine/modelGateway';
+import { boundedFetch } from './boundedFetch';
+
+/** Longest model name, tool name or tool call id kept from a response. */
+const MAX_MODEL_NAME = 200;
 
 export interface OpenAiGatewayOptions {
   /** Base URL of the API, e.g. http://127.0.0.1:11434/v1. */
@@ -30,7 +34,14 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
   if (options.apiKeyEnv && !apiKey)
     throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
   // Local servers ignore the key, but the client insists on one.
-  const client = new OpenAI({ baseURL: options.endpoint, apiKey: apiKey ?? 'no-key', maxRetries: 0, timeout: 30 * 60_000 });
+  // Responses are read against a byte limit as well as the runner's time-out (see boundedFetch.ts).
+  const client = new OpenAI({
+    baseURL: options.endpoint,
+    apiKey: apiKey ?? 'no-key',
+    maxRetries: 0,
+    timeout: 30 * 60_000,
+    fetch: boundedFetch(),
+  });
   return {
     description: `${options.model} at ${options.endpoint}`,
     toolCalling: true,
@@ -45,15 +56,20 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
         { signal: call.signal },
       );
       const choice = response.choices[0];
-      const text = choice?.message?.content ?? '';
-      const usage = response.usage
-        ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens, estimated: false }
-        : estimatedUsage(messages, text);
+      // Whatever the endpoint sent: only a string is an answer.
+      const content: unknown = choice?.message?.content;
+      const text = typeof content === 'string' ? content : '';
+      // Counts are checked: an endpoint may send {}, floats, strings or negatives.
+      const usage = checkedUsage(
+        response.usage ? { input: response.usage.prompt_tokens, output: response.usage.completion_tokens } : undefined,
+        messages,
+        text,
+      );
       const toolCalls = (choice?.message?.tool_calls ?? []).flatMap(toolCallOf);
       return {
         text,
         usage,
-        model: response.model || options.model,
+        model: typeof response.model === 'string' && response.model !== '' ? response.model.slice(0, MAX_MODEL_NAME) : options.model,
         truncated: choice?.finish_reason === 'length',
         ...(toolCalls.length > 0 ? { toolCalls } : {}),
       };
@@ -77,5 +93,6 @@ function toolCallOf(call: ChatCompletionMessageToolCall): ModelToolCall[] {
   } catch {
     // Arguments that are not a JSON object: the tool gets none and its answer tells the model what it needs.
   }
-  return [{ id: call.id || randomUUID(), name: call.function.name, input }];
+  const id = typeof call.id === 'string' && call.id !== '' ? call.id.slice(0, MAX_MODEL_NAME) : randomUUID();
+  return [{ id, name: String(call.function.name).slice(0, MAX_MODEL_NAME), input }];
 }

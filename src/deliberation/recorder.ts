@@ -2,6 +2,7 @@
 // the role; parallel roles as branches from the framing thought, branch id = role; task cycles as repeated stages;
 // convergence in the synthesis stage) and the result as the final thought. Per-thought facts go in `extra`.
 import type { ThinkingEngine } from '../engine/engine';
+import { cutText } from '../engine/fieldRules';
 import type { ThoughtInput } from '../engine/thoughtInput';
 import { DELIBERATION_STRATEGY, FRAMING_STAGE, TOOL_CALL_STAGE } from '../engine/strategies/deliberation';
 import { FINAL_RESPONSE } from '../engine/strategies/transitionTable';
@@ -24,6 +25,14 @@ export interface RecordedThought {
 }
 
 export class RecordingError extends Error {}
+
+/** Most characters of a model's tool-call input (as JSON) a thought keeps whole; a longer one is kept cut, as text. */
+export const MAX_RECORDED_TOOL_INPUT = 4000;
+
+function boundedInput(input: Record<string, unknown>): { input: Record<string, unknown> } | { inputJson: string } {
+  const json = JSON.stringify(input) ?? '{}';
+  return json.length <= MAX_RECORDED_TOOL_INPUT ? { input } : { inputJson: cutText(json, MAX_RECORDED_TOOL_INPUT) };
+}
 
 export class DeliberationRecorder {
   private nextNumber: number;
@@ -71,12 +80,17 @@ export class DeliberationRecorder {
     };
     if (outcome.model !== undefined) extra.model = outcome.model;
     if (outcome.usage)
-      extra.tokens = { input: outcome.usage.inputTokens, output: outcome.usage.outputTokens, estimated: outcome.usage.estimated };
+      extra.tokens = {
+        input: outcome.usage.inputTokens,
+        output: outcome.usage.outputTokens,
+        estimated: outcome.usage.estimated,
+        ...(outcome.usage.note !== undefined ? { note: outcome.usage.note } : {}),
+      };
     if (outcome.cycle !== undefined) extra.cycle = outcome.cycle;
     if (outcome.error !== undefined) extra.error = outcome.error;
     if (outcome.cut !== undefined) extra.cut = outcome.cut;
     if (outcome.truncated) extra.truncated = true;
-    if (outcome.tool) extra.tool = { name: outcome.tool.name, callId: outcome.tool.callId, input: outcome.tool.input };
+    if (outcome.tool) extra.tool = { name: outcome.tool.name, callId: outcome.tool.callId, ...boundedInput(outcome.tool.input) };
     if (outcome.toolCallsAsked) extra.toolCallsAsked = outcome.toolCallsAsked;
     const text = this.fit(outcome.status === 'ok' ? outcome.text : `[${outcome.status}] ${outcome.text}`, extra);
     const branch = outcome.branch ?? this.mainBranch;

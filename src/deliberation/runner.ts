@@ -5,7 +5,17 @@
 // that cannot start (budget spent, cancelled) is reported as such without reaching the model. Task steps may call
 // tools: each call is an outcome of its own (phase tool_call), counted against maxToolCalls, and its result goes back
 // to the model in the next cycle.
-import type { ModelCompletion, ModelGateway, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../engine/modelGateway';
+import { cutText, outsideErrorText } from '../engine/fieldRules';
+import {
+  checkedUsage,
+  tokenCount,
+  type ModelCompletion,
+  type ModelGateway,
+  type ModelMessage,
+  type ModelTool,
+  type ModelToolCall,
+  type ModelUsage,
+} from '../engine/modelGateway';
 import type { ToolGateway } from '../engine/toolGateway';
 import type { PlanStep, ResolvedPlan } from './plans';
 import type { Role } from './roles';
@@ -85,6 +95,11 @@ export interface RunContext {
 /** How much of a tool's answer the model sees again, and how much the thought keeps. */
 const TOOL_RESULT_FOR_MODEL = 4000;
 const TOOL_RESULT_IN_THOUGHT = 1500;
+/**
+ * Longest model answer a role keeps (for the next roles and the result), in characters: far above what the maxTokens
+ * cap (8,192 tokens) produces, so only a runaway or hostile model is cut. A thought stores at most maxThoughtLength.
+ */
+export const MAX_MODEL_ANSWER_LENGTH = 64_000;
 
 const STATUS_LINE = /^\s*STATUS:\s*(DONE|CONTINUE)\s*$/im;
 
@@ -450,17 +465,22 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
       const message = timedOut ? `timed out after ${timeoutMs} ms` : errorMessage(failure);
       return { ...base, durationMs, status: 'failed', text: `${role.name} failed: ${message}.`, error: message, timedOut };
     }
-    const outputTokens = completion.usage.outputTokens;
-    this.outputTokensLeft += reserved - outputTokens;
-    this.usage.inputTokens += completion.usage.inputTokens;
-    this.usage.outputTokens += outputTokens;
-    this.usage.estimated ||= completion.usage.estimated;
-    const common = { ...base, durationMs, usage: completion.usage, model: completion.model, truncated: completion.truncated };
+    // Whatever the gateway says: a string answer cut to its bound, counts that are counts (never credited back).
+    const answer = typeof completion.text === 'string' ? completion.text.trim() : '';
+    const cut = answer.length > MAX_MODEL_ANSWER_LENGTH;
+    const text = cut ? cutText(answer, MAX_MODEL_ANSWER_LENGTH, 'the model answered more than a role keeps') : answer;
+    const usage = soundUsage(completion.usage, messages, answer);
+    this.outputTokensLeft += reserved - usage.outputTokens;
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+    this.usage.estimated ||= usage.estimated;
+    const model = typeof completion.model === 'string' ? completion.model.slice(0, 200) : undefined;
+    const common = { ...base, durationMs, usage, model, truncated: completion.truncated === true || cut };
     // Only calls of tools that were offered count: a model naming anything else is not obeyed.
     const toolCalls = (completion.toolCalls ?? []).filter((call) => tools.some((tool) => tool.name === call.name));
-    if (completion.text.trim() === '' && toolCalls.length === 0)
+    if (text === '' && toolCalls.length === 0)
       return { ...common, status: 'failed', text: `${role.name} failed: the model returned no text.`, error: 'empty answer' };
-    return { ...common, status: 'ok', text: completion.text.trim(), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    return { ...common, status: 'ok', text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
   }
 
   private emit(outcome: CallOutcome): void {
@@ -496,7 +516,13 @@ function describeInput(input: Record<string, unknown>): string {
   return shorten(text === '{}' ? '' : text, 200);
 }
 
+/** Errors come from endpoints and clients: cut before they are stored or echoed. */
 function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return outsideErrorText(error);
+}
+
+/** The gateway's usage when its counts are counts; otherwise estimated, with the note saying so. */
+function soundUsage(usage: ModelUsage | undefined, messages: readonly ModelMessage[], answer: string): ModelUsage {
+  if (usage && tokenCount(usage.inputTokens) !== undefined && tokenCount(usage.outputTokens) !== undefined) return usage;
+  return checkedUsage(usage ? { input: usage.inputTokens, output: usage.outputTokens } : undefined, messages, answer);
 }

@@ -13,7 +13,7 @@ import type {
   SessionStore,
   ThoughtRecord,
 } from './model';
-import { FeedbackRefusedError, MAX_FEEDBACK_PER_SESSION, normaliseFeedbackInput } from './feedbackRules';
+import { FeedbackRefusedError, MAX_FEEDBACK_PER_SESSION, feedbackRefusal, normaliseFeedbackInput } from './feedbackRules';
 import { feedbackStep } from './recording/feedbackDelivery';
 import { InvalidSessionIdError, StoreRefusedError } from './model';
 import { matchesQuery } from './sessionQuery';
@@ -213,12 +213,11 @@ export class ThinkingEngine {
     if (this.held.has(sessionId)) this.refreshSession(sessionId);
     const session = this.lookup(sessionId);
     if (!session) throw new FeedbackRefusedError(`Unknown session "${sessionId}": no such session; feedback goes to live sessions.`);
-    if (session.meta.status !== 'live')
-      throw new FeedbackRefusedError(`Session "${sessionId}" is ${session.meta.status}; feedback goes to live sessions.`);
-    if (input.thoughtNumber !== undefined && !session.thoughtNumbers.has(input.thoughtNumber))
-      throw new FeedbackRefusedError(
-        `Unknown thought ${input.thoughtNumber}: session "${sessionId}" holds thoughts ${describeNumbers(session.thoughtNumbers)}; name one of those.`,
-      );
+    const refusal = feedbackRefusal(
+      { id: sessionId, status: session.meta.status, thoughtNumbers: session.thoughtNumbers },
+      input.thoughtNumber,
+    );
+    if (refusal !== undefined) throw new FeedbackRefusedError(refusal);
     if (session.feedback.length >= MAX_FEEDBACK_PER_SESSION)
       throw new FeedbackRefusedError(
         `Session "${sessionId}" already holds ${MAX_FEEDBACK_PER_SESSION} pieces of feedback, the most it may hold.`,
@@ -288,8 +287,15 @@ export class ThinkingEngine {
     const currentId = this.currentByConnection.get(connectionId);
     const current = currentId === undefined ? undefined : this.lookup(currentId);
     if (current) {
-      const startsOver = current.meta.status !== 'live' && input.thoughtNumber === 1 && !input.isRevision && !branches(input);
+      // Thought 1 without sessionId starts a new session, also when the current one is live (a new problem); the
+      // current one stays as it is and the reply says how to go back to it.
+      const startsOver = input.thoughtNumber === 1 && !input.isRevision && !branches(input);
       if (!startsOver) return { session: current, isNew: false };
+      if (current.meta.status === 'live')
+        warnings.push(
+          `Thought 1 without sessionId starts a new session; session "${current.meta.id}" (${current.thoughts.length} thoughts, still live) stays as it is. ` +
+            `To add to it, send sessionId "${current.meta.id}" with thoughtNumber ${current.meta.lastThoughtNumber + 1}.`,
+        );
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
     }
@@ -572,22 +578,4 @@ function sameFeedback(previous: readonly FeedbackRecord[], next: readonly Feedba
     if (a.id !== b.id || a.deliveredAt !== b.deliveredAt || a.appliedAt !== b.appliedAt) return false;
   }
   return true;
-}
-
-/** "1-5, 7" for a person reading which thought numbers exist. */
-function describeNumbers(numbers: ReadonlySet<number>): string {
-  if (numbers.size === 0) return 'none yet';
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  let start = sorted[0];
-  let end = start;
-  for (const value of sorted.slice(1)) {
-    if (value === end + 1) end = value;
-    else {
-      ranges.push(start === end ? String(start) : `${start}-${end}`);
-      start = end = value;
-    }
-  }
-  ranges.push(start === end ? String(start) : `${start}-${end}`);
-  return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
 }

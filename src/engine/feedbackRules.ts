@@ -8,10 +8,11 @@ import {
   isFeedbackKind,
   isName,
   isWholeNumberInRange,
+  visibleText,
 } from './fieldRules';
 import type { FeedbackKind, FeedbackRecord } from './model';
 
-export { FEEDBACK_KINDS, MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind } from './fieldRules';
+export { FEEDBACK_KINDS, MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, feedbackRefusal, isFeedbackKind } from './fieldRules';
 
 /** What the person sends; the engine adds id, author and time. */
 export interface FeedbackInput {
@@ -109,7 +110,8 @@ const QUOTED_LENGTH = 160;
 function quoted(text: string | undefined): string {
   if (text === undefined) return '';
   const short = text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH - 1)}…` : text;
-  return JSON.stringify(short.replace(/\s+/g, ' '));
+  // Guidance is shown to the agent and in logs: hidden controls (bidi and the like) written out.
+  return JSON.stringify(visibleText(short.replace(/\s+/g, ' ')));
 }
 
 /** Which item leads the sentence: the one that asks for the most specific action. */

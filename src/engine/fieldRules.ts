@@ -101,3 +101,78 @@ function boundedJson(value: unknown, limit: number): string | undefined {
   write(value, false);
   return out;
 }
+
+/**
+ * Characters that change how text around them looks without showing themselves: bidi controls (Trojan Source), the C0
+ * controls other than tab, line feed and carriage return, DEL and the C1 controls, and the Unicode line and paragraph
+ * separators.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const HIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+const HIDDEN_CONTROLS = new RegExp(HIDDEN_CONTROL.source, 'g');
+
+/**
+ * Text from outside as it may be shown (exports, tree labels, lists, guidance): each hidden control written out as
+ * `\uXXXX`, so it can neither reorder nor hide what is around it. What is stored keeps the original.
+ */
+export function visibleText(text: string): string {
+  if (!HIDDEN_CONTROL.test(text)) return text;
+  return text.replace(HIDDEN_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** Longest error text from outside (an endpoint, a client) that is stored or echoed, in characters. */
+export const MAX_OUTSIDE_ERROR_LENGTH = 500;
+
+/**
+ * `text` cut to at most `max` characters (never inside a surrogate pair), followed by a marker saying how much was cut
+ * and, when given, where the rest is.
+ */
+export function cutText(text: string, max: number, rest?: string): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${text.length - end} more characters cut${rest ? `; ${rest}` : ''}]`;
+}
+
+/** An error's message (or the thrown value) from outside, cut to MAX_OUTSIDE_ERROR_LENGTH. */
+export function outsideErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : describeValue(error);
+  return cutText(message, MAX_OUTSIDE_ERROR_LENGTH);
+}
+
+/** What the rules of a session say about feedback for it: who may receive it and about which thought. */
+export interface FeedbackPlace {
+  id: string;
+  status: SessionStatus;
+  thoughtNumbers: ReadonlySet<number>;
+}
+
+/**
+ * Why a session may not take this feedback, by the rules the engine applies when the person gives it (feedback goes
+ * to live sessions, about a thought they hold); undefined when it may. One copy for live feedback and imports.
+ */
+export function feedbackRefusal(session: FeedbackPlace, thoughtNumber: number | undefined): string | undefined {
+  if (session.status !== 'live') return `Session "${session.id}" is ${session.status}; feedback goes to live sessions.`;
+  if (thoughtNumber !== undefined && !session.thoughtNumbers.has(thoughtNumber))
+    return `Unknown thought ${thoughtNumber}: session "${session.id}" holds thoughts ${describeNumbers(session.thoughtNumbers)}; name one of those.`;
+  return undefined;
+}
+
+/** "1-5, 7" for a person reading which thought numbers exist. */
+export function describeNumbers(numbers: ReadonlySet<number>): string {
+  if (numbers.size === 0) return 'none yet';
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  let start = sorted[0];
+  let end = start;
+  for (const value of sorted.slice(1)) {
+    if (value === end + 1) end = value;
+    else {
+      ranges.push(start === end ? String(start) : `${start}-${end}`);
+      start = end = value;
+    }
+  }
+  ranges.push(start === end ? String(start) : `${start}-${end}`);
+  return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
+}

@@ -1,6 +1,7 @@
 // The model gateway: the one interface the deliberation layer needs from a language model. Implementations live
 // outside the engine (MCP sampling in src/mcp, an OpenAI-compatible endpoint in src/deliberation, VS Code's models in
 // src/extension) so the engine stays plain Node with no transport of its own.
+import { describeValue } from './fieldRules';
 
 export interface ModelMessage {
   role: 'system' | 'user' | 'assistant';
@@ -37,6 +38,8 @@ export interface ModelUsage {
   outputTokens: number;
   /** True when the model did not report usage and the numbers are our estimate (about 4 characters a token). */
   estimated: boolean;
+  /** Why the counts are estimates although the model reported some: what it sent was not a count. */
+  note?: string;
 }
 
 export interface ModelCompletion {
@@ -71,4 +74,28 @@ export function estimateTokens(text: string): number {
 export function estimatedUsage(messages: readonly ModelMessage[], output: string): ModelUsage {
   const input = messages.reduce((sum, message) => sum + estimateTokens(message.text), 0);
   return { inputTokens: input, outputTokens: estimateTokens(output), estimated: true };
+}
+
+/** A token count from outside: a whole number from 0 to 2^53-1, otherwise unknown (undefined). */
+export function tokenCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * The usage a model reported, when both counts are counts; otherwise our estimate, with a note saying the reported
+ * counts were unknown (a NaN, a negative or a string must never reach a budget or a reply).
+ */
+export function checkedUsage(
+  reported: { input: unknown; output: unknown } | undefined,
+  messages: readonly ModelMessage[],
+  output: string,
+): ModelUsage {
+  if (reported === undefined) return estimatedUsage(messages, output);
+  const inputTokens = tokenCount(reported.input);
+  const outputTokens = tokenCount(reported.output);
+  if (inputTokens !== undefined && outputTokens !== undefined) return { inputTokens, outputTokens, estimated: false };
+  return {
+    ...estimatedUsage(messages, output),
+    note: `token counts unknown (the model reported input ${describeValue(reported.input)}, output ${describeValue(reported.output)}); estimated`,
+  };
 }

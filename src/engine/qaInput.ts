@@ -62,6 +62,8 @@ export const QA_LIMITS = {
   conditions: 20,
   condition: 500,
   steps: 50,
+  /** currentStep, previousSteps and remainingSteps together, as stored (JSON): as much as one thought may hold. */
+  storedSteps: 20_000,
 } as const;
 
 export class QaInputError extends Error {
@@ -154,7 +156,20 @@ export function parseQaInput(args: Record<string, unknown>, workflowNames: Reado
       }
     }
   }
+  if (qa) requireStoredStepsWithinBound(qa);
   return qa;
+}
+
+/** The steps are stored with every thought: together they may take no more than QA_LIMITS.storedSteps. */
+function requireStoredStepsWithinBound(qa: QaInput): void {
+  if (qa.currentStep === undefined && qa.previousSteps === undefined && qa.remainingSteps === undefined) return;
+  const size = JSON.stringify([qa.currentStep, qa.previousSteps, qa.remainingSteps]).length;
+  if (size <= QA_LIMITS.storedSteps) return;
+  throw new QaInputError(
+    'currentStep, previousSteps and remainingSteps',
+    `together they take ${size} characters; expected at most ${QA_LIMITS.storedSteps} characters (as much as one thought), ` +
+      'send the recent steps only, with shorter descriptions',
+  );
 }
 
 /** A remaining step may be sent as text or as a step object (its description is kept). */

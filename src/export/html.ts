@@ -3,6 +3,7 @@
 // renderer (dist/webview/export-render.js) inlined under a CSP that admits that one script by its hash and nothing
 // else: no other script, no handler, no javascript: URL and no network request can run from the file.
 import { createHash } from 'node:crypto';
+import { visibleText } from '../engine/fieldRules';
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
@@ -168,8 +169,9 @@ function revisionDiff(before: string, after: string, revisedNumber: number): str
   return `<details class="diff"><summary>Changes from #${revisedNumber}${coarse}</summary><div class="text">${body}</div></details>`;
 }
 
+/** Escapes text for HTML; hidden controls (bidi and the like) are written out as `\uXXXX` first. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]);
+  return visibleText(text).replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]);
 }
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,6 +1,7 @@
 // Markdown export of a session: the summary, the diagrams as ```mermaid blocks (which GitHub renders) and every
 // thought with its badges. Thought text is untrusted: it is escaped so that it always reads as plain text — no
 // heading, list, code fence, table, link (nor autolink), image, HTML or math can come out of it.
+import { visibleText } from '../engine/fieldRules';
 import type { SessionSnapshot } from '../engine/model';
 import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
@@ -78,9 +79,12 @@ const INLINE_SPECIAL = /[\\`*_[\]<>&~|$!]/g;
 // every renderer sees a broken pattern (GFM and marked match the raw text; markdown-it links text between escapes).
 const AUTOLINK_TRIGGERS = /\/(?=\/)|(?<=\/)\/|(?<=[\p{L}\p{N}_-])\.(?=\p{L})|@/gu;
 
-/** Escapes inline markup and everything a GFM or linkify renderer would turn into a link. */
+/**
+ * Escapes inline markup and everything a GFM or linkify renderer would turn into a link; hidden controls (bidi and the
+ * like) are written out first, so they can neither reorder nor hide the text around them.
+ */
 function escapeInline(text: string): string {
-  return text.replace(INLINE_SPECIAL, '\\$&').replace(AUTOLINK_TRIGGERS, '\\$&');
+  return visibleText(text).replace(INLINE_SPECIAL, '\\$&').replace(AUTOLINK_TRIGGERS, '\\$&');
 }
 
 /** Escapes text for use inside one Markdown line (headings, list items): whitespace flattened. */

@@ -1,6 +1,6 @@
 // The Sessions commands: open in explorer, rename, delete, reveal the journal, import, search, filter, refresh, MCP
 // status and the stdio configuration for other clients. Each accepts a session id or a tree node, or asks.
-import { readFile } from 'node:fs/promises';
+import { readSessionFile } from '../storage/sessionFileReader';
 import * as vscode from 'vscode';
 import { parseSessionJson } from '../storage/sessionJsonFormats';
 import { copyMcpConfiguration } from './copyMcpConfiguration';
@@ -131,7 +131,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 export async function importSessionFile(services: ExtensionServices, path: string): Promise<string> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readSessionFile(path);
   } catch (error) {
     throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, error instanceof Error ? error.message : String(error)), { cause: error });
   }

@@ -1,5 +1,6 @@
 // What the Sessions tree shows, as pure functions over the engine's data (no vscode import, so tested in plain Node):
 // titles, descriptions, the displayed status, Live/Recent/Saved-by-day grouping, branch nesting and escaped tooltips.
+import { visibleText } from '../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
 import { feedbackStatusText } from '../shared/feedbackStatus';
 
@@ -193,7 +194,8 @@ export function thoughtDescription(thought: ThoughtRecord): string {
 
 /** Flattens whitespace and shortens to `length` characters (by code point, so no broken surrogate pairs). */
 export function flatten(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Hidden controls (bidi and the like) written out first: a label must show what the text is.
+  const flat = visibleText(text).replace(/\s+/g, ' ').trim();
   const characters = Array.from(flat);
   return characters.length > length ? `${characters.slice(0, length - 1).join('')}…` : flat;
 }

@@ -12,6 +12,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { outsideErrorText } from '../engine/fieldRules';
 import { CONTINUE_CHOICE, DEFAULT_DECISION_TIMEOUT_MS, FINISH_CHOICE, decisionPointOf, type DecisionPoint } from '../engine/decisionPoints';
 import type { ThinkingEngine, ThoughtReply } from '../engine/engine';
 import type { ConnectionLog } from './connectionLog';
@@ -110,13 +111,37 @@ export function createDecisionPointAsker(
         decision = { action: 'timeout', about: point.kind };
       } else {
         // The client failed or the call was cancelled: the thought stands, the reply says the question went unanswered.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = clientErrorText(error);
         log('warning', `could not ask the user at a decision point: ${message}`, extra.requestId);
         return { ...reply, warnings: [...reply.warnings, `The user could not be asked (${message}); go on as you judge best.`] };
       }
     }
     return withDecision(reply, decision, timeoutMs);
   }
+}
+
+/**
+ * Why asking failed, in a sentence of bounded length: the client's own error cut, or, for an answer that is not an
+ * elicitation result, what was wrong with it in words (not the validator's raw dump).
+ */
+function clientErrorText(error: unknown): string {
+  let issues = (error as { issues?: unknown } | null)?.issues;
+  // A client's SDK that refused its own handler's answer sends the validator's issues as JSON inside the message.
+  const dump = error instanceof Error ? /(\[\s*\{[\s\S]*\])\s*$/.exec(error.message.slice(-20_000))?.[1] : undefined;
+  if (issues === undefined && dump !== undefined) {
+    try {
+      issues = JSON.parse(dump);
+    } catch {
+      // Not JSON after all: cut as it is.
+    }
+  }
+  if (Array.isArray(issues)) {
+    const problems = issues
+      .slice(0, 3)
+      .map((issue: { path?: unknown[]; message?: unknown }) => `${(issue.path ?? []).join('.') || 'the answer'}: ${String(issue.message)}`);
+    return outsideErrorText(`the client's reply was not a valid answer to the question (${problems.join('; ')})`);
+  }
+  return outsideErrorText(error);
 }
 
 /** The elicitation/create params: a message and a flat form (one enum, one free text), as the spec allows. */

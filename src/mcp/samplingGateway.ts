@@ -5,14 +5,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CreateMessageResult, CreateMessageResultWithTools, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  estimatedUsage,
+  checkedUsage,
   type ModelCallOptions,
   type ModelCompletion,
   type ModelGateway,
   type ModelMessage,
   type ModelTool,
   type ModelToolCall,
-  type ModelUsage,
 } from '../engine/modelGateway';
 
 /** Our runner cuts calls at their own time-out; the SDK's default 60 s must not cut them first. */
@@ -53,8 +52,8 @@ export function createSamplingGateway(server: McpServer, relatedRequestId?: Requ
       const toolCalls = tools ? toolCallsOf(result) : [];
       return {
         text,
-        usage: reportedUsage(result) ?? estimatedUsage(messages, text),
-        model: result.model,
+        usage: checkedUsage(reportedUsage(result), messages, text),
+        model: typeof result.model === 'string' ? result.model.slice(0, 200) : 'unknown',
         truncated: result.stopReason === 'maxTokens',
         ...(toolCalls.length > 0 ? { toolCalls } : {}),
       };
@@ -90,11 +89,10 @@ function textOf(result: CreateMessageResult | CreateMessageResultWithTools): str
     .join('\n');
 }
 
-/** Sampling has no usage field; a client may still report one in `_meta.usage` (or `usage`). */
-function reportedUsage(result: CreateMessageResult | CreateMessageResultWithTools): ModelUsage | undefined {
+/** Sampling has no usage field; a client may still report one in `_meta.usage` (or `usage`). Checked by checkedUsage. */
+function reportedUsage(result: CreateMessageResult | CreateMessageResultWithTools): { input: unknown; output: unknown } | undefined {
   const raw = (result._meta as Record<string, unknown> | undefined)?.usage ?? (result as Record<string, unknown>).usage;
   if (raw === null || typeof raw !== 'object') return undefined;
   const { inputTokens, outputTokens } = raw as Record<string, unknown>;
-  if (!Number.isSafeInteger(inputTokens) || !Number.isSafeInteger(outputTokens)) return undefined;
-  return { inputTokens: inputTokens as number, outputTokens: outputTokens as number, estimated: false };
+  return { input: inputTokens, output: outputTokens };
 }

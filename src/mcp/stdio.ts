@@ -21,6 +21,8 @@ const KEPT_EDGE_BYTES = 256;
 const RESOLVED = Promise.resolve();
 /** After stdin ends, how long requests still running may take to be answered before the connection closes anyway. */
 const DRAIN_TIMEOUT_MS = 30_000;
+/** Most requests of ours remembered as awaiting an answer. */
+const MAX_AWAITED = 1000;
 
 export interface StdioTransportOptions {
   maxLineBytes?: number;
@@ -37,6 +39,8 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   private closed = false;
   /** Requests read and not yet answered: at stdin's end they still get their answers before the connection closes. */
   private readonly unanswered = new Set<RequestId>();
+  /** Requests this server sent (sampling, elicitation) whose answers have not come: an over-long answer fails one. */
+  private readonly awaiting = new Set<RequestId>();
   private inputEnded = false;
   private drainTimer: NodeJS.Timeout | undefined;
   /** Resolves when stdout has room again; one for all the messages waiting (see send). */
@@ -78,6 +82,11 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   override send(message: JSONRPCMessage): Promise<void> {
     // After EPIPE or close, stdout is gone: writing would only raise more errors.
     if (this.closed) return RESOLVED;
+    if ('method' in message && 'id' in message) {
+      this.awaiting.add(message.id);
+      // Answers to cancelled or timed-out requests never come: keep the newest only.
+      if (this.awaiting.size > MAX_AWAITED) this.awaiting.delete(this.awaiting.values().next().value as RequestId);
+    }
     if (
       'id' in message &&
       !('method' in message) &&
@@ -155,8 +164,25 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
       this.discarding = undefined;
       this.pending = [];
       this.pendingBytes = 0;
+      const headText = head.toString('utf8');
+      const id = idOfDiscardedLine(headText, tail.toString('utf8'));
+      if (id !== null && this.awaiting.has(id) && !/"method"\s*:/.test(headText)) {
+        // The client's answer to our request (a sampling answer, say): failing that request now beats waiting for
+        // its time-out, and answering an answer would make no sense to the client.
+        this.awaiting.delete(id);
+        this.onerror?.(new Error(`an answer longer than ${this.maxLineBytes} bytes was dropped`));
+        this.onmessage?.({
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: INVALID_REQUEST,
+            message: `the client's answer was longer than ${this.maxLineBytes} bytes, the most one stdio line may hold; it was not read`,
+          },
+        } as JSONRPCMessage);
+        return;
+      }
       this.answer(
-        idOfDiscardedLine(head.toString('utf8'), tail.toString('utf8')),
+        id,
         INVALID_REQUEST,
         `Invalid Request: message longer than ${this.maxLineBytes} bytes, the most one line may hold; nothing of it was read. Send smaller messages.`,
       );
@@ -189,6 +215,7 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
       this.answer(null, INVALID_REQUEST, unsafeIdReason(text, message.id));
       return;
     }
+    if (!('method' in message) && 'id' in message) this.awaiting.delete(message.id as RequestId);
     if ('method' in message) {
       if ('id' in message) this.unanswered.add(message.id);
       // A cancelled request is never answered (the SDK drops it).

@@ -24,7 +24,7 @@ import {
   setOwn,
   type JsonObject,
 } from './recordValidation';
-import { isTimestamp } from '../engine/fieldRules';
+import { feedbackRefusal, isTimestamp } from '../engine/fieldRules';
 import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
 
 export { SessionFormatError } from './recordValidation';
@@ -140,6 +140,7 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   }
   if (result !== undefined) {
     requireWithinLimits(result.snapshot, options.limits ?? DEFAULT_LIMITS);
+    result.warnings.push(...boundExtras(result.snapshot.thoughts), ...dropRefusedFeedback(result.snapshot));
     return result;
   }
   throw new SessionFormatError(
@@ -317,18 +318,76 @@ function parseTime(value: unknown, where: string): number {
   return time;
 }
 
-/** Revisions and branches that point at thoughts the file does not hold: kept, but said. */
+/**
+ * Revisions and branches that point at thoughts the file does not hold before them: kept, but said, as the engine
+ * records such a thought live with a warning (sessionRules.ts).
+ */
 function referenceWarnings(thoughts: readonly ThoughtRecord[]): string[] {
-  const numbers = new Set(thoughts.map((thought) => thought.thoughtNumber));
+  const numbers = new Set<number>();
   const warnings: string[] = [];
   for (const thought of thoughts) {
     if (thought.revisesThought !== undefined && !numbers.has(thought.revisesThought)) {
-      warnings.push(`Thought ${thought.seq + 1} revises thought ${thought.revisesThought}, which the file does not hold.`);
+      warnings.push(`Thought ${thought.seq + 1} revises thought ${thought.revisesThought}, which the file does not hold before it.`);
     }
     if (thought.branchFromThought !== undefined && !numbers.has(thought.branchFromThought)) {
-      warnings.push(`Thought ${thought.seq + 1} branches from thought ${thought.branchFromThought}, which the file does not hold.`);
+      warnings.push(
+        `Thought ${thought.seq + 1} branches from thought ${thought.branchFromThought}, which the file does not hold before it.`,
+      );
     }
+    numbers.add(thought.thoughtNumber);
   }
+  return warnings;
+}
+
+/**
+ * Most characters (as JSON) of the fields a thought carries besides the thought model's own (`extra`: other tools'
+ * fields, our QA steps, recommendations and deliberation facts) that an import keeps; fields past it are dropped.
+ */
+export const MAX_IMPORTED_EXTRA_LENGTH = 64_000;
+
+/** Drops, field by field, what makes a thought's extra longer than MAX_IMPORTED_EXTRA_LENGTH; says what and why. */
+function boundExtras(thoughts: ThoughtRecord[]): string[] {
+  const warnings: string[] = [];
+  for (const thought of thoughts) {
+    if (thought.extra === undefined) continue;
+    let size = 2;
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(thought.extra)) {
+      const length = (JSON.stringify(value) ?? '').length + JSON.stringify(key).length + 2;
+      if (size + length > MAX_IMPORTED_EXTRA_LENGTH) {
+        warnings.push(
+          `Thought ${thought.seq + 1}: field ${describeValue(key)} (${length} characters) dropped; the fields a thought carries besides its own may take at most ${MAX_IMPORTED_EXTRA_LENGTH} characters.`,
+        );
+        continue;
+      }
+      size += length;
+      setOwn(kept, key, value);
+    }
+    if (Object.keys(kept).length > 0) thought.extra = kept;
+    else delete thought.extra;
+  }
+  return warnings;
+}
+
+/**
+ * Feedback the engine would have refused when it was given (about a thought the session does not hold, or given after
+ * the session ended) is dropped, with the engine's own reason: an import means the same rules as live.
+ */
+function dropRefusedFeedback(snapshot: SessionSnapshot): string[] {
+  if (snapshot.feedback === undefined) return [];
+  const { meta, thoughts } = snapshot;
+  const thoughtNumbers = new Set(thoughts.map((thought) => thought.thoughtNumber));
+  const endedAt =
+    meta.status === 'live' ? Number.POSITIVE_INFINITY : thoughts.reduce((latest, thought) => Math.max(latest, thought.timestamp), 0);
+  const warnings: string[] = [];
+  snapshot.feedback = snapshot.feedback.filter((record) => {
+    const status = record.createdAt <= endedAt ? 'live' : meta.status;
+    const refusal = feedbackRefusal({ id: meta.id, status, thoughtNumbers }, record.thoughtNumber);
+    if (refusal === undefined) return true;
+    warnings.push(`Feedback ${record.id} dropped: ${refusal}${status === 'live' ? '' : ' (it was given after the session ended)'}`);
+    return false;
+  });
+  if (snapshot.feedback.length === 0) delete snapshot.feedback;
   return warnings;
 }
 

@@ -183,12 +183,31 @@ describe('connections and sessions', () => {
     assert.equal(engine.getSession(first.sessionId)?.thoughts.length, 2, 'the ended session stays as it was');
   });
 
-  it('does not start over on thoughtNumber 1 while the session is still live', () => {
+  it('starts a new session on thoughtNumber 1 while the session is still live, and says how to go back to it', () => {
     const engine = new ThinkingEngine({ log: quietLog });
     const first = ok(engine.process('c', thought(1)));
     const again = ok(engine.process('c', thought(1)));
-    assert.equal(again.sessionId, first.sessionId);
-    assert.equal(again.thoughtHistoryLength, 2);
+    assert.notEqual(again.sessionId, first.sessionId);
+    assert.equal(again.thoughtHistoryLength, 1);
+    assert.ok(
+      again.warnings.some((warning) => warning.includes(`sessionId "${first.sessionId}" with thoughtNumber 2`)),
+      JSON.stringify(again.warnings),
+    );
+    assert.equal(engine.getSession(first.sessionId)?.meta.status, 'live', 'the earlier session stays as it was');
+  });
+
+  it('warns about a thought number its line already holds, and records it', () => {
+    const engine = new ThinkingEngine({ log: quietLog });
+    const first = ok(engine.process('c', thought(1)));
+    ok(engine.process('c', thought(2)));
+    const twice = ok(engine.process('c', { ...thought(2), sessionId: first.sessionId }));
+    assert.equal(twice.thoughtHistoryLength, 3);
+    assert.ok(
+      twice.warnings.some((warning) => /already holds thought 2 .*thoughtNumber 3/.test(warning)),
+      JSON.stringify(twice.warnings),
+    );
+    const branch = ok(engine.process('c', { ...thought(2), branchFromThought: 1, branchId: 'b' }));
+    assert.ok(!branch.warnings.some((warning) => warning.includes('already holds')), 'a branch has its own numbers');
   });
 
   it('never resets a session when a branch is created, even one numbered 1 after the session ended', () => {

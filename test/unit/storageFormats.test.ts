@@ -259,7 +259,9 @@ describe('sequentialthinking-plus import', () => {
       timestamp: 0,
       thoughtHistory: [{ thought: 'a', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, isRevision: true, revisesThought: 1 }],
     };
-    assert.deepEqual(parseSessionJson(JSON.stringify(file)).warnings, ['Thought 1 revises thought 1, which the file does not hold.']);
+    assert.deepEqual(parseSessionJson(JSON.stringify(file)).warnings, [
+      'Thought 1 revises thought 1, which the file does not hold before it.',
+    ]);
   });
 });
 

@@ -48,6 +48,20 @@ export function applySessionRules(session: HeldSession, input: ThoughtInput, lim
     resolved = { ...input, branchId };
   }
 
+  // Thought numbers are the agent's; a second thought with a number its line already holds is recorded (nothing is
+  // lost) but said, since it usually means two writers (another connection resumed the session) or a lost count.
+  const line = resolved.branchId;
+  if (
+    session.thoughtNumbers.has(input.thoughtNumber) &&
+    session.thoughts.some((t) => t.thoughtNumber === input.thoughtNumber && t.branchId === line)
+  ) {
+    warnings.push(
+      `Session "${meta.id}" already holds thought ${input.thoughtNumber}${line === undefined ? '' : ` on branch "${line}"`} ` +
+        '(recorded earlier, by this or another connection); this one is recorded as another thought with that number. ' +
+        `Send thoughtNumber ${meta.lastThoughtNumber + 1} to continue after the last thought.`,
+    );
+  }
+
   const missing: string[] = [];
   if (input.revisesThought !== undefined && !session.thoughtNumbers.has(input.revisesThought))
     missing.push(`revisesThought ${input.revisesThought}`);

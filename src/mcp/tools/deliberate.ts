@@ -24,6 +24,7 @@ import {
 import { advertisedAs } from '../advertisedSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
+import { sessionUri } from '../resources';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
 
@@ -83,6 +84,7 @@ const roleSummarySchema = z.object({
   inputTokens: z.number().int().describe('Input tokens.'),
   outputTokens: z.number().int().describe('Output tokens.'),
   estimatedTokens: z.boolean().describe('True when the token counts are estimates.'),
+  tokensNote: z.string().optional().describe('Why the counts are estimates although the model reported some (they were no counts).'),
   durationMs: z.number().describe('Wall time of the call.'),
   summary: z.string().describe('The start of its output.'),
   error: z.string().optional().describe('Why it failed.'),
@@ -146,6 +148,8 @@ export const deliberateOutputShape = {
     .describe('The thoughts recorded.'),
 };
 
+const deliberateOutputSchema = z.object(deliberateOutputShape);
+
 export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDeps): RegisteredTool {
   return server.registerTool(
     DELIBERATE_TOOL_NAME,
@@ -186,6 +190,7 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
           gateway,
           toolGateway: deps.toolGateway,
           signal: extra.signal,
+          whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
           onCallRecorded: ({ done, outcome, thoughtNumber }) => {
             if (progressToken === undefined) return;
             const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
@@ -206,6 +211,12 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
         if (error instanceof RecordingError) return errorResult(`The deliberation could not be recorded: ${error.message}`);
         throw error;
       }
+      // The work is recorded whatever the models reported: a reply the output schema would refuse still says so.
+      const checked = deliberateOutputSchema.safeParse(reply);
+      if (!checked.success)
+        return errorResult(
+          `${replyText(reply)}\n\n(The reply's structured form was left out: ${z.prettifyError(checked.error).slice(0, 500)})`,
+        );
       return { content: [{ type: 'text', text: replyText(reply) }], structuredContent: reply as unknown as Record<string, unknown> };
     },
   );

@@ -13,7 +13,7 @@ import { feedbackStatusText } from '../../shared/feedbackStatus';
 import { REPLY_DETAILS, isReplyDetail } from '../../engine/fieldRules';
 import { nextStages } from '../../engine/stageFlow';
 import { findStrategy } from '../../engine/strategies/catalog';
-import { describeValue } from '../../engine/fieldRules';
+import { describeValue, visibleText } from '../../engine/fieldRules';
 import { RefusedValue, WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../engine/thoughtInput';
 import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
@@ -31,6 +31,11 @@ export const SESSION_LIST_MAX_LIMIT = 100;
 export const SEARCH_MAX_SESSIONS_SCANNED = 100;
 export const SEARCH_MAX_THOUGHTS_SCANNED = 50_000;
 const RESUME_DEFAULT_RECENT = 5;
+/**
+ * Most characters (as JSON) of one `get` (full) page: the reply carries it twice (text and structuredContent), and an
+ * MCP stdio client drops a line over 10 MiB. A longer session comes in pages (offset, nextOffset).
+ */
+export const GET_FULL_PAGE_MAX_CHARS = 1_000_000;
 const SNIPPET_LENGTH = 160;
 
 /** A count of 0 or more, also as text ("20"); null or "" means absent. */
@@ -95,8 +100,8 @@ const item = z.looseObject({});
 const resultSchema = z.looseObject({
   sessions: z.array(item).optional().describe('list: the sessions of this page, newest first.'),
   total: z.number().int().optional().describe('list: how many sessions match.'),
-  offset: z.number().int().optional().describe('list: where this page starts.'),
-  nextOffset: z.number().int().optional().describe('list and search: the offset of the next page, when there is one.'),
+  offset: z.number().int().optional().describe('list and get (full): where this page starts.'),
+  nextOffset: z.number().int().optional().describe('list, search and get (full): the offset of the next page, when there is one.'),
   meta: item.optional().describe("get (full): the session's meta."),
   strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
   thoughts: z.array(item).optional().describe('get (full): every thought.'),
@@ -109,7 +114,7 @@ const resultSchema = z.looseObject({
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
-  note: z.string().optional().describe('search: why not every session was searched.'),
+  note: z.string().optional().describe('search and get (full): why not everything came in this reply.'),
   sessionId: z.string().optional().describe('get (summary) and resume: the session.'),
   branches: z.array(item).optional().describe('get (summary) and resume: each branch with its fork point and length.'),
   recentThoughts: z.array(item).optional().describe('get (summary) and resume: the last thoughts.'),
@@ -128,7 +133,7 @@ const resultSchema = z.looseObject({
 const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, one action per call.
 
 - list: newest first, paged with offset and limit, filtered by strategy, status and text (in title or purpose).
-- get: one session, its meta and last thoughts, or with detail "full" every thought and the user's feedback.
+- get: one session, its meta and last thoughts, or with detail "full" every thought and the user's feedback (a long session in pages: call again with nextOffset).
 - search: sessions whose title, purpose or thoughts contain query, with snippets; at most ${SEARCH_MAX_SESSIONS_SCANNED} sessions a call, then go on from nextOffset.
 - resume: makes sessionId this conversation's current session and returns what you need to go on with sequentialthinking.
 - stats: the insights of sessionId, or without it across sessions (filters strategy, since, until).
@@ -151,9 +156,9 @@ export function registerThinkingSessionsTool(
       outputSchema: resultSchema,
       annotations: {
         title: 'Thinking Sessions',
-        // Reads the store; resume only moves this connection's current-session pointer, configure only flips a
-        // session's ask-at-decision-points switch (nothing of the reasoning changes, so no confirmation per call).
-        readOnlyHint: true,
+        // Mostly reads, but configure writes a session's ask-at-decision-points switch and resume moves this
+        // connection's current session: not read-only. Nothing is destroyed, and a repeat changes nothing more.
+        readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
         openWorldHint: false,
@@ -218,16 +223,35 @@ function list(engine: ThinkingEngine, args: Arguments): unknown {
 function get(engine: ThinkingEngine, args: Arguments): unknown {
   const snapshot = requireSession(engine, args);
   const detail = optionalChoice(args, 'detail', DETAILS, '"summary" or "full"') ?? 'summary';
-  if (detail === 'full') {
-    const { meta, strategySwitches, thoughts, feedback } = snapshot;
-    const described = feedback?.map((record) => ({ ...record, status: feedbackStatusText(record, thoughts, meta.status) }));
-    return { meta, strategySwitches, thoughts, ...(described && described.length > 0 ? { feedback: described } : {}) };
-  }
+  if (detail === 'full') return fullPage(snapshot, optionalCount(args, 'offset') ?? 0);
   const recent = optionalCount(args, 'recent') ?? RESUME_DEFAULT_RECENT;
   return {
     ...summarizeMeta(snapshot.meta),
     branches: describeBranches(snapshot.thoughts),
     recentThoughts: snapshot.thoughts.slice(-recent).map(compactThought),
+  };
+}
+
+/** Every thought from `offset` that fits in GET_FULL_PAGE_MAX_CHARS (at least one), and where the next page starts. */
+function fullPage(snapshot: SessionSnapshot, offset: number): unknown {
+  const { meta, strategySwitches, thoughts, feedback } = snapshot;
+  const described = feedback?.map((record) => ({ ...record, status: feedbackStatusText(record, thoughts, meta.status) }));
+  const head = { meta, strategySwitches, ...(offset === 0 && described && described.length > 0 ? { feedback: described } : {}) };
+  let size = JSON.stringify(head).length;
+  let end = Math.min(offset, thoughts.length);
+  while (end < thoughts.length) {
+    const next = JSON.stringify(thoughts[end]).length + 1;
+    if (end > offset && size + next > GET_FULL_PAGE_MAX_CHARS) break;
+    size += next;
+    end++;
+  }
+  const page = { ...head, thoughts: thoughts.slice(Math.min(offset, thoughts.length), end) };
+  if (end >= thoughts.length) return offset === 0 ? page : { ...page, offset };
+  return {
+    ...page,
+    offset,
+    nextOffset: end,
+    note: `Thoughts ${offset + 1}-${end} of ${thoughts.length} (in arrival order): call get again with offset ${end} for the next page.`,
   };
 }
 
@@ -276,7 +300,7 @@ function resume(engine: ThinkingEngine, connectionId: string, args: Arguments): 
   const nextThoughtNumber = meta.lastThoughtNumber + 1;
   return {
     sessionId: meta.id,
-    title: meta.title ?? meta.purpose,
+    title: shownTitle(meta),
     status: meta.status,
     strategy: meta.strategy,
     stage: meta.stage,
@@ -342,7 +366,7 @@ function configure(engine: ThinkingEngine, args: Arguments): unknown {
 function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
   return {
     sessionId: meta.id,
-    title: meta.title ?? meta.purpose,
+    title: shownTitle(meta),
     strategy: meta.strategy,
     stage: meta.stage,
     status: meta.status,
@@ -354,6 +378,12 @@ function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
     // Why get will refuse it (the store lists such sessions with zero counts rather than hide them).
     ...(meta.unreadable !== undefined ? { unreadable: meta.unreadable } : {}),
   };
+}
+
+/** Titles come from thoughts: shown with their hidden controls (bidi and the like) written out. */
+function shownTitle(meta: SessionMeta): string | undefined {
+  const title = meta.title ?? meta.purpose;
+  return title === undefined ? undefined : visibleText(title);
 }
 
 function compactThought(thought: ThoughtRecord): Record<string, unknown> {

@@ -1,0 +1,43 @@
+// Reading a session file to import: its size is checked before anything is read, so a file over the limit is refused
+// with the limit named (rather than read into memory until V8 cannot make it one string).
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Largest session file an import reads: ten thousand thoughts of 20,000 characters with their facts fit in it. */
+export const MAX_SESSION_FILE_BYTES = 256 * 1024 * 1024;
+
+export class SessionFileTooLargeError extends Error {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+  ) {
+    super(
+      `${path} is ${Math.ceil(size / (1024 * 1024))} MiB; a session file to import may be at most ${MAX_SESSION_FILE_BYTES / (1024 * 1024)} MiB. ` +
+        'Nothing was read or imported.',
+    );
+    this.name = 'SessionFileTooLargeError';
+  }
+}
+
+/** The file's text, or SessionFileTooLargeError when it is over MAX_SESSION_FILE_BYTES (checked on the open file). */
+export function readSessionFileSync(path: string): string {
+  const descriptor = openSync(path, 'r');
+  try {
+    const { size } = fstatSync(descriptor);
+    if (size > MAX_SESSION_FILE_BYTES) throw new SessionFileTooLargeError(path, size);
+    return readFileSync(descriptor, 'utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+export async function readSessionFile(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_SESSION_FILE_BYTES) throw new SessionFileTooLargeError(path, size);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
