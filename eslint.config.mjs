@@ -29,6 +29,17 @@ import { readdirSync } from 'node:fs';
  * The layers: each folder and what it may import besides itself (and npm packages); `'engine model'` admits only the
  * engine's model files. Every other layer is refused, and a folder or file under src/ that is in no layer fails lint.
  */
+/** The composition roots (the extension host, the CLI) may import every layer but each other. */
+const COMPOSITION_ROOT_IMPORTS = [
+  'src/engine',
+  'src/shared',
+  'src/diagrams',
+  'src/storage',
+  'src/export',
+  'src/deliberation',
+  'src/recommendations',
+  'src/mcp',
+];
 const LAYER_IMPORTS = {
   'src/engine': [],
   'src/shared': ['engine model'],
@@ -40,26 +51,8 @@ const LAYER_IMPORTS = {
   'src/deliberation': ['src/engine', 'src/shared', 'src/diagrams'],
   'src/recommendations': ['src/engine'],
   'src/mcp': ['src/engine', 'src/shared', 'src/diagrams', 'src/export', 'src/deliberation', 'src/recommendations'],
-  'src/extension': [
-    'src/engine',
-    'src/shared',
-    'src/diagrams',
-    'src/storage',
-    'src/export',
-    'src/deliberation',
-    'src/recommendations',
-    'src/mcp',
-  ],
-  'src/cli': [
-    'src/engine',
-    'src/shared',
-    'src/diagrams',
-    'src/storage',
-    'src/export',
-    'src/deliberation',
-    'src/recommendations',
-    'src/mcp',
-  ],
+  'src/extension': COMPOSITION_ROOT_IMPORTS,
+  'src/cli': COMPOSITION_ROOT_IMPORTS,
 };
 const LAYERS = Object.keys(LAYER_IMPORTS);
 /** What under src/ is in no layer (a new folder, a stray file): each of its files gets a lint error naming the fix. */

@@ -5,32 +5,19 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
-import { createServer } from '../../src/mcp/server';
 import { MODEL_TOOLS, type ModelToolName } from '../../src/mcp/toolSelection';
 import { advertisedTools } from '../../src/extension/toolSettings';
-import { connectCli, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
+import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
 
 const quiet = () => {};
 const APP_TOOLS = ['thought_graph_open_explorer', 'thought_graph_session_page'];
 
-async function connect(engine: ThinkingEngine, tools?: readonly ModelToolName[]) {
-  const created = createServer({ engine, tools });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await created.server.connect(serverTransport);
-  const client = new Client({ name: 'tool-definitions-test', version: '1.0.0' });
-  await client.connect(clientTransport);
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      created.cleanup();
-    },
-  };
+/** A real Client over the in-memory transport, advertising `tools` (all when absent). */
+function connect(engine: ThinkingEngine, tools?: readonly ModelToolName[]) {
+  return connectInMemory(engine, undefined, { tools });
 }
 
 /** A recorded thought without what differs by the moment it arrived. */
