@@ -247,6 +247,7 @@ describe('manifest', () => {
         'mcpServer.enabled',
         'steering.askAtDecisionPoints',
         'steering.decisionTimeoutSeconds',
+        'replyDetail',
         'storagePath',
         'tools',
       ]
