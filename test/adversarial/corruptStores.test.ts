@@ -35,7 +35,8 @@ async function writeSession(dir: string, thoughts: number): Promise<{ id: string
         ...(id ? { sessionId: id } : {}),
       });
       assert.ok(reply.ok, reply.text);
-      id = (JSON.parse(reply.text) as { sessionId: string }).sessionId;
+      // A compact reply names the session on its first reply (and whenever it changes).
+      id = (JSON.parse(reply.text) as { sessionId?: string }).sessionId ?? id;
     }
     return { id, file: `${id}.jsonl` };
   } finally {

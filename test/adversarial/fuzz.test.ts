@@ -88,6 +88,7 @@ async function fuzzTool(
   await client.connect(clientTransport);
   let accepted = 0;
   let refused = 0;
+  let current: string | undefined;
   try {
     await fc.assert(
       fc.asyncProperty(input, async ({ base, overrides }) => {
@@ -103,9 +104,11 @@ async function fuzzTool(
           return;
         }
         accepted++;
-        const reply = JSON.parse(text) as { sessionId: string };
+        // A compact reply names the session only when it is new to this connection: keep the last one named.
+        const reply = JSON.parse(text) as { sessionId?: string };
+        current = reply.sessionId ?? current;
         const full = JSON.parse(
-          resultText(await callTool(client, 'thinking_sessions', { action: 'get', sessionId: reply.sessionId, detail: 'full' })),
+          resultText(await callTool(client, 'thinking_sessions', { action: 'get', sessionId: current, detail: 'full' })),
         ) as { thoughts: { thought: string }[] };
         const last = full.thoughts[full.thoughts.length - 1];
         if (typeof args.thought === 'string') assert.equal(last?.thought, args.thought, 'the stored thought is the one sent');
