@@ -227,8 +227,9 @@ describe('sessions across connections (row 13)', () => {
   it('a duplicate thought number gets a warning; a second thought 1 without sessionId starts a new session', async () => {
     const first = resultJson<{ sessionId: string }>(await callTool(a, 'sequentialthinking', thought(1, 'A starts')));
     resultJson(await callTool(b, 'sequentialthinking', { ...thought(2, 'B joins by id'), sessionId: first.sessionId }));
-    const again = resultJson<{ warnings: string[]; sessionId: string }>(await callTool(a, 'sequentialthinking', thought(2, 'A goes on')));
-    assert.equal(again.sessionId, first.sessionId);
+    const again = resultJson<{ warnings: string[]; sessionId?: string }>(await callTool(a, 'sequentialthinking', thought(2, 'A goes on')));
+    // A compact reply names the session only when it changes: A is still in its first one.
+    assert.equal(again.sessionId ?? first.sessionId, first.sessionId);
     assert.ok(
       again.warnings.some((warning) => /already holds thought 2/.test(warning)),
       JSON.stringify(again.warnings),
