@@ -18,7 +18,9 @@
 // which imports are held to as well) and sessionQuery.ts (what a listing query means). The pure model types stay in the engine, where the domain defines them, rather than moving to
 // src/shared: the engine may import nothing of ours, and a copy would drift. The webview, the diagrams and the
 // protocol may import them as types only (`import type`, erased at build time), so the webview bundle never
-// contains engine code; storage may also import their values (InvalidSessionIdError, the bounds).
+// contains engine code; storage may also import their values (InvalidSessionIdError, the bounds). The one exception
+// is src/engine/browserSafe: the engine's pure rules (no Node, no other engine file), which every layer that shows a
+// session may import as values, so a rule the webview needs is written once, in the engine.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
@@ -59,7 +61,7 @@ const LAYERS = Object.keys(LAYER_IMPORTS);
 const UNLAYERED = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
   .filter((entry) => !LAYERS.includes(`src/${entry.name}`))
   .map((entry) => (entry.isDirectory() ? `src/${entry.name}/**` : `src/${entry.name}`));
-const ENGINE_MODEL = ['./model.ts', './fieldRules.ts', './limits.ts', './sessionQuery.ts'];
+const ENGINE_MODEL = ['./model.ts', './fieldRules.ts', './limits.ts', './sessionQuery.ts', './browserSafe'];
 
 /**
  * What a layer may import besides itself (and npm packages); every other layer is refused. `'engine model'` admits
@@ -184,6 +186,22 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'esbuild.mjs'],
     ignores: ['src/extension/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
+  },
+  {
+    // The engine's browser-safe rules run in the webview and the MCP App too: no Node, nothing outside the folder.
+    files: ['src/engine/browserSafe/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            NO_NODE_IN_BROWSER,
+            { group: ['../*'], message: 'src/engine/browserSafe imports only itself: it is bundled into the webview.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['webview/**/*.ts', 'mcp-app/**/*.ts', 'src/diagrams/**/*.ts', 'src/shared/**/*.ts'],

@@ -8,6 +8,7 @@ import { configureDiagram, drawBranchTree } from './diagram';
 import { GraphView, type ViewModel } from './graphView';
 import { SessionData } from './sessionData';
 import { replyOf, textOf, thoughtOfArguments, type ToolReply } from './toolReplies';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
 const app = new App({ name: 'Thought Explorer thought graph', version: '1.0.0' }, {}, { autoResize: true });
 const view = new GraphView(document.getElementById('app') ?? document.body);
@@ -53,7 +54,7 @@ function refresh(): Promise<void> {
       try {
         await session.refresh(wantedSession, readPage);
       } catch (error) {
-        view.showNote(`The session could not be read: ${error instanceof Error ? error.message : String(error)}`);
+        view.showNote(`The session could not be read: ${errorMessage(error)}`);
       }
       await redraw();
     } while (refreshAgain);
@@ -98,7 +99,7 @@ async function redraw(): Promise<void> {
     const drawn = await drawBranchTree(session.snapshot());
     view.showDiagram(drawn.svg, drawn.shown, drawn.total);
   } catch (error) {
-    view.showDiagramError(error instanceof Error ? error.message : String(error));
+    view.showDiagramError(errorMessage(error));
   }
   // For hosts' tests and anyone inspecting: how many thoughts the drawn tree reflects.
   document.body.dataset.drawn = String(count);
@@ -128,7 +129,7 @@ async function openExplorer(): Promise<void> {
     if (result.isError) view.showNote(textOf(result));
     else view.showNote(reply?.opened ? 'Opened in the Thought Explorer.' : (reply?.hint ?? textOf(result)));
   } catch (error) {
-    view.showNote(`Could not open the explorer: ${error instanceof Error ? error.message : String(error)}`);
+    view.showNote(`Could not open the explorer: ${errorMessage(error)}`);
   }
 }
 
@@ -142,5 +143,5 @@ app
     return redraw();
   })
   .catch((error: unknown) => {
-    view.showNote(`Not connected to a host: ${error instanceof Error ? error.message : String(error)}`);
+    view.showNote(`Not connected to a host: ${errorMessage(error)}`);
   });

@@ -5,6 +5,7 @@ import { DiagramKeyboard } from './diagramKeyboard';
 import { renderMermaid } from './mermaidSetup';
 import { PanZoom } from './panZoom';
 import { nodeIdAt } from './svgNodes';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
 export interface DiagramRequest {
   /**
@@ -197,7 +198,7 @@ export class DiagramView {
       }
     } catch (error) {
       if (generation === this.generation) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.showFailure(message);
         this.options.onFailed(this, message);
       }

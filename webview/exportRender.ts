@@ -6,6 +6,7 @@ import mermaid from 'mermaid';
 import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
 import { diagramSchemeCss } from '../src/diagrams/schemeStyle';
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../src/diagrams/diagramWindow';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
 mermaid.initialize({
   startOnLoad: false,
@@ -46,7 +47,7 @@ async function renderAll(): Promise<void> {
       // Keep the source visible and say what failed; never leave an empty figure.
       const note = document.createElement('p');
       note.className = 'render-error';
-      note.textContent = `This diagram could not be drawn: ${error instanceof Error ? error.message : String(error)}`;
+      note.textContent = `This diagram could not be drawn: ${errorMessage(error)}`;
       source.before(note);
       figure?.setAttribute('data-rendered', 'error');
     }

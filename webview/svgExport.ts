@@ -6,6 +6,7 @@ import type { DiagramView } from './diagramView';
 import { DIAGRAM_TITLES } from './explorerLayout';
 import type { StageGraphView } from './stageGraphView';
 import { fullThoughtDiagram } from './thoughtDiagrams';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
 /** The drawn SVG as standalone text, without the on-screen selection and search marks or the keyboard's tab stops. */
 export function serializeDiagram(svg: SVGSVGElement): string {
@@ -34,7 +35,7 @@ export async function renderExportSvgs(
     try {
       svgs[kind] = await views[kind].renderDetached(source(kind));
     } catch (error) {
-      errors.push(`${DIAGRAM_TITLES[kind]}: ${error instanceof Error ? error.message : String(error)}`);
+      errors.push(`${DIAGRAM_TITLES[kind]}: ${errorMessage(error)}`);
     }
   }
   return { svgs, errors };

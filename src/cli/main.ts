@@ -13,6 +13,7 @@ import { serveStdio } from '../mcp/stdio';
 import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
 import { StoreLocationError } from '../storage/storeErrors';
+import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
 
 const log = (message: string) => process.stderr.write(`[thought-explorer] ${message}\n`);
 
@@ -121,7 +122,7 @@ async function main(argv: readonly string[]): Promise<number> {
           ? createOpenAiGateway({ endpoint: command.model.endpoint, model: command.model.name, apiKeyEnv: command.model.apiKeyEnv })
           : undefined;
       } catch (error) {
-        process.stderr.write(`thought-explorer-mcp: ${error instanceof Error ? error.message : String(error)} (--model-api-key-env)\n`);
+        process.stderr.write(`thought-explorer-mcp: ${errorMessage(error)} (--model-api-key-env)\n`);
         return 2;
       }
       await serve(command, version, modelGateway);
@@ -135,7 +136,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return command.kind === 'export' ? await runExport(store, command) : runImport(store, command);
       } catch (error) {
         // Bad files and refused ids end here with their own message; no stack trace for a user's mistake.
-        process.stderr.write(`thought-explorer-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(`thought-explorer-mcp: ${errorMessage(error)}\n`);
         return 1;
       } finally {
         store.close();
@@ -151,9 +152,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // A store path the user must change is their mistake, not a crash: its message alone, no stack trace.
-    log(
-      `fatal: ${error instanceof StoreLocationError ? `${error.message} (--storage-path)` : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
+    log(`fatal: ${error instanceof StoreLocationError ? `${error.message} (--storage-path)` : errorDetail(error)}`);
     process.exit(1);
   },
 );

@@ -8,6 +8,7 @@ import { exportSession } from '../export/index';
 import type { FileSessionStore } from '../storage/fileSessionStore';
 import { readSessionFileSync } from '../storage/sessionFileReader';
 import { parseSessionJson } from '../storage/sessionJsonFormats';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
 
@@ -18,7 +19,7 @@ export async function runExport(store: FileSessionStore, command: Extract<CliCom
     snapshot = store.loadSession(command.sessionId);
   } catch (error) {
     // An id the store cannot hold (e.g. "../x") is refused with the rule it breaks.
-    say(error instanceof Error ? error.message : String(error));
+    say(errorMessage(error));
     return 1;
   }
   if (!snapshot) {
@@ -53,7 +54,7 @@ export function runImport(store: FileSessionStore, command: Extract<CliCommand, 
   try {
     text = readSessionFileSync(path);
   } catch (error) {
-    say(error instanceof Error ? error.message : String(error));
+    say(errorMessage(error));
     return 1;
   }
   const parsed = parseSessionJson(text, { limits: engine.limits });

@@ -29,6 +29,7 @@ import { effectiveReplyDetail } from './replyDetail';
 import { QaInputError } from './qaInput';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
+import { errorDetail, errorMessage } from './browserSafe/errorMessage';
 
 export type { ThoughtReply } from './recording/thoughtReply';
 
@@ -134,7 +135,7 @@ export class ThinkingEngine {
       // A session id the store cannot hold (e.g. "..") is bad input, not a disk failure: sending it again cannot help.
       if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
       if (error instanceof StoreRefusedError) return { ok: false, error: error.message };
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log(`thought not recorded: ${message}`);
       return { ok: false, error: `The thought could not be saved (${message}); nothing was recorded. Send it again.`, storeFailed: true };
     }
@@ -199,7 +200,7 @@ export class ThinkingEngine {
     } catch (error) {
       if (error instanceof FeedbackRefusedError) return { ok: false, error: error.message };
       if (error instanceof InvalidSessionIdError) return { ok: false, error: `Invalid sessionId: ${error.message}` };
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log(`feedback not recorded: ${message}`);
       return { ok: false, error: `The feedback could not be saved (${message}); nothing was recorded. Send it again.` };
     }
@@ -469,7 +470,7 @@ export class ThinkingEngine {
       change = store.externalChange(id);
     } catch (error) {
       if (error instanceof InvalidSessionIdError) return false;
-      this.log(`could not check session "${id}" for changes by another process: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`could not check session "${id}" for changes by another process: ${errorMessage(error)}`);
       return false;
     }
     if (change === 'none') return false;
@@ -486,7 +487,7 @@ export class ThinkingEngine {
     try {
       snapshot = store.loadSession(id);
     } catch (error) {
-      this.log(`could not re-read session "${id}": ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`could not re-read session "${id}": ${errorMessage(error)}`);
     }
     // Unreadable now (the store has said why) or removed since the stat: keep what is held; a removal notifies again.
     if (!snapshot) return true;
@@ -539,16 +540,12 @@ export class ThinkingEngine {
     try {
       this.store?.deleteSession(id);
     } catch (error) {
-      this.log(
-        `could not remove the empty session "${id}" after a failed write: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.log(`could not remove the empty session "${id}" after a failed write: ${errorMessage(error)}`);
     }
   }
 
   private emit(event: EngineEvent): void {
-    this.events.emit(event, (error) =>
-      this.log(`engine listener failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-    );
+    this.events.emit(event, (error) => this.log(`engine listener failed: ${errorDetail(error)}`));
   }
 }
 

@@ -16,6 +16,7 @@ import { VsCodeToolGateway } from './lmToolGateway';
 import type { LiveDeliberations } from './liveDeliberations';
 import type { ExtensionServices } from './services';
 import { SETTINGS_SECTION } from './settings';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const PARTICIPANT_ID = 'thought-explorer.thinking';
 const OPEN_COMMAND = 'thoughtExplorer.openInExplorer';
@@ -135,7 +136,7 @@ async function deliberate(
     await gateway.ready();
   } catch (error) {
     // No model (none installed, none matching the setting, no consent): say what to do; nothing is recorded.
-    return refused(vscode.l10n.t('{0} Nothing was run or recorded.', error instanceof Error ? error.message : String(error)));
+    return refused(vscode.l10n.t('{0} Nothing was run or recorded.', errorMessage(error)));
   }
 
   const controller = new AbortController();

@@ -9,6 +9,7 @@ import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
 import type { SessionsTreeNode, SessionsTreeProvider } from './sessionsTree';
 import { sessionTitle } from './sessionTreeModel';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export interface CommandContext {
   services: ExtensionServices;
@@ -25,7 +26,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
         try {
           return await handler(...args);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           services.log.error(`${id} failed: ${message}`);
           void vscode.window.showErrorMessage(vscode.l10n.t('Thought Explorer: {0}', message));
           return undefined;
@@ -133,13 +134,13 @@ export async function importSessionFile(services: ExtensionServices, path: strin
   try {
     text = await readSessionFile(path);
   } catch (error) {
-    throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, error instanceof Error ? error.message : String(error)), { cause: error });
+    throw new Error(vscode.l10n.t('Cannot read {0}: {1}', path, errorMessage(error)), { cause: error });
   }
   let parsed;
   try {
     parsed = parseSessionJson(text, { limits: services.engine.limits });
   } catch (error) {
-    throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, error instanceof Error ? error.message : String(error)), {
+    throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, errorMessage(error)), {
       cause: error,
     });
   }

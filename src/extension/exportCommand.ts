@@ -10,6 +10,7 @@ import { exportSession, type ExportOptions } from '../export/index';
 import { resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
 import { sessionTitle } from './sessionTreeModel';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
@@ -83,7 +84,7 @@ export function registerExportCommand(context: vscode.ExtensionContext, services
           if (target !== undefined) onExported?.();
           return target;
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           services.log.error(`Export failed: ${message}`);
           void vscode.window.showErrorMessage(vscode.l10n.t('Thought Explorer: export failed: {0}', message));
           return undefined;

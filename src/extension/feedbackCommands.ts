@@ -9,6 +9,7 @@ import type { FeedbackKind, SessionSnapshot } from '../engine/model';
 import type { FeedbackHostMessage, GiveFeedbackMessage } from '../shared/feedbackProtocol';
 import { resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const FEEDBACK_COMMANDS = {
   note: 'thoughtExplorer.feedback.note',
@@ -87,7 +88,7 @@ export function registerFeedbackCommands(context: vscode.ExtensionContext, servi
         try {
           await handler(argument);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorMessage(error);
           services.log.error(`${id} failed: ${message}`);
           void vscode.window.showErrorMessage(vscode.l10n.t('Thought Explorer: {0}', message));
         }

@@ -12,6 +12,7 @@ import {
   type ModelToolCall,
 } from '../engine/modelGateway';
 import type { ModelSetting } from './deliberationSettings';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** No model can run the deliberation; the message says why and what to do. Nothing has been recorded. */
 export class ModelUnavailableError extends Error {
@@ -35,7 +36,7 @@ export function noModelMessage(setting: ModelSetting): string {
 
 /** A clear message for any error a model call can end with. */
 export function describeModelError(error: unknown, modelName: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code =
     error instanceof vscode.LanguageModelError
       ? error.code

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ModelTool, ModelToolCall } from '../engine/modelGateway';
 import { isOwnToolName, type ToolCallOutcome, type ToolGateway } from '../engine/toolGateway';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** A tag that marks a tool as ours, whatever its name. */
 const OWN_TAG = 'thought-explorer';
@@ -51,7 +52,7 @@ export class VsCodeToolGateway implements ToolGateway {
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
       // A tool's own failure (or a refused confirmation) is an outcome the model sees, not the end of the plan.
-      return { text: `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      return { text: `${call.name} failed: ${errorMessage(error)}`, isError: true };
     } finally {
       signal?.removeEventListener('abort', onAbort);
       source.dispose();

@@ -15,6 +15,7 @@ import { decisionPointOptions } from './decisionPointSettings';
 import { advertisedTools } from './toolSettings';
 import { replyDetailOption } from './replyDetailSetting';
 import { SETTINGS_SECTION } from './settings';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
 export const MCP_SERVER_LABEL = 'Thought Explorer';
@@ -133,7 +134,7 @@ export class McpServerHost implements vscode.Disposable {
     try {
       await running.server.close();
     } catch (error) {
-      this.services.log.warn(`MCP server did not close cleanly: ${describe(error)}`);
+      this.services.log.warn(`MCP server did not close cleanly: ${errorMessage(error)}`);
     }
   }
 
@@ -219,7 +220,7 @@ export class McpServerHost implements vscode.Disposable {
       return running;
     } catch (error) {
       if (generation === this.generation) this.starting = undefined;
-      this.lastError = describe(error);
+      this.lastError = errorMessage(error);
       this.services.log.error(`MCP server could not start: ${this.lastError}`);
       throw error;
     }
@@ -311,8 +312,4 @@ export function registerMcpProvider(
     }),
   );
   return host;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

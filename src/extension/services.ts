@@ -17,6 +17,7 @@ import {
   type ExtensionSettings,
   type SettingsSource,
 } from './settings';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** The store as the extension uses it: the engine's interface plus where a session's file is, and a way to close. */
 export interface OpenedStore extends SessionStore {
@@ -224,7 +225,7 @@ export class ExtensionServices implements vscode.Disposable {
     try {
       built.store.close();
     } catch (error) {
-      this.log.warn(`Closing the session store failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Closing the session store failed: ${errorMessage(error)}`);
     }
   }
 }

@@ -25,6 +25,7 @@ import {
   type ThoughtEntry,
 } from './sessionTreeModel';
 import { thoughtPages, type ThoughtPage } from './thoughtPaging';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const SESSIONS_VIEW_ID = 'thoughtExplorer.sessions';
 
@@ -264,7 +265,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       sessions = this.services.engine.listSessions(query).sessions;
       this.lastError = undefined;
     } catch (error) {
-      this.lastError = `Sessions could not be listed: ${error instanceof Error ? error.message : String(error)}`;
+      this.lastError = `Sessions could not be listed: ${errorMessage(error)}`;
       this.services.log.error(this.lastError);
       this.renderEmitter.fire(0);
       return [];
@@ -321,7 +322,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     try {
       snapshot = this.services.engine.getSession(node.sessionId);
     } catch (error) {
-      this.services.log.error(`Session ${node.sessionId} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.error(`Session ${node.sessionId} could not be read: ${errorMessage(error)}`);
       return [];
     }
     if (!snapshot) return [];

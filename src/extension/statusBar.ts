@@ -6,6 +6,7 @@ import type { EngineEvent } from '../engine/events';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
 import { IDLE_AS_ABANDONED_MS, sessionTitle } from './sessionTreeModel';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** The item's text for a live session: thought n of total, strategy, stage. */
 export function statusBarText(meta: SessionMeta): string {
@@ -112,7 +113,7 @@ export function registerStatusBar(
     try {
       latest = services.engine.listSessions({ status: 'live', limit: 1 }).sessions[0];
     } catch (error) {
-      services.log.warn(`The status bar could not list live sessions: ${error instanceof Error ? error.message : String(error)}`);
+      services.log.warn(`The status bar could not list live sessions: ${errorMessage(error)}`);
       return;
     }
     if (tracker.syncFromStore(latest)) update();

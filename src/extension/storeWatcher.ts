@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { JOURNAL_EXTENSION, sessionIdFromFileName } from '../storage/sessionIds';
 import type { ExtensionServices } from './services';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export interface StoreWatcherOptions {
   debounceMs?: number;
@@ -54,9 +55,7 @@ export class StoreWatcher implements vscode.Disposable {
         this.stopWatching();
       });
     } catch (error) {
-      this.services.log.warn(
-        `Cannot watch ${directory} for sessions written by other processes: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.services.log.warn(`Cannot watch ${directory} for sessions written by other processes: ${errorMessage(error)}`);
     }
   }
 
@@ -93,9 +92,7 @@ export class StoreWatcher implements vscode.Disposable {
     try {
       return check(this.services.engine);
     } catch (error) {
-      this.services.log.warn(
-        `Checking the session store for changes by another process failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.services.log.warn(`Checking the session store for changes by another process failed: ${errorMessage(error)}`);
       return true;
     }
   }

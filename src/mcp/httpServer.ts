@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
+import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -127,9 +128,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     sessions.delete(sessionId);
     clearTimeout(session.idleTimer);
     log(`MCP HTTP session ${sessionId} closed: ${why}`);
-    session
-      .close()
-      .catch((error: unknown) => log(`closing MCP HTTP session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    session.close().catch((error: unknown) => log(`closing MCP HTTP session ${sessionId}: ${errorMessage(error)}`));
   };
 
   /** Counts a request against its session until its response ends (or the connection drops). */
@@ -252,7 +251,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (closing) return sendError(response, 503, 'Server is closing');
     if (preflight(request, response)) return;
     handle(request, response).catch((error: unknown) => {
-      log(`MCP HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log(`MCP HTTP request failed: ${errorDetail(error)}`);
       if (!response.headersSent) sendError(response, 500, 'Internal server error', undefined, -32603);
       else response.end();
     });

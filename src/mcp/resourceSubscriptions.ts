@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
 import type { EngineEvent } from '../engine/events';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 const SESSION_RESOURCE = /^thinking:\/\/sessions\/([^/?#]+)(\/markdown)?$/;
 
@@ -54,10 +55,7 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
       // Held in memory, so that another process's changes to it are announced too.
       meta = engine.holdSession(id);
     } catch (error) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Cannot subscribe to "${uri}": ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": ${errorMessage(error)}`);
     }
     if (!meta)
       throw new McpError(

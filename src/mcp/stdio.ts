@@ -9,6 +9,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** The SDK's own default: a line longer than this is refused rather than buffered without bound. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -231,7 +232,7 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
     try {
       value = JSON.parse(text);
     } catch {
-      this.answer(null, PARSE_ERROR, `Parse error: ${error instanceof Error ? error.message : String(error)}`);
+      this.answer(null, PARSE_ERROR, `Parse error: ${errorMessage(error)}`);
       return;
     }
     const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;

@@ -1,6 +1,7 @@
 // The shapes of a failed tool call: an `isError` result whose text tells the agent what went wrong. Tool failures are
 // results, never JSON-RPC errors, so the agent reads them and can correct its next call.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -8,5 +9,5 @@ export function errorResult(message: string): CallToolResult {
 
 /** An unexpected failure inside a tool (a bug or a broken store): named, so it is never mistaken for bad input. */
 export function toolFailure(tool: string, error: unknown): CallToolResult {
-  return errorResult(`Tool "${tool}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  return errorResult(`Tool "${tool}" failed: ${errorMessage(error)}`);
 }

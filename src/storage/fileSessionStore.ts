@@ -28,7 +28,8 @@ import {
   type Durability,
 } from './sessionJournal';
 import { SessionFullError, StoreLocationError, formatBytes } from './storeErrors';
-import { SessionIndex, describeError, idMismatch } from './sessionIndex';
+import { SessionIndex, idMismatch } from './sessionIndex';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 import { journalFileName } from './sessionIds';
 
 export interface FileSessionStoreOptions {
@@ -117,7 +118,7 @@ export class FileSessionStore implements SessionStore {
           { cause: error },
         );
       }
-      throw new Error(`Cannot create the journal of session "${meta.id}" at ${path}: ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot create the journal of session "${meta.id}" at ${path}: ${errorMessage(error)}`, { cause: error });
     }
     const base = resetDerived(meta);
     let bytes: number;
@@ -127,7 +128,7 @@ export class FileSessionStore implements SessionStore {
       // Leave no journal without its session record behind.
       writer.close();
       tryUnlink(path);
-      throw new Error(`Cannot write the journal of session "${meta.id}" at ${path}: ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot write the journal of session "${meta.id}" at ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (this.durability === 'fsync') this.syncDirectory();
     this.keepWriter(meta.id, writer);
@@ -165,9 +166,9 @@ export class FileSessionStore implements SessionStore {
       result = readJournal(path, true);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      this.log(`cannot open session "${id}": ${describeError(error)}`);
+      this.log(`cannot open session "${id}": ${errorMessage(error)}`);
       // Listed from now on as unreadable, with the reason, rather than with counts nothing can open.
-      this.index.markUnreadable(id, describeError(error));
+      this.index.markUnreadable(id, errorMessage(error));
       return undefined;
     }
     for (const problem of result.problems) this.log(problem);
@@ -217,7 +218,7 @@ export class FileSessionStore implements SessionStore {
         this.known.set(id, 'deleted');
         return false;
       }
-      throw new Error(`Cannot delete session "${id}" (${path}): ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot delete session "${id}" (${path}): ${errorMessage(error)}`, { cause: error });
     }
   }
 
@@ -239,7 +240,7 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       tryUnlink(temporary);
       if (error instanceof SessionFullError) throw error;
-      throw new Error(`Cannot save session "${id}" to ${path}: ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot save session "${id}" to ${path}: ${errorMessage(error)}`, { cause: error });
     }
     if (this.durability === 'fsync') this.syncDirectory();
     try {
@@ -248,7 +249,7 @@ export class FileSessionStore implements SessionStore {
       this.known.set(id, { ino: read.ino, size: read.size });
     } catch (error) {
       this.known.set(id, { ino: -1, size: -1 });
-      this.log(`saved session "${id}" but could not re-read it: ${describeError(error)}`);
+      this.log(`saved session "${id}" but could not re-read it: ${errorMessage(error)}`);
     }
   }
 
@@ -313,7 +314,7 @@ export class FileSessionStore implements SessionStore {
       try {
         writer.close();
       } catch (error) {
-        this.log(`closing ${writer.path}: ${describeError(error)}`);
+        this.log(`closing ${writer.path}: ${errorMessage(error)}`);
       }
     }
     this.writers.clear();
@@ -332,7 +333,7 @@ export class FileSessionStore implements SessionStore {
       this.known.set(id, { ino: writer.ino, size: -1 });
       // A failed descriptor is not trusted again; the next write reopens the journal (and starts on a fresh line).
       this.closeWriter(id);
-      throw new Error(`Cannot append to the journal of session "${id}" (${writer.path}): ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot append to the journal of session "${id}" (${writer.path}): ${errorMessage(error)}`, { cause: error });
     }
     const known = this.known.get(id);
     // Our own bytes: the journal stays "as we left it". A journal we never read, or one our descriptor no longer is
@@ -360,7 +361,7 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         throw new Error(`Session "${id}" has no journal at ${path} (was it deleted?)`, { cause: error });
-      throw new Error(`Cannot open the journal of session "${id}" at ${path}: ${describeError(error)}`, { cause: error });
+      throw new Error(`Cannot open the journal of session "${id}" at ${path}: ${errorMessage(error)}`, { cause: error });
     }
     this.keepWriter(id, writer);
     return writer;
@@ -384,7 +385,7 @@ export class FileSessionStore implements SessionStore {
     try {
       writer.close();
     } catch (error) {
-      this.log(`closing ${writer.path}: ${describeError(error)}`);
+      this.log(`closing ${writer.path}: ${errorMessage(error)}`);
     }
   }
 
@@ -413,7 +414,7 @@ export class FileSessionStore implements SessionStore {
         closeSync(fd);
       }
     } catch (error) {
-      this.log(`could not sync ${this.directory}: ${describeError(error)}`);
+      this.log(`could not sync ${this.directory}: ${errorMessage(error)}`);
     }
   }
 }
@@ -430,7 +431,7 @@ function prepareDirectory(directory: string): void {
         `${code === 'EEXIST' ? 'it is a file' : 'part of that path is a file'}, not a folder. Choose a folder for the sessions (an empty or missing one is fine).`,
       );
     }
-    throw new StoreLocationError(directory, describeError(error));
+    throw new StoreLocationError(directory, errorMessage(error));
   }
   // mkdir with recursive succeeds on an existing directory and fails on most other things; make sure.
   const stat = statSync(directory);

@@ -25,6 +25,7 @@ import { matchesQuery } from '../engine/sessionQuery';
 import { nonRegularKind, openRegularFile } from './regularFiles';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const INDEX_FILE_NAME = 'index.json';
 const INDEX_FORMAT = 'thought-explorer-index';
@@ -173,7 +174,7 @@ export class SessionIndex {
     try {
       names = readdirSync(this.directory);
     } catch (error) {
-      this.report(this.directory, 'readdir', `cannot list the session directory ${this.directory}: ${describeError(error)}`);
+      this.report(this.directory, 'readdir', `cannot list the session directory ${this.directory}: ${errorMessage(error)}`);
       return;
     }
     // Every entry whose journal is found is marked with this refresh's number; the rest are dropped afterwards. (A
@@ -193,8 +194,8 @@ export class SessionIndex {
         // lstat: a symbolic link is reported as what it is, never followed out of the store.
         stat = lstatSync(path, { throwIfNoEntry: false });
       } catch (error) {
-        this.report(name, 'stat', `cannot stat ${path}: ${describeError(error)}`);
-        this.markUnreadable(id, `cannot stat the journal: ${describeError(error)}`);
+        this.report(name, 'stat', `cannot stat ${path}: ${errorMessage(error)}`);
+        this.markUnreadable(id, `cannot stat the journal: ${errorMessage(error)}`);
         stat = undefined;
       }
       let entry = this.entries.get(id);
@@ -241,8 +242,8 @@ export class SessionIndex {
         result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
       result ??= readJournal(path, false);
     } catch (error) {
-      this.report(path, signature, `unreadable session journal: ${describeError(error)}`);
-      this.markUnreadable(id, describeError(error), stat);
+      this.report(path, signature, `unreadable session journal: ${errorMessage(error)}`);
+      this.markUnreadable(id, errorMessage(error), stat);
       return;
     }
     if (result.problems.length > 0) this.report(path, signature, result.problems.join('\n'));
@@ -269,7 +270,7 @@ export class SessionIndex {
       text = readIndexText(this.indexPath);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.log(`session index ${this.indexPath} unreadable (${describeError(error)}); rebuilding it from the journals`);
+        this.log(`session index ${this.indexPath} unreadable (${errorMessage(error)}); rebuilding it from the journals`);
       return true;
     }
     const entries = parseIndex(text);
@@ -311,7 +312,7 @@ export class SessionIndex {
       writeFileSync(temporary, text, { flag: 'wx' });
       renameSync(temporary, this.indexPath);
     } catch (error) {
-      this.log(`could not write the session index ${this.indexPath}: ${describeError(error)}`);
+      this.log(`could not write the session index ${this.indexPath}: ${errorMessage(error)}`);
       try {
         unlinkSync(temporary);
       } catch {
@@ -415,8 +416,4 @@ function readIndexText(path: string): string {
   } finally {
     closeSync(fd);
   }
-}
-
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

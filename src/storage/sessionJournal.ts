@@ -45,6 +45,7 @@ import {
   requireTime,
 } from './recordValidation';
 import { MAX_FEEDBACK_PER_SESSION } from '../engine/fieldRules';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const JOURNAL_VERSION = 1;
 
@@ -226,7 +227,7 @@ class JournalReplay {
     try {
       this.apply(parsed, lineNumber);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.problems.push(
         `${this.path}:${this.lineLabel(lineNumber)}: ${isLast ? 'invalid last line ignored' : 'invalid line skipped'} (${reason})`,
       );

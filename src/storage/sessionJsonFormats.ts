@@ -26,6 +26,7 @@ import {
 } from './recordValidation';
 import { feedbackRefusal, isTimestamp } from '../engine/fieldRules';
 import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export { SessionFormatError } from './recordValidation';
 
@@ -127,7 +128,7 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new SessionFormatError('file', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new SessionFormatError('file', `not valid JSON (${errorMessage(error)})`);
   }
   const file = requireObject(parsed, 'file');
   let result: ParsedSessionFile | undefined;

@@ -4,6 +4,7 @@
 import { deliveredForm, feedbackGuidance, thoughtApplies, type DeliveredFeedback } from '../feedbackRules';
 import type { FeedbackEntry, FeedbackRecord, ThoughtRecord } from '../model';
 import type { HeldSession } from './heldSession';
+import { errorMessage } from '../browserSafe/errorMessage';
 
 export interface FeedbackStepResult {
   /** What goes on the reply (undefined: nothing to deliver, the reply stays as it was). */
@@ -66,7 +67,7 @@ function tryPersist(context: FeedbackStepContext, entry: FeedbackEntry): boolean
     context.persist(entry);
     return true;
   } catch (error) {
-    context.log(`feedback mark not saved (retried with the next thought): ${error instanceof Error ? error.message : String(error)}`);
+    context.log(`feedback mark not saved (retried with the next thought): ${errorMessage(error)}`);
     return false;
   }
 }

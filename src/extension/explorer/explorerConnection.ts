@@ -20,6 +20,7 @@ import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
 import { feedbackFromExplorer } from '../feedbackCommands';
 import { insightsMessage } from './insightsHost';
+import { errorMessage } from '../../engine/browserSafe/errorMessage';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -338,7 +339,7 @@ export class ExplorerConnection implements vscode.Disposable {
       }
       this.sentThoughts = snapshot.thoughts.length;
     } catch (error) {
-      this.services.log.warn(`Explorer could not re-read the session store: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(`Explorer could not re-read the session store: ${errorMessage(error)}`);
     }
   }
 
@@ -349,9 +350,7 @@ export class ExplorerConnection implements vscode.Disposable {
       if (this.sessionId === undefined && this.mode === 'live') this.sessionId = this.latestSessionId();
       session = this.sessionId === undefined ? null : this.sessionView(this.sessionId);
     } catch (error) {
-      this.services.log.error(
-        `Explorer could not load session ${this.sessionId ?? ''}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.services.log.error(`Explorer could not load session ${this.sessionId ?? ''}: ${errorMessage(error)}`);
     }
     this.sentThoughts = session?.thoughts.length ?? 0;
     this.sentSwitches = session?.strategySwitches.length ?? 0;
@@ -397,7 +396,7 @@ async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | un
     services.log.info(`Exported the ${diagram} to ${target.fsPath}`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0}.', target.fsPath.split(/[\\/]/).pop() ?? 'the SVG'));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     services.log.error(`SVG export failed: ${message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the SVG: {0}', message));
   }

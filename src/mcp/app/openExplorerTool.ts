@@ -8,6 +8,7 @@ import type { ThinkingEngine } from '../../engine/engine';
 import { OPEN_EXPLORER_TOOL_NAME, type OpenExplorerReply } from '../../shared/thoughtGraph';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
+import { errorMessage } from '../../engine/browserSafe/errorMessage';
 
 export { OPEN_EXPLORER_TOOL_NAME };
 
@@ -50,7 +51,7 @@ export function registerOpenExplorerTool(
       try {
         await openExplorer(sessionId);
       } catch (error) {
-        return errorResult(`The explorer could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`The explorer could not be opened: ${errorMessage(error)}`);
       }
       const reply: OpenExplorerReply = { opened: true, sessionId };
       return { content: [{ type: 'text', text: `Opened session ${sessionId} in the Thought Explorer.` }], structuredContent: { ...reply } };

@@ -25,6 +25,7 @@ import { advertisedAs } from '../advertisedSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
+import { errorMessage } from '../../engine/browserSafe/errorMessage';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
 
@@ -176,7 +177,7 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
         try {
           await gateway.ready(extra.signal);
         } catch (error) {
-          return errorResult(`${error instanceof Error ? error.message : String(error)} Nothing was run or recorded.`);
+          return errorResult(`${errorMessage(error)} Nothing was run or recorded.`);
         }
       }
 

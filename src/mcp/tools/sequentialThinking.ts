@@ -15,6 +15,7 @@ import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
+import { errorMessage } from '../../engine/browserSafe/errorMessage';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -120,7 +121,7 @@ export function registerSequentialThinkingTool(
         const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
         return asking ? asking.then(shaped) : shaped(outcome.reply);
       } catch (error) {
-        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${error instanceof Error ? error.message : String(error)}`, extra.requestId);
+        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
       }
     },

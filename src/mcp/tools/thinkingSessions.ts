@@ -18,6 +18,7 @@ import { RefusedValue, WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../eng
 import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
+import { errorMessage } from '../../engine/browserSafe/errorMessage';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
@@ -171,7 +172,7 @@ export function registerThinkingSessionsTool(
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);
         // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.requestId);
         return errorResult(message);
       }
