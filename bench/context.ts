@@ -5,9 +5,9 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { formatMs, percentile, type BenchCheck, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { P50_RATIO_TARGET, RSS_RATIO_TARGET, runRound, serversUnderTest, type RunResult, type ServerUnderTest } from './toolCalls';
 import { DEFAULT_WORKLOAD } from './workload';

@@ -4,8 +4,8 @@
 // stdio or HTTP. Calls rotate between the servers in one run, so machine load falls on all alike; the check is the
 // ratio of the medians with the list and without.
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../src/engine/engine';
 import type { ToolInfo } from '../src/engine/qaInput';
 import { createServer } from '../src/mcp/server';

@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 

@@ -18,7 +18,8 @@ export interface ToolReply {
 
 interface ResultLike {
   content?: readonly unknown[];
-  structuredContent?: Record<string, unknown>;
+  /** Any JSON value since the 2026-07-28 revision; ours are objects. */
+  structuredContent?: unknown;
   isError?: boolean;
 }
 
@@ -27,7 +28,11 @@ const SESSION_IN_TEXT = /\bin session (\S+?) \(/;
 export function replyOf(result: ResultLike): ToolReply {
   const text = textOf(result);
   if (result.isError) return { isError: true, error: text };
-  const data = result.structuredContent ?? parseObject(text);
+  const structured = result.structuredContent;
+  const data =
+    typeof structured === 'object' && structured !== null && !Array.isArray(structured)
+      ? (structured as Record<string, unknown>)
+      : parseObject(text);
   const reply: ToolReply = { isError: false };
   if (data) {
     if (typeof data.sessionId === 'string') reply.sessionId = data.sessionId;

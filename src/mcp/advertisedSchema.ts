@@ -32,7 +32,38 @@ export function advertisedAs<T extends z.ZodObject>(parsing: T, advertised: z.Zo
   const json = JSON.stringify(canonicalJsonSchema(advertised, io));
   // zod's own extension point for a schema's JSON Schema; a fresh copy each time, as zod adds to what it gets.
   schema._zod.toJSONSchema = () => JSON.parse(json) as JsonObject;
+  return io === 'input' ? withIssuesAsOneMessage(schema) : schema;
+}
+
+type Validate = z.ZodObject['~standard']['validate'];
+
+/**
+ * The SDK writes a refused call's issues as "path: message, …"; ours read "message at path", one per line (our error
+ * wording since SDK 1.x, which models and tests rely on). The schema reports them as one issue without a path, so the
+ * SDK's "Input validation error: Invalid arguments for tool <name>: " is followed by our wording unchanged.
+ */
+function withIssuesAsOneMessage<S extends z.ZodObject>(schema: S): S {
+  const standard = schema['~standard'];
+  const validate = ((value: unknown) => {
+    const result = standard.validate(value) as ReturnType<Validate>;
+    if (result instanceof Promise || !result.issues) return result;
+    const message = result.issues
+      .map((issue) => (issue.path?.length ? `${issue.message} at ${dotPath(issue.path)}` : issue.message))
+      .join('\n');
+    return { issues: [{ message }] };
+  }) as Validate;
+  Object.defineProperty(schema, '~standard', { value: { ...standard, validate }, configurable: true, enumerable: false });
   return schema;
+}
+
+/** `budgets.maxCycles`, `roles[2].name`: the path as SDK 1.x wrote it. */
+function dotPath(path: readonly (PropertyKey | { key: PropertyKey })[]): string {
+  return path
+    .map((segment) => (typeof segment === 'object' ? segment.key : segment))
+    .reduce<string>(
+      (text, key, index) => (index === 0 ? String(key) : typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+      '',
+    );
 }
 
 /**

@@ -3,8 +3,8 @@
 // client chose with `logging/setLevel`. Nothing is sent before it chooses: a client that never asked (or a reference
 // client reading one reply per request) sees no extra lines. One McpServer serves one connection, so the level lives
 // here. This adds to the process's stderr log; it replaces none of it.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { LoggingLevel, RequestId } from '@modelcontextprotocol/server';
 
 export const LOGGER_NAME = 'thought-explorer';
 
@@ -14,13 +14,15 @@ export const LOGGER_NAME = 'thought-explorer';
  */
 export type ConnectionLog = (level: LoggingLevel, message: string, relatedRequestId?: RequestId) => void;
 
-const SEVERITY = new Map<LoggingLevel, number>(LoggingLevelSchema.options.map((level, index) => [level, index]));
+/** The spec's levels, least severe first (RFC 5424's order). */
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map<LoggingLevel, number>(LEVELS.map((level, index) => [level, index]));
 
 /** Serves `logging/setLevel` on `server` (which must declare the logging capability) and returns its log. */
 export function createConnectionLog(server: McpServer): ConnectionLog {
   let minimum: LoggingLevel | undefined;
   // Replaces the SDK's own handler, which keys levels by session and offers no per-request sending.
-  server.server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.server.setRequestHandler('logging/setLevel', (request) => {
     minimum = request.params.level;
     return {};
   });

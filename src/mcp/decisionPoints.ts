@@ -2,16 +2,7 @@
 // finish/continue) and a free-text note, with a bounded wait; the answer goes into the `sequentialthinking` reply as
 // `userDecision` plus a guidance sentence that puts it first. The thought is recorded before anything is asked, a
 // client without elicitation is never asked, a point is asked at most once, and a failed question never fails the call.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  ElicitResultSchema,
-  ErrorCode,
-  McpError,
-  type ElicitRequestFormParams,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type ElicitRequestFormParams, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { outsideErrorText } from '../engine/fieldRules';
 import { CONTINUE_CHOICE, DEFAULT_DECISION_TIMEOUT_MS, FINISH_CHOICE, decisionPointOf, type DecisionPoint } from '../engine/decisionPoints';
 import type { ThinkingEngine, ThoughtReply } from '../engine/engine';
@@ -42,7 +33,7 @@ export interface UserDecision {
   text?: string;
 }
 
-type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type ToolExtra = ServerContext;
 
 export interface DecisionPointAsker {
   /**
@@ -94,25 +85,28 @@ export function createDecisionPointAsker(
     const timeoutMs = waitMs();
     let decision: UserDecision;
     try {
-      const progressToken = extra._meta?.progressToken;
+      const progressToken = extra.mcpReq._meta?.progressToken;
       if (progressToken !== undefined) {
-        await extra.sendNotification({
+        await extra.mcpReq.notify({
           method: 'notifications/progress',
           params: { progressToken, progress: 0, message: 'Waiting for your answer to the question about this session.' },
         });
       }
-      const result = await extra.sendRequest({ method: 'elicitation/create', params: question(point, reply) }, ElicitResultSchema, {
-        timeout: timeoutMs,
-        signal: extra.signal,
-      });
+      const result = await extra.mcpReq.send(
+        { method: 'elicitation/create', params: { ...question(point, reply) } },
+        {
+          timeout: timeoutMs,
+          signal: extra.mcpReq.signal,
+        },
+      );
       decision = decisionOf(point, result.action, result.content);
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         decision = { action: 'timeout', about: point.kind };
       } else {
         // The client failed or the call was cancelled: the thought stands, the reply says the question went unanswered.
         const message = clientErrorText(error);
-        log('warning', `could not ask the user at a decision point: ${message}`, extra.requestId);
+        log('warning', `could not ask the user at a decision point: ${message}`, extra.mcpReq.id);
         return { ...reply, warnings: [...reply.warnings, `The user could not be asked (${message}); go on as you judge best.`] };
       }
     }

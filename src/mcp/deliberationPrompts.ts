@@ -1,7 +1,7 @@
 // The `deliberate` prompt: asks the agent to run the deliberate tool on a problem with a plan (completed from the
 // named plans), then to read the recorded roles before answering.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { NAMED_PLANS, NAMED_PLAN_DESCRIPTIONS, type NamedPlan } from '../deliberation/namedPlans';
 
@@ -15,13 +15,10 @@ export function registerDeliberationPrompt(server: McpServer): void {
       description: 'Look at a problem from several roles (the six thinking hats or a plan of your own) with the deliberate tool.',
       argsSchema: {
         problem: z.string().describe('The problem or question to deliberate on.'),
-        plan: completable(
-          z
-            .string()
-            .optional()
-            .describe(`Named plan (default "auto"): ${NAMED_PLANS.join(', ')}.`),
-          (value) => NAMED_PLANS.filter((name) => name.startsWith(value ?? '')),
-        ),
+        // Completable inside optional: the SDK looks for the completer under the optional wrapper.
+        plan: completable(z.string(), (value) => NAMED_PLANS.filter((name) => name.startsWith(value ?? '')))
+          .optional()
+          .describe(`Named plan (default "auto"): ${NAMED_PLANS.join(', ')}.`),
       },
     },
     ({ problem, plan }) => {

@@ -1,5 +1,5 @@
 // The `thinking://deliberation` documentation resource: plans, roles, budgets, routing and examples.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { deliberationDocumentation } from '../deliberation/documentation';
 
 export const DELIBERATION_DOCUMENTATION_URI = 'thinking://deliberation';

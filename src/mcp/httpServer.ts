@@ -6,7 +6,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpListener, type IncomingMessage, type Server as HttpListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
 import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
@@ -66,7 +66,7 @@ export interface RunningHttpServer {
 }
 
 interface HttpSession {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   close(): Promise<void>;
   /** HTTP requests of this session not yet answered (POSTs and open GET streams). */
   inFlight: number;
@@ -105,7 +105,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       openExplorer: options.openExplorer,
       tools: options.tools?.(),
     });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, session);

@@ -1,6 +1,6 @@
 // The `sequential-thinking` prompt: starts a thinking session on a problem, optionally in a named strategy.
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DEFAULT_STRATEGY, findStrategy, strategyNames } from '../engine/strategies/catalog';
 
@@ -14,9 +14,10 @@ export function registerPrompts(server: McpServer): void {
       description: 'Work on a problem with the sequentialthinking tool: one thought per call, revising and branching as needed.',
       argsSchema: {
         problem: z.string().describe('The problem or question to think through.'),
-        strategy: completable(z.string().optional().describe(`Reasoning strategy (default "${DEFAULT_STRATEGY}").`), (value) =>
-          strategyNames().filter((name) => name.startsWith(value ?? '')),
-        ),
+        // Completable inside optional: the SDK looks for the completer under the optional wrapper.
+        strategy: completable(z.string(), (value) => strategyNames().filter((name) => name.startsWith(value ?? '')))
+          .optional()
+          .describe(`Reasoning strategy (default "${DEFAULT_STRATEGY}").`),
       },
     },
     ({ problem, strategy }) => {

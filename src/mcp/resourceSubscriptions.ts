@@ -4,8 +4,8 @@
 // sessions appear, end, change their listing or go, to a client that has listed resources or subscribed (one that
 // never looked at resources gets no unasked-for lines). Notifications are coalesced per event-loop turn, so a burst (a
 // re-read that adds many thoughts) is one notification per resource.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
 import type { EngineEvent } from '../engine/events';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
@@ -41,12 +41,12 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
 
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
 
-  server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
+  server.server.setRequestHandler('resources/subscribe', (request) => {
     const { uri } = request.params;
     const id = sessionIdOfResourceUri(uri);
     if (id === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Cannot subscribe to "${uri}": only sessions can be subscribed, as thinking://sessions/{id} or thinking://sessions/{id}/markdown.`,
       );
     }
@@ -55,11 +55,11 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
       // Held in memory, so that another process's changes to it are announced too.
       meta = engine.holdSession(id);
     } catch (error) {
-      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe to "${uri}": ${errorMessage(error)}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot subscribe to "${uri}": ${errorMessage(error)}`);
     }
     if (!meta)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Cannot subscribe to "${uri}": no session "${id}" exists. List sessions with resources/list.`,
       );
     let uris = subscribed.get(id);
@@ -69,7 +69,7 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     return {};
   });
 
-  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
     const id = sessionIdOfResourceUri(request.params.uri);
     const uris = id === undefined ? undefined : subscribed.get(id);
     uris?.delete(request.params.uri);

@@ -1,6 +1,6 @@
 // Resources: the documentation page and every session as JSON (`thinking://sessions/{id}`) and as Markdown with its
 // three Mermaid diagrams (`thinking://sessions/{id}/markdown`). The template lists recent sessions and completes ids.
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
 import type { SessionSnapshot } from '../engine/model';
 import { sessionMarkdown } from '../export/markdown';

@@ -2,8 +2,8 @@
 // (`sampling/createMessage`), tied to the tool call's request so HTTP transports route it on the right stream, and
 // aborted with the call's signal (the SDK then sends notifications/cancelled to the client). Tools go to the model
 // natively only when the client declared `sampling.tools` (MCP 2025-11-25); otherwise task steps run without tools.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CreateMessageResult, CreateMessageResultWithTools, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CreateMessageResult, CreateMessageResultWithTools, RequestId, Tool } from '@modelcontextprotocol/server';
 import {
   checkedUsage,
   type ModelCallOptions,

@@ -1,7 +1,7 @@
 // createServer: one McpServer per MCP connection (stdio process or HTTP session) over one shared engine, with the
 // tools, resources and prompts registered on it, logging to its client and session subscriptions.
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ModelGateway } from '../engine/modelGateway';

@@ -1,12 +1,13 @@
-// MCP over stdin/stdout: the SDK's StdioServerTransport (start, send, close; each line decoded and checked by the
-// SDK's deserializeMessage), with what it lacks added by a thin subclass. The SDK's reader drops a line it cannot
-// decode without a word and closes the whole connection on a line over its buffer limit, so a client waits forever for
-// that request's answer; here every such line is answered with a JSON-RPC error, and the connection goes on. It also
-// closes when stdin ends and survives a client that went away (EPIPE on stdout), where the SDK's would not notice.
+// MCP over stdin/stdout: SDK v2's StdioServerTransport (start, send, close; closing on stdin's end and on a stdout
+// error such as EPIPE, which it now does itself), with what it still lacks added by a thin subclass. Its reader drops
+// a line it cannot decode without a word and closes the whole connection on a line over its buffer limit, so a client
+// waits forever for that request's answer; here every such line is answered with a JSON-RPC error, and the connection
+// goes on. At stdin's end it aborts the requests still running; here they are answered first (`cmd < requests`). Its
+// send adds an 'error' and a 'drain' listener per message waiting for room; here one 'drain' serves them all.
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
@@ -48,28 +49,21 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   private outputDrained: Promise<void> | undefined;
 
   constructor(
-    private readonly input: Readable = process.stdin,
+    input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
     options: StdioTransportOptions = {},
   ) {
     super(input, output);
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    // The SDK's reader is replaced by ours (framing with a line limit, an answer for every bad line); the SDK's start()
-    // and close() attach and detach it as their own.
+    // The SDK's reader and its stdin-end handler are replaced by ours (framing with a line limit, an answer for every
+    // bad line; answers before closing); the SDK's start() and close() attach and detach them as their own.
     this._ondata = (chunk: Buffer) => this.onChunk(chunk);
-  }
-
-  override async start(): Promise<void> {
-    await super.start();
-    this.input.on('end', this.onInputEnd);
-    this.output.on('error', this.onOutputError);
+    this._onstdinclose = () => this.onInputEnd();
   }
 
   override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.input.off('end', this.onInputEnd);
-    this.output.off('error', this.onOutputError);
     this.pending = [];
     this.discarding = undefined;
     clearTimeout(this.drainTimer);
@@ -108,25 +102,21 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
   }
 
   /** stdin ended: the client sends nothing more, but may still wait for answers to what it sent (`cmd < requests`). */
-  private readonly onInputEnd = () => {
+  private onInputEnd(): void {
+    // The SDK calls this on 'end' and again on 'close'.
+    if (this.inputEnded) return;
     this.inputEnded = true;
     if (this.unanswered.size === 0) {
       this.closeWhenWritten();
       return;
     }
     this.drainTimer = setTimeout(() => void this.close(), DRAIN_TIMEOUT_MS);
-  };
+  }
 
   /** Closes once everything written so far has left (the process may exit on close, dropping what stdout still holds). */
   private closeWhenWritten(): void {
     this.output.write('', () => void this.close());
   }
-
-  /** EPIPE and the like: the client is gone, so this connection is over (without a handler it would crash the process). */
-  private readonly onOutputError = (error: Error) => {
-    this.onerror?.(error);
-    void this.close();
-  };
 
   private onChunk(chunk: Buffer | string): void {
     const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;

@@ -1,6 +1,6 @@
 // One prompt per strategy, `think-<strategy>` (argument `problem`): starts a session in that strategy and names its
 // stages, so a person can pick a reasoning style from the client's prompt menu.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { STRATEGIES } from '../engine/strategies/catalog';
 import type { StrategyDefinition } from '../engine/strategies/types';

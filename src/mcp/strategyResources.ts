@@ -1,7 +1,7 @@
 // Strategy resources: `thinking://strategies` (every strategy as JSON: traits, typical length, stage names) and
 // `thinking://strategies/{name}` (one strategy as Markdown: purpose, stages with purposes, the stage graph as a
 // Mermaid flowchart). The template lists all twelve and completes names.
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { STRATEGIES, findStrategy, strategyNames } from '../engine/strategies/catalog';
 import { strategyMarkdown } from '../engine/strategies/documentation';
 import { strategyGraphSource } from '../diagrams/stageGraph';

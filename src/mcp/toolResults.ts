@@ -1,6 +1,6 @@
 // The shapes of a failed tool call: an `isError` result whose text tells the agent what went wrong. Tool failures are
 // results, never JSON-RPC errors, so the agent reads them and can correct its next call.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 export function errorResult(message: string): CallToolResult {

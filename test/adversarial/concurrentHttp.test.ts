@@ -3,7 +3,7 @@
 // both from the running server and after a restart from disk. Prints the figures.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { callTool, connectHttp, requireBuiltCli, resultJson, startHttpCli, tempStore, type HttpCli } from './support';
 
 const CLIENTS = 32;

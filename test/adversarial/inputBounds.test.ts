@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, statSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { CLI, callTool, connectHttp, RawStdioServer, requireBuiltCli, resultJson, startHttpCli, tempStore, toolText } from './support';
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {

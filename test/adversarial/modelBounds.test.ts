@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { type CallToolResult } from '@modelcontextprotocol/client';
 import { CLI, RawStdioServer, requireBuiltCli, tempStore } from './support';
 
 const MB = 1024 * 1024;
@@ -313,7 +313,7 @@ describe('bounded answers from the MCP client (sampling, elicitation)', () => {
     const store = tempStore();
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--storage-path', store.dir], stderr: 'pipe' });
     const client = new Client({ name: 'bounds', version: '1.0.0' }, { capabilities: { sampling: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    client.setRequestHandler('sampling/createMessage', () => ({
       role: 'assistant',
       model: 'huge',
       content: { type: 'text', text: 'b'.repeat(11 * MB) },
@@ -322,7 +322,6 @@ describe('bounded answers from the MCP client (sampling, elicitation)', () => {
     try {
       const result = (await client.callTool(
         { name: 'deliberate', arguments: { problem: 'p', plan: 'direct', roles: ['factual'], budgets: { timeoutMs: 30_000 } } },
-        undefined,
         { timeout: 60_000 },
       )) as CallToolResult;
       const roles = (result.structuredContent as { roles: { status: string; error?: string }[] }).roles;
@@ -343,7 +342,7 @@ describe('bounded answers from the MCP client (sampling, elicitation)', () => {
     });
     const client = new Client({ name: 'bounds', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     let answers = 0;
-    client.setRequestHandler(ElicitRequestSchema, () => {
+    client.setRequestHandler('elicitation/create', () => {
       answers++;
       if (answers === 1) throw new Error(`client broke ${'z'.repeat(100_000)}`);
       // Not a valid elicitation result: the warning must say so in words, not as a raw validation dump.

@@ -3,7 +3,7 @@
 // sampling, bad input, progress notifications, attaching to a session, and what each thought records.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
@@ -43,7 +43,7 @@ describe('deliberate: tools/list', () => {
       assert.ok(properties[field], field);
     assert.match(tool.description ?? '', /thinking:\/\/deliberation/);
     assert.deepEqual(tool.inputSchema.required, ['problem']);
-    assert.ok(tool.outputSchema?.properties?.sessionId);
+    assert.ok((tool.outputSchema?.properties as Record<string, unknown> | undefined)?.sessionId);
   });
 });
 

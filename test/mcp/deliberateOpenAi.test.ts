@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
 import { createOpenAiGateway } from '../../src/deliberation/openAiGateway';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
@@ -231,7 +231,6 @@ describe('deliberate through the CLI with --model-endpoint', () => {
     try {
       const result = (await cli.client.callTool(
         { name: 'deliberate', arguments: { problem: 'Cache or not?', plan: 'parallel-hats' } },
-        undefined,
         { timeout: 60_000 },
       )) as CallToolResult;
       assert.notEqual(result.isError, true, textOf(result));

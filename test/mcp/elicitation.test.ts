@@ -4,16 +4,16 @@
 // CLI flag turn it on.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitRequest, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { type ElicitRequest, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { createServer } from '../../src/mcp/server';
 import type { DecisionPointOptions } from '../../src/mcp/decisionPoints';
 import { parseCliArguments } from '../../src/cli/options';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHttpServer } from '../../src/mcp/httpServer';
 import { CLI, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
 
@@ -53,9 +53,9 @@ async function connect(
   const questions: ElicitRequest['params'][] = [];
   if (capability) {
     const answer = options.answer ?? (() => ({ action: 'cancel' }) as ElicitResult);
-    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    client.setRequestHandler('elicitation/create', async (request, extra) => {
       questions.push(request.params);
-      return answer(request.params, extra.signal);
+      return answer(request.params, extra.mcpReq.signal);
     });
   }
   await client.connect(clientTransport);
@@ -332,7 +332,7 @@ describe('elicitation at decision points', () => {
     });
     const client = new Client({ name: 'elicitation-cli-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler('elicitation/create', (request) => {
       asked.push(String(request.params.message));
       return { action: 'accept', content: { choice: 'finish' } };
     });
@@ -365,7 +365,7 @@ describe('elicitation over Streamable HTTP (as VS Code connects)', () => {
     });
     const client = new Client({ name: 'elicitation-http-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
     const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler('elicitation/create', (request) => {
       asked.push(String(request.params.message));
       return { action: 'accept', content: { choice: 'thought_revision', note: 'thought 3 ignores Windows' } };
     });

@@ -6,8 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { FeedbackRecord } from '../../src/engine/model';
 import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/shared/feedbackStatus';
 import { ThinkingEngine } from '../../src/engine/engine';

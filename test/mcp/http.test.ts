@@ -3,8 +3,8 @@
 // oversized body are refused before they reach MCP.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { raw } from './support/rawHttp';
 import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer';

@@ -4,8 +4,8 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { raw, type RawResponse } from './support/rawHttp';
 import { waitFor } from './support/waitFor';

@@ -3,8 +3,8 @@
 // prompt.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Ajv } from 'ajv';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
@@ -83,7 +83,7 @@ describe('tools/list', () => {
     const required = tool.outputSchema?.required ?? [];
     assert.deepEqual(required, ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']);
     for (const field of ['sessionId', 'strategy', 'stage', 'nextStages', 'guidance', 'warnings', 'progress'])
-      assert.ok(field in (tool.outputSchema?.properties ?? {}), field);
+      assert.ok(field in ((tool.outputSchema?.properties ?? {}) as Record<string, unknown>), field);
   });
 
   it('parses more than it advertises: strings for numbers and booleans, snake_case and null fail the schema, not the engine', () => {
@@ -232,10 +232,8 @@ describe('sequentialthinking', () => {
     assert.equal(reply.thoughtNumber, 2);
   });
 
-  it("answers an unknown tool with McpServer's isError result naming it", async () => {
-    const result = (await first.client.callTool({ name: 'nope', arguments: {} })) as CallToolResult;
-    assert.equal(result.isError, true);
-    assert.match(textOf(result), /Tool nope not found/);
+  it('answers an unknown tool with an invalid-params error naming it (the spec since 2025-11-25; SDK v2)', async () => {
+    await assert.rejects(first.client.callTool({ name: 'nope', arguments: {} }), { code: -32602, message: /Tool nope not found/ });
   });
 });
 

@@ -3,9 +3,9 @@
 // open in explorer), and sequentialthinking's reply left exactly as it was for hosts without MCP Apps.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { createServer } from '../../src/mcp/server';
 import { LEGACY_RESOURCE_URI_KEY, MCP_APP_MIME_TYPE, THOUGHT_GRAPH_URI } from '../../src/mcp/app/thoughtGraphUri';

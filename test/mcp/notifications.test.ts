@@ -5,14 +5,9 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  LoggingMessageNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  type LoggingMessageNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionStore } from '../../src/engine/model';
 import { startHttpServer } from '../../src/mcp/httpServer';
@@ -24,9 +19,12 @@ const TOKEN = 'test-token-0123456789abcdef0123456789';
 const BAD_THOUGHT = { thought: 'numbered wrong', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: false };
 
 /** Collects one kind of notification a client receives. */
-function collect<T>(client: Client, schema: Parameters<Client['setNotificationHandler']>[0]): T[] {
+function collect<T>(
+  client: Client,
+  method: 'notifications/message' | 'notifications/resources/updated' | 'notifications/resources/list_changed',
+): T[] {
   const received: T[] = [];
-  client.setNotificationHandler(schema, (notification) => {
+  client.setNotificationHandler(method, (notification) => {
     received.push(notification as T);
   });
   return received;
@@ -65,8 +63,8 @@ describe('server notifications', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     const client = await connect(engine);
     const other = await connect(engine);
-    const messages = collect<LoggingMessageNotification>(client, LoggingMessageNotificationSchema);
-    const othersMessages = collect<LoggingMessageNotification>(other, LoggingMessageNotificationSchema);
+    const messages = collect<LoggingMessageNotification>(client, 'notifications/message');
+    const othersMessages = collect<LoggingMessageNotification>(other, 'notifications/message');
 
     // Nothing before the client asks: a client reading one reply per request sees no extra lines.
     assert.equal((await think(client, BAD_THOUGHT)).isError, true);
@@ -116,7 +114,7 @@ describe('server notifications', () => {
     const stderr: string[] = [];
     const engine = new ThinkingEngine({ store: failing, log: (message) => stderr.push(message) });
     const client = await connect(engine);
-    const messages = collect<LoggingMessageNotification>(client, LoggingMessageNotificationSchema);
+    const messages = collect<LoggingMessageNotification>(client, 'notifications/message');
     await client.setLoggingLevel('error');
     jsonOf(await think(client, { thought: 'saved', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }));
     failNext = true;
@@ -137,8 +135,8 @@ describe('server notifications', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     const writer = await connect(engine);
     const watcher = await connect(engine);
-    const updated = collect<{ params: { uri: string } }>(watcher, ResourceUpdatedNotificationSchema);
-    const listChanged = collect<unknown>(watcher, ResourceListChangedNotificationSchema);
+    const updated = collect<{ params: { uri: string } }>(watcher, 'notifications/resources/updated');
+    const listChanged = collect<unknown>(watcher, 'notifications/resources/list_changed');
 
     // list_changed goes to a client that has looked at the resource list; a client that never did hears nothing.
     jsonOf(await think(writer, { thought: 'unseen', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
@@ -195,7 +193,7 @@ describe('server notifications', () => {
     const sessionId = first.reply.sessionId;
 
     const watcher = await connect(here);
-    const updated = collect<{ params: { uri: string } }>(watcher, ResourceUpdatedNotificationSchema);
+    const updated = collect<{ params: { uri: string } }>(watcher, 'notifications/resources/updated');
     await watcher.subscribeResource({ uri: uriOf(sessionId) });
     assert.ok(
       there.process('cli', { thought: 'more from the CLI', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false, sessionId }).ok,
@@ -224,8 +222,8 @@ describe('server notifications', () => {
     };
     const writer = await clientOver();
     const watcher = await clientOver();
-    const messages = collect<LoggingMessageNotification>(writer, LoggingMessageNotificationSchema);
-    const updated = collect<{ params: { uri: string } }>(watcher, ResourceUpdatedNotificationSchema);
+    const messages = collect<LoggingMessageNotification>(writer, 'notifications/message');
+    const updated = collect<{ params: { uri: string } }>(watcher, 'notifications/resources/updated');
 
     await writer.setLoggingLevel('warning');
     assert.equal((await think(writer, BAD_THOUGHT)).isError, true);

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
 
 interface PackResult {

@@ -6,9 +6,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 as Ajv, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ReplyDetail } from '../../src/engine/fieldRules';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
 
 const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
@@ -37,7 +37,8 @@ describe('the CLI over stdio', () => {
         const theirs = await think(reference.client, args);
         assert.equal(mine.isError, undefined, textOf(mine));
         assert.equal(theirs.isError, undefined, textOf(theirs));
-        const pick = (value: Record<string, unknown>) => Object.fromEntries(REFERENCE_FIELDS.map((field) => [field, value[field]]));
+        const pick = (value: unknown) =>
+          Object.fromEntries(REFERENCE_FIELDS.map((field) => [field, (value as Record<string, unknown>)[field]]));
         assert.deepEqual(pick(mine.structuredContent ?? {}), pick(theirs.structuredContent ?? {}), JSON.stringify(args));
         assert.deepEqual(pick(jsonOf(mine)), pick(JSON.parse(textOf(theirs)) as Record<string, unknown>), JSON.stringify(args));
       }
@@ -226,13 +227,13 @@ describe('the stdio wire format', () => {
     assert.equal(result.structuredContent.thoughtNumber, 1);
   });
 
-  it('answers an unknown tool with an isError result naming it', async () => {
+  it('answers an unknown tool with an invalid-params error naming it (the spec since 2025-11-25; SDK v2)', async () => {
     child.stdin?.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}}\n');
     const reply = await nextLine();
     assert.equal(reply.id, 5);
-    const result = reply.result as { isError: boolean; content: { text: string }[] };
-    assert.equal(result.isError, true);
-    assert.match(result.content[0].text, /Tool nope not found/);
+    const error = reply.error as { code: number; message: string };
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /Tool nope not found/);
   });
 });
 

@@ -2,8 +2,8 @@
 // and the per-strategy prompts, as an agent's client sees them; and a strategy session steered by the tool's replies.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { STRATEGIES } from '../../src/engine/strategies/catalog';
 import { createServer } from '../../src/mcp/server';

@@ -4,8 +4,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
 import { MODEL_TOOLS, type ModelToolName } from '../../src/mcp/toolSelection';

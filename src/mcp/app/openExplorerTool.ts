@@ -1,8 +1,8 @@
 // The app-only tool behind the thought graph's "Open in explorer" button. VS Code's MCP Apps host opens only http(s)
 // links (ui/open-link), never vscode:// or command: links, so the button calls this tool instead: the server inside
 // VS Code opens the full explorer on the session; a server without an editor (the stdio CLI) says how to get there.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import { OPEN_EXPLORER_TOOL_NAME, type OpenExplorerReply } from '../../shared/thoughtGraph';

@@ -1,8 +1,8 @@
 // The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
 // offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
 // (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';

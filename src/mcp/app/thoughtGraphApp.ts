@@ -1,7 +1,7 @@
 // Registers the inline thought graph (an MCP App, see mcp-app/): the `ui://` resource holding its HTML document and
 // the two tools only the view calls. Which tools show it is said by their own `_meta` (THOUGHT_GRAPH_TOOL_META).
 // Hosts without MCP Apps see a listed resource and two harmless read-only tools, and tool replies are unchanged.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../../engine/engine';
 import { thoughtGraphAppHtml } from './appHtml';
 import { registerOpenExplorerTool, type OpenExplorer } from './openExplorerTool';

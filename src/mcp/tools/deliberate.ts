@@ -2,8 +2,8 @@
 // role's output as a thought of a session, so the explorer draws the deliberation. The model is the host's configured
 // gateway (an OpenAI-compatible endpoint from the CLI, VS Code's models) or else the calling client through MCP
 // sampling. Input is checked before anything runs: a refused call records nothing.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import type { ModelGateway } from '../../engine/modelGateway';
@@ -158,7 +158,7 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
       title: 'Deliberate',
       description: DESCRIPTION,
       inputSchema: advertisedAs(z.object(deliberateInputShape), canonicalInput),
-      outputSchema: deliberateOutputShape,
+      outputSchema: deliberateOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       _meta: THOUGHT_GRAPH_TOOL_META,
     },
@@ -170,18 +170,18 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
         if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
         throw error;
       }
-      const gateway = deps.gateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.requestId) : undefined);
+      const gateway = deps.gateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.mcpReq.id) : undefined);
       if (!gateway) return errorResult(NO_MODEL_MESSAGE);
       if (gateway.ready) {
         // A host model that is not available (none installed, no consent) is refused here, before anything is recorded.
         try {
-          await gateway.ready(extra.signal);
+          await gateway.ready(extra.mcpReq.signal);
         } catch (error) {
           return errorResult(`${errorMessage(error)} Nothing was run or recorded.`);
         }
       }
 
-      const progressToken = extra._meta?.progressToken;
+      const progressToken = extra.mcpReq._meta?.progressToken;
       const total = plannedCalls(prepared.plan);
       let reply: DeliberationReply;
       try {
@@ -190,13 +190,13 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
           connectionId: deps.connectionId,
           gateway,
           toolGateway: deps.toolGateway,
-          signal: extra.signal,
+          signal: extra.mcpReq.signal,
           whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
           onCallRecorded: ({ done, outcome, thoughtNumber }) => {
             if (progressToken === undefined) return;
             const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
-            void extra
-              .sendNotification({
+            void extra.mcpReq
+              .notify({
                 method: 'notifications/progress',
                 params: {
                   progressToken,

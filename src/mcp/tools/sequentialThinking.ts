@@ -2,8 +2,8 @@
 // this connection's own session. It advertises the canonical input (sequentialThinkingInput.ts) and McpServer parses
 // calls with the engine's lenient thoughtArgumentsSchema ("3" for 3, "false" for false, snake_case names); a refused
 // value reaches the engine, whose error names the field, the value and what to send.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine, ThoughtReply } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
@@ -111,7 +111,7 @@ export function registerSequentialThinkingTool(
           log(
             outcome.storeFailed ? 'error' : 'warning',
             `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`,
-            extra.requestId,
+            extra.mcpReq.id,
           );
           return errorResult(outcome.error);
         }
@@ -121,7 +121,7 @@ export function registerSequentialThinkingTool(
         const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
         return asking ? asking.then(shaped) : shaped(outcome.reply);
       } catch (error) {
-        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.requestId);
+        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.mcpReq.id);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
       }
     },

@@ -2,8 +2,8 @@
 // insights (stats) and the per-session "ask at decision points" switch (configure).
 // It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
 // sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
 import type { ConnectionLog } from '../connectionLog';
@@ -173,7 +173,7 @@ export function registerThinkingSessionsTool(
         if (error instanceof ArgumentProblem) return errorResult(error.message);
         // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
         const message = errorMessage(error);
-        log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.requestId);
+        log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.mcpReq.id);
         return errorResult(message);
       }
     },

@@ -2,14 +2,9 @@
 // server (createServer, as the CLI and the extension build it) connected to it over the in-memory transport. The
 // script decides per call (by role, by the call's order) what the "model" says, how long it takes, whether it fails,
 // never answers or asks for tools; a scripted ToolGateway answers the tool calls.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  CreateMessageRequestSchema,
-  type CallToolResult,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../../src/engine/engine';
 import type { ModelGateway, ModelTool, ModelToolCall } from '../../../src/engine/modelGateway';
 import type { ToolCallOutcome, ToolGateway } from '../../../src/engine/toolGateway';
@@ -96,7 +91,7 @@ export async function connectDeliberation(
   const log: ScriptedModelLog = { calls: [], cancelled: [], inFlight: 0, maxInFlight: 0 };
   const perRole = new Map<string, number>();
   if (options.sampling !== false) {
-    client.setRequestHandler(CreateMessageRequestSchema, async (request: CreateMessageRequest, extra): Promise<CreateMessageResult> => {
+    client.setRequestHandler('sampling/createMessage', async (request: CreateMessageRequest, extra): Promise<CreateMessageResult> => {
       const system = request.params.systemPrompt ?? '';
       const role = roleOf(system);
       const texts = request.params.messages.map((message) => (message.content as { type: string; text?: string }).text ?? '');
@@ -116,7 +111,7 @@ export async function connectDeliberation(
       log.inFlight++;
       log.maxInFlight = Math.max(log.maxInFlight, log.inFlight);
       try {
-        await wait(reply.hang ? Number.POSITIVE_INFINITY : (reply.delayMs ?? 0), extra.signal, () => log.cancelled.push(call));
+        await wait(reply.hang ? Number.POSITIVE_INFINITY : (reply.delayMs ?? 0), extra.mcpReq.signal, () => log.cancelled.push(call));
         if (reply.fail !== undefined) throw new Error(reply.fail);
         const text = reply.text ?? `${role} says something about it.`;
         const meta = reply.usage ? { _meta: { usage: reply.usage } } : {};
@@ -153,11 +148,14 @@ export async function connectDeliberation(
     engine,
     log,
     deliberate: (args, callOptions = {}) =>
-      client.callTool({ name: 'deliberate', arguments: args }, undefined, {
-        signal: callOptions.signal,
-        timeout: 120_000,
-        ...(callOptions.onprogress ? { onprogress: callOptions.onprogress } : {}),
-      }) as Promise<CallToolResult>,
+      client.callTool(
+        { name: 'deliberate', arguments: args },
+        {
+          signal: callOptions.signal,
+          timeout: 120_000,
+          ...(callOptions.onprogress ? { onprogress: callOptions.onprogress } : {}),
+        },
+      ) as Promise<CallToolResult>,
     close: async () => {
       await client.close();
       await server.close();

@@ -3,9 +3,9 @@
 // PostMessageTransport (the bridge forwards the view's tools/call to the Client), and delivers tool input and results
 // as a chat host does. Driven from the test through `window.mcpHost`; built by esbuild when the test starts.
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 interface HostRecord {
   sizes: number[];

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ThinkingEngine } from '../../../src/engine/engine';
 import type { ModelGateway } from '../../../src/engine/modelGateway';
 import { startHttpServer, type RunningHttpServer } from '../../../src/mcp/httpServer';
