@@ -67,7 +67,7 @@ async function serve(
     const token = randomBytes(32).toString('base64url');
     // Loaded only here: the HTTP transport (and its dependencies) cost memory a stdio server does not need.
     const { startHttpServer } = await import('../mcp/httpServer.js');
-    const { port, allowedOrigins, sessionIdleSeconds } = command.http;
+    const { port, allowedOrigins, sessionIdleSeconds, stateless } = command.http;
     const sessionIdleMs = sessionIdleSeconds === undefined ? undefined : sessionIdleSeconds * 1000;
     const http = await startHttpServer({
       engine,
@@ -77,13 +77,14 @@ async function serve(
       version,
       allowedOrigins,
       sessionIdleMs,
+      stateless,
       modelGateway,
       decisionPoints,
       tools: () => command.tools,
       replyDetail: command.replyDetail,
     });
     stopServer = http.close;
-    log(`Streamable HTTP MCP server on ${http.url}`);
+    log(`Streamable HTTP MCP server on ${http.url}${stateless ? ' (stateless: no MCP sessions; send sessionId after thought 1)' : ''}`);
     log(`bearer token: ${token}`);
     if (allowedOrigins.length > 0) log(`browser origins allowed: ${allowedOrigins.join(', ')}`);
     log(`sessions in ${store.directory}`);

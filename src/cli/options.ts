@@ -16,6 +16,8 @@ export interface HttpOptions {
   allowedOrigins: string[];
   /** Seconds without a request after which an MCP session is closed (default: the server's). */
   sessionIdleSeconds?: number;
+  /** --stateless: no MCP sessions (no mcp-session-id); a thought after the first names its sessionId. */
+  stateless?: boolean;
 }
 
 export type CliCommand =
@@ -54,6 +56,8 @@ export const USAGE = `Usage:
       --allow-origin ORIGIN     (with --http, repeatable) let a browser page of this exact origin connect, e.g.
                                 https://inspector.example:6274; every other Origin is refused
       --idle-timeout SECONDS    (with --http) close an MCP session after this long without a request (default 1800)
+      --stateless               (with --http) serve without MCP sessions (no Mcp-Session-Id): each request stands
+                                alone; send sessionId with every thought after the first
   thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html [--out FILE] [options]
   thought-explorer-mcp import <file> [options]   add a session from our JSON export or the sequentialthinking-plus shape
 
@@ -90,6 +94,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let http: { port: number } | undefined;
   const allowedOrigins: string[] = [];
   let sessionIdleSeconds: number | undefined;
+  let stateless = false;
   let format: string | undefined;
   let out: string | undefined;
   const model: Partial<ModelOptions> = {};
@@ -125,6 +130,9 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       }
       case '--allow-origin':
         allowedOrigins.push(origin(valueOf(flag, inline)));
+        break;
+      case '--stateless':
+        stateless = true;
         break;
       case '--idle-timeout':
         sessionIdleSeconds = positiveInteger(flag, valueOf(flag, inline));
@@ -181,8 +189,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
 
   const [command, ...rest] = positional;
   const modelOptions = checkModelOptions(model);
-  if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined))
-    throw new UsageError('--allow-origin and --idle-timeout belong to --http');
+  if (!http && (allowedOrigins.length > 0 || sessionIdleSeconds !== undefined || stateless))
+    throw new UsageError('--allow-origin, --idle-timeout and --stateless belong to --http');
   if (decisionTimeoutSeconds !== undefined && !askAtDecisionPoints)
     throw new UsageError('--decision-timeout belongs to --ask-at-decision-points');
   if (tools !== undefined && command !== undefined) throw new UsageError('--tools is for serving, not for the export and import commands');
@@ -192,7 +200,14 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     throw new UsageError('--reply-detail is for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
-    const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
+    const httpOptions = http
+      ? {
+          ...http,
+          allowedOrigins,
+          ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}),
+          ...(stateless ? { stateless } : {}),
+        }
+      : undefined;
     const decisionPoints = askAtDecisionPoints
       ? { decisionPoints: decisionTimeoutSeconds === undefined ? {} : { timeoutSeconds: decisionTimeoutSeconds } }
       : {};

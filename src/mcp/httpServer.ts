@@ -3,12 +3,15 @@
 // Origin, token, then the body's size. One McpServer and one SDK transport per MCP session (mcp-session-id header).
 // Sessions a client never closed are reclaimed: after an idle time, and the least recently used idle one when the
 // session limit is reached; a session with a request in flight (an open SSE stream included) is never reclaimed.
+// With `stateless`, there are no MCP sessions (no mcp-session-id): each POST is served by its own McpServer and
+// transport, closed when its response ends, and a thought without sessionId finds its session by statelessContinuation.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpListener, type IncomingMessage, type Server as HttpListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
+import { createStatelessContinuation } from './statelessContinuation';
 import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const MCP_PATH = '/mcp';
@@ -53,6 +56,11 @@ export interface HttpServerOptions extends Pick<
   availableTools?: CreateServerOptions['availableTools'];
   /** The tools to advertise, read for each new MCP session (a changed setting applies to the next connection). */
   tools?: () => CreateServerOptions['tools'];
+  /**
+   * Serve without MCP sessions (the 2026-07-28 revision's way): no mcp-session-id, no initialize needed first, one
+   * McpServer per POST; GET and DELETE are refused (405). Threads continue by their sessionId handle.
+   */
+  stateless?: boolean;
 }
 
 export interface RunningHttpServer {
@@ -91,9 +99,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const sessions = new Map<string, HttpSession>();
   let port = options.port ?? 0;
   let closing = false;
+  const continuation = options.stateless ? createStatelessContinuation(options.engine) : undefined;
+  /** Stateless requests being answered: closed with the listener. */
+  const statelessInFlight = new Set<() => Promise<void>>();
 
-  const openSession = async (): Promise<HttpSession> => {
-    const created = createServer({
+  const newServer = () =>
+    createServer({
       engine: options.engine,
       name: options.name,
       version: options.version,
@@ -104,7 +115,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       availableTools: options.availableTools,
       openExplorer: options.openExplorer,
       tools: options.tools?.(),
+      continuation,
     });
+
+  /** One request without an MCP session: its own server and transport, closed when the response ends. */
+  const serveStateless = async (request: IncomingMessage, response: ServerResponse, parsed: unknown): Promise<void> => {
+    const created = newServer();
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const close = () => created.server.close();
+    statelessInFlight.add(close);
+    response.once('close', () => {
+      statelessInFlight.delete(close);
+      close().catch((error: unknown) => log(`closing a stateless MCP request: ${errorMessage(error)}`));
+    });
+    await created.server.connect(transport);
+    await transport.handleRequest(request, response, parsed);
+  };
+
+  const openSession = async (): Promise<HttpSession> => {
+    const created = newServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
@@ -172,6 +201,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     // Only an allowed Origin gets here with one: let its browser read the reply.
     if (request.headers.origin !== undefined) setCorsHeaders(response, request.headers.origin);
 
+    if (options.stateless) {
+      if (request.method !== 'POST')
+        return sendError(response, 405, 'Method not allowed: this server runs without MCP sessions (stateless); only POST', {
+          Allow: 'POST',
+        });
+      const body = await readJsonBody(request, response);
+      if (body === undefined) return;
+      return serveStateless(request, response, body.parsed);
+    }
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
@@ -180,16 +218,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (session) track(session, response);
 
     if (request.method === 'POST') {
-      const body = await readBody(request, maxBodyBytes);
-      if (body.kind === 'tooLarge') return sendError(response, 413, `Request body larger than ${maxBodyBytes} bytes`);
-      if (body.kind === 'aborted') return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.text);
-      } catch {
-        return sendError(response, 400, 'Parse error: the body is not JSON', undefined, -32700);
-      }
-      if (options.onMessage) for (const method of methodsOf(parsed)) options.onMessage(method);
+      const body = await readJsonBody(request, response);
+      if (body === undefined) return;
+      const { parsed } = body;
       if (session) return session.transport.handleRequest(request, response, parsed);
       if (!isInitialize(parsed))
         return sendError(response, 400, 'Bad Request: no mcp-session-id; send initialize first', undefined, -32000);
@@ -212,6 +243,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return session.transport.handleRequest(request, response);
     }
     return sendError(response, 405, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
+  };
+
+  /** The POST body parsed, after the size check; undefined when the response has been sent (or the client left). */
+  const readJsonBody = async (request: IncomingMessage, response: ServerResponse): Promise<{ parsed: unknown } | undefined> => {
+    const body = await readBody(request, maxBodyBytes);
+    if (body.kind === 'tooLarge') {
+      sendError(response, 413, `Request body larger than ${maxBodyBytes} bytes`);
+      return undefined;
+    }
+    if (body.kind === 'aborted') return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      sendError(response, 400, 'Parse error: the body is not JSON', undefined, -32700);
+      return undefined;
+    }
+    if (options.onMessage) for (const method of methodsOf(parsed)) options.onMessage(method);
+    return { parsed };
   };
 
   /** A browser's CORS preflight from an allowed Origin: it carries no token, so it is answered before the token check. */
@@ -277,7 +327,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const open = [...sessions.values()];
       sessions.clear();
       for (const session of open) clearTimeout(session.idleTimer);
-      await Promise.allSettled(open.map((session) => session.close()));
+      await Promise.allSettled([...open.map((session) => session.close()), ...[...statelessInFlight].map((close) => close())]);
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
         // Open SSE streams would otherwise keep the listener alive.

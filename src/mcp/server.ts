@@ -21,6 +21,8 @@ import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
+import type { StatelessContinuation } from './statelessContinuation';
+import type { ToolContext } from './toolContext';
 import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
 
 export const SERVER_NAME = 'thought-explorer';
@@ -51,6 +53,8 @@ export interface CreateServerOptions {
   openExplorer?: OpenExplorer;
   /** The tools to advertise (`--tools`, `thoughtExplorer.tools`); default all. */
   tools?: readonly ModelToolName[];
+  /** Serving without protocol sessions (one connection per request): how a thought without sessionId finds its session. */
+  continuation?: StatelessContinuation;
 }
 
 export interface CreatedServer {
@@ -80,20 +84,21 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   );
   const log = createConnectionLog(server);
 
-  const decisionPoints = options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log);
-  if (tools.has('sequentialthinking'))
-    registerSequentialThinkingTool(
-      server,
-      engine,
-      connectionId,
-      { availableTools: options.availableTools },
-      log,
-      decisionPoints,
-      options.replyDetail,
-    );
-  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, engine, connectionId, log);
-  if (tools.has('deliberate'))
-    registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
+  const context: ToolContext = {
+    engine,
+    connectionId,
+    log,
+    availableTools: options.availableTools,
+    decisionPoints: options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log),
+    replyDetail: options.replyDetail,
+    modelGateway: options.modelGateway,
+    toolGateway: options.toolGateway,
+    openExplorer: options.openExplorer,
+    continuation: options.continuation,
+  };
+  if (tools.has('sequentialthinking')) registerSequentialThinkingTool(server, context);
+  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, context);
+  if (tools.has('deliberate')) registerDeliberateTool(server, context);
 
   const subscriptions = registerResourceSubscriptions(server, engine);
   registerResources(server, engine, subscriptions.listed);
@@ -103,7 +108,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
   // The inline thought graph and its app-only tools go with the tools whose results it draws.
-  if (THOUGHT_GRAPH_SERVES.some((name) => tools.has(name))) registerThoughtGraphApp(server, engine, connectionId, options.openExplorer);
+  if (THOUGHT_GRAPH_SERVES.some((name) => tools.has(name))) registerThoughtGraphApp(server, context);
 
   let cleanedUp = false;
   const cleanup = () => {

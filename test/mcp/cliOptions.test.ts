@@ -49,6 +49,7 @@ describe('parseCliArguments', () => {
     const cases: [string[], RegExp][] = [
       [['--allow-origin', 'https://a.example'], /belong to --http/],
       [['--idle-timeout', '5'], /belong to --http/],
+      [['--stateless'], /belong to --http/],
       [['--http', '--allow-origin', '*'], /exact origin/],
       [['--http', '--allow-origin', 'null'], /exact origin/],
       [['--http', '--allow-origin', 'https://a.example/path'], /no path/],

@@ -4,11 +4,11 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ThinkingEngine } from '../../engine/engine';
 import { OPEN_EXPLORER_TOOL_NAME, type OpenExplorerReply } from '../../shared/thoughtGraph';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import type { ToolContext } from '../toolContext';
 
 export { OPEN_EXPLORER_TOOL_NAME };
 
@@ -19,12 +19,8 @@ export const NO_EDITOR_HINT =
   'This server runs outside VS Code. To see the whole session, open it in VS Code with the Thought Explorer extension on the same store ' +
   '(Sessions view, or "Thought Explorer: Open in Explorer").';
 
-export function registerOpenExplorerTool(
-  server: McpServer,
-  engine: ThinkingEngine,
-  connectionId: string,
-  openExplorer: OpenExplorer | undefined,
-): void {
+export function registerOpenExplorerTool(server: McpServer, context: ToolContext): void {
+  const { engine, connectionId, openExplorer } = context;
   server.registerTool(
     OPEN_EXPLORER_TOOL_NAME,
     {

@@ -4,11 +4,11 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ThinkingEngine } from '../../engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
+import type { ToolContext } from '../toolContext';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
@@ -24,7 +24,8 @@ const inputShape = {
   limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
 };
 
-export function registerSessionPageTool(server: McpServer, engine: ThinkingEngine, connectionId: string): void {
+export function registerSessionPageTool(server: McpServer, context: ToolContext): void {
+  const { engine, connectionId } = context;
   server.registerTool(
     SESSION_PAGE_TOOL_NAME,
     {

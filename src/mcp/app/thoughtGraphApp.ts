@@ -2,20 +2,15 @@
 // the two tools only the view calls. Which tools show it is said by their own `_meta` (THOUGHT_GRAPH_TOOL_META).
 // Hosts without MCP Apps see a listed resource and two harmless read-only tools, and tool replies are unchanged.
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { ThinkingEngine } from '../../engine/engine';
 import { thoughtGraphAppHtml } from './appHtml';
-import { registerOpenExplorerTool, type OpenExplorer } from './openExplorerTool';
+import { registerOpenExplorerTool } from './openExplorerTool';
 import { registerSessionPageTool } from './sessionPageTool';
 import { MCP_APP_MIME_TYPE, THOUGHT_GRAPH_URI } from './thoughtGraphUri';
+import type { ToolContext } from '../toolContext';
 
 export const THOUGHT_GRAPH_RESOURCE_NAME = 'thought-graph';
 
-export function registerThoughtGraphApp(
-  server: McpServer,
-  engine: ThinkingEngine,
-  connectionId: string,
-  openExplorer: OpenExplorer | undefined,
-): void {
+export function registerThoughtGraphApp(server: McpServer, context: ToolContext): void {
   server.registerResource(
     THOUGHT_GRAPH_RESOURCE_NAME,
     THOUGHT_GRAPH_URI,
@@ -38,6 +33,6 @@ export function registerThoughtGraphApp(
       ],
     }),
   );
-  registerSessionPageTool(server, engine, connectionId);
-  registerOpenExplorerTool(server, engine, connectionId, openExplorer);
+  registerSessionPageTool(server, context);
+  registerOpenExplorerTool(server, context);
 }

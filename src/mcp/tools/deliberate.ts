@@ -5,9 +5,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ThinkingEngine } from '../../engine/engine';
-import type { ModelGateway } from '../../engine/modelGateway';
-import type { ToolGateway } from '../../engine/toolGateway';
 import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
 import { NAMED_PLANS } from '../../deliberation/namedPlans';
 import { RESULT_STRATEGIES, plannedCalls } from '../../deliberation/plans';
@@ -26,17 +23,9 @@ import { clientSupportsSampling, createSamplingGateway } from '../samplingGatewa
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import type { ToolContext } from '../toolContext';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
-
-export interface DeliberateToolDeps {
-  engine: ThinkingEngine;
-  connectionId: string;
-  /** A model configured by the host; used before MCP sampling. Undefined: sampling when the client offers it. */
-  gateway?: ModelGateway;
-  /** Tools task steps may call (the host's, e.g. VS Code's); undefined: task steps run without tools. */
-  toolGateway?: ToolGateway;
-}
 
 /** What a caller without any model is told: every way to get one. */
 export const NO_MODEL_MESSAGE =
@@ -151,7 +140,11 @@ export const deliberateOutputShape = {
 
 const deliberateOutputSchema = z.object(deliberateOutputShape);
 
-export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDeps): RegisteredTool {
+/**
+ * context.modelGateway: a model configured by the host, used before MCP sampling (undefined: sampling when the client
+ * offers it); context.toolGateway: tools task steps may call (undefined: task steps run without tools).
+ */
+export function registerDeliberateTool(server: McpServer, context: ToolContext): RegisteredTool {
   return server.registerTool(
     DELIBERATE_TOOL_NAME,
     {
@@ -165,12 +158,12 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
     async (args, extra): Promise<CallToolResult> => {
       let prepared: PreparedDeliberation;
       try {
-        prepared = prepareDeliberation(deps.engine, deps.connectionId, parseDeliberateInput(args));
+        prepared = prepareDeliberation(context.engine, context.connectionId, parseDeliberateInput(args));
       } catch (error) {
         if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
         throw error;
       }
-      const gateway = deps.gateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.mcpReq.id) : undefined);
+      const gateway = context.modelGateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.mcpReq.id) : undefined);
       if (!gateway) return errorResult(NO_MODEL_MESSAGE);
       if (gateway.ready) {
         // A host model that is not available (none installed, no consent) is refused here, before anything is recorded.
@@ -186,10 +179,10 @@ export function registerDeliberateTool(server: McpServer, deps: DeliberateToolDe
       let reply: DeliberationReply;
       try {
         reply = await runDeliberation(prepared, {
-          engine: deps.engine,
-          connectionId: deps.connectionId,
+          engine: context.engine,
+          connectionId: context.connectionId,
           gateway,
-          toolGateway: deps.toolGateway,
+          toolGateway: context.toolGateway,
           signal: extra.mcpReq.signal,
           whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
           onCallRecorded: ({ done, outcome, thoughtNumber }) => {

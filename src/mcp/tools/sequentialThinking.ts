@@ -5,12 +5,10 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ThinkingEngine, ThoughtReply } from '../../engine/engine';
-import type { ConnectionLog } from '../connectionLog';
-import type { DecisionPointAsker } from '../decisionPoints';
-import type { ReplyDetail } from '../../engine/fieldRules';
+import type { ThoughtReply } from '../../engine/engine';
+import type { ToolContext } from '../toolContext';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
-import { qaAnnotator, type QaAnnotatorOptions } from '../../recommendations/qaAnnotator';
+import { qaAnnotator } from '../../recommendations/qaAnnotator';
 import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
@@ -75,16 +73,9 @@ const replySchema = z.looseObject({
     .describe('Only when the user was asked at a decision point: their answer (the guidance says what to do with it).'),
 });
 
-export function registerSequentialThinkingTool(
-  server: McpServer,
-  engine: ThinkingEngine,
-  connectionId: string,
-  qaOptions: QaAnnotatorOptions = {},
-  log: ConnectionLog = () => {},
-  decisionPoints?: DecisionPointAsker,
-  replyDetail?: ReplyDetail | (() => ReplyDetail),
-): void {
-  const processOptions = { annotate: qaAnnotator(qaOptions), argumentsParsed: true };
+export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
+  const { engine, connectionId, log, decisionPoints, replyDetail, continuation } = context;
+  const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
   server.registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
     {
@@ -105,8 +96,14 @@ export function registerSequentialThinkingTool(
     },
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
+        // Without protocol sessions, a thought without sessionId is matched to its session first (or refused).
+        const routed = continuation ? continuation.route(args) : { args };
+        if ('error' in routed) {
+          log('warning', `thought refused: ${routed.error}`, extra.mcpReq.id);
+          return errorResult(routed.error);
+        }
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
-        const outcome = engine.process(connectionId, args, processOptions);
+        const outcome = engine.process(connectionId, routed.args, processOptions);
         if (!outcome.ok) {
           log(
             outcome.storeFailed ? 'error' : 'warning',
@@ -115,6 +112,7 @@ export function registerSequentialThinkingTool(
           );
           return errorResult(outcome.error);
         }
+        continuation?.recorded(outcome.reply);
         // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.

@@ -6,7 +6,6 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../engine/engine';
-import type { ConnectionLog } from '../connectionLog';
 import { MAX_WHOLE_NUMBER, SESSION_STATUSES, isWholeNumberInRange } from '../../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../../engine/model';
 import { feedbackStatusText } from '../../shared/feedbackStatus';
@@ -19,6 +18,7 @@ import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import type { ToolContext } from '../toolContext';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
@@ -142,12 +142,8 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, on
 
 class ArgumentProblem extends Error {}
 
-export function registerThinkingSessionsTool(
-  server: McpServer,
-  engine: ThinkingEngine,
-  connectionId: string,
-  log: ConnectionLog = () => {},
-): void {
+export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
+  const { engine, connectionId, log } = context;
   server.registerTool(
     THINKING_SESSIONS_TOOL_NAME,
     {

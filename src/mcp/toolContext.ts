@@ -1,0 +1,33 @@
+// What every tool of one MCP connection is registered with: one object, so each tool registers the same way,
+// `registerXTool(server, context)`, and takes what it needs from it.
+import type { ThinkingEngine } from '../engine/engine';
+import type { ReplyDetail } from '../engine/fieldRules';
+import type { ModelGateway } from '../engine/modelGateway';
+import type { ToolInfo } from '../engine/qaInput';
+import type { ToolGateway } from '../engine/toolGateway';
+import type { OpenExplorer } from './app/openExplorerTool';
+import type { ConnectionLog } from './connectionLog';
+import type { DecisionPointAsker } from './decisionPoints';
+import type { StatelessContinuation } from './statelessContinuation';
+
+export interface ToolContext {
+  engine: ThinkingEngine;
+  /** This connection's id in the engine (its own current session). */
+  connectionId: string;
+  /** Logging to this connection's client. */
+  log: ConnectionLog;
+  /** The editor's tools, for tool recommendations when a call sends none. */
+  availableTools?: () => readonly ToolInfo[] | undefined;
+  /** Asks the person at decision points (opt-in). */
+  decisionPoints?: DecisionPointAsker;
+  /** How much a `sequentialthinking` reply says in sessions without their own level. */
+  replyDetail?: ReplyDetail | (() => ReplyDetail);
+  /** The host's model for `deliberate`; else MCP sampling. */
+  modelGateway?: ModelGateway;
+  /** Tools that deliberate's task steps may call. */
+  toolGateway?: ToolGateway;
+  /** Opens the editor's explorer on a session (VS Code); absent in the CLI. */
+  openExplorer?: OpenExplorer;
+  /** Serving without protocol sessions: how a thought without sessionId finds its session. */
+  continuation?: StatelessContinuation;
+}
