@@ -9,6 +9,7 @@ import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import type { ToolContext } from '../toolContext';
+import { mcpApp } from './appRegistration';
 
 export { OPEN_EXPLORER_TOOL_NAME };
 
@@ -21,7 +22,7 @@ export const NO_EDITOR_HINT =
 
 export function registerOpenExplorerTool(server: McpServer, context: ToolContext): void {
   const { engine, connectionId, openExplorer } = context;
-  server.registerTool(
+  mcpApp(server).registerTool(
     OPEN_EXPLORER_TOOL_NAME,
     {
       title: 'Thought graph: open in explorer',

@@ -9,6 +9,7 @@ import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../.
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import type { ToolContext } from '../toolContext';
+import { mcpApp } from './appRegistration';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
@@ -26,7 +27,7 @@ const inputShape = {
 
 export function registerSessionPageTool(server: McpServer, context: ToolContext): void {
   const { engine, connectionId } = context;
-  server.registerTool(
+  mcpApp(server).registerTool(
     SESSION_PAGE_TOOL_NAME,
     {
       title: 'Thought graph: session page',

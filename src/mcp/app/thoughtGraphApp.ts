@@ -2,6 +2,7 @@
 // the two tools only the view calls. Which tools show it is said by their own `_meta` (THOUGHT_GRAPH_TOOL_META).
 // Hosts without MCP Apps see a listed resource and two harmless read-only tools, and tool replies are unchanged.
 import type { McpServer } from '@modelcontextprotocol/server';
+import { mcpApp } from './appRegistration';
 import { thoughtGraphAppHtml } from './appHtml';
 import { registerOpenExplorerTool } from './openExplorerTool';
 import { registerSessionPageTool } from './sessionPageTool';
@@ -11,7 +12,7 @@ import type { ToolContext } from '../toolContext';
 export const THOUGHT_GRAPH_RESOURCE_NAME = 'thought-graph';
 
 export function registerThoughtGraphApp(server: McpServer, context: ToolContext): void {
-  server.registerResource(
+  mcpApp(server).registerResource(
     THOUGHT_GRAPH_RESOURCE_NAME,
     THOUGHT_GRAPH_URI,
     {
@@ -19,7 +20,6 @@ export function registerThoughtGraphApp(server: McpServer, context: ToolContext)
       description:
         'An interactive view for MCP Apps hosts: the branch tree, stage, latest thought and counts of the current thinking session, ' +
         'updated with every sequentialthinking and deliberate result. Self-contained HTML; it loads nothing from the network.',
-      mimeType: MCP_APP_MIME_TYPE,
     },
     (uri) => ({
       contents: [

@@ -1,26 +1,20 @@
-// The inline thought graph's resource: its `ui://` address, its MIME type and the tool metadata that points hosts at
-// it (MCP Apps, spec 2026-01-26). Written here rather than through ext-apps' server helpers (registerAppTool,
-// registerAppResource): the package is ESM-only and our Node side is CommonJS, and the helpers only add these keys.
-// test/mcp/mcpApp.test.ts checks the values against the package's own constants. Static data, built once: a tool's
-// `_meta` is sent in tools/list and costs nothing per call.
+// The inline thought graph's resource: its `ui://` address, and the tool metadata that points hosts at it (MCP Apps).
+// The MIME type and the legacy flat key are ext-apps' own; its registerAppTool (see appRegistration.ts) adds the legacy
+// key beside `ui.resourceUri`. Static data, built once: a tool's `_meta` is sent in tools/list and costs nothing per call.
+import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 
 export const THOUGHT_GRAPH_URI = 'ui://thought-explorer/thought-graph.html';
 /** ext-apps' RESOURCE_MIME_TYPE. */
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
+export const MCP_APP_MIME_TYPE = RESOURCE_MIME_TYPE;
 /** ext-apps' RESOURCE_URI_META_KEY: the flat key older hosts read. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+export const LEGACY_RESOURCE_URI_KEY = RESOURCE_URI_META_KEY;
 
-/**
- * `_meta` for a tool whose results the thought graph draws (sequentialthinking, deliberate): the resource, visible to
- * the model and the app. Both keys, the current `ui.resourceUri` and the legacy flat one, as registerAppTool writes.
- */
+/** `_meta` for a tool whose results the thought graph draws (sequentialthinking, deliberate): visible to model and app. */
 export const THOUGHT_GRAPH_TOOL_META = Object.freeze({
   ui: Object.freeze({ resourceUri: THOUGHT_GRAPH_URI }),
-  [LEGACY_RESOURCE_URI_KEY]: THOUGHT_GRAPH_URI,
 });
 
 /** `_meta` for a tool only the view calls: hosts keep it from the model (`visibility: ["app"]`). */
 export const APP_ONLY_TOOL_META = Object.freeze({
-  ui: Object.freeze({ resourceUri: THOUGHT_GRAPH_URI, visibility: Object.freeze(['app']) }),
-  [LEGACY_RESOURCE_URI_KEY]: THOUGHT_GRAPH_URI,
+  ui: Object.freeze({ resourceUri: THOUGHT_GRAPH_URI, visibility: Object.freeze(['app' as const]) }),
 });

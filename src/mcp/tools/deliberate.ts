@@ -24,6 +24,7 @@ import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import type { ToolContext } from '../toolContext';
+import { mcpApp } from '../app/appRegistration';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
 
@@ -145,7 +146,7 @@ const deliberateOutputSchema = z.object(deliberateOutputShape);
  * offers it); context.toolGateway: tools task steps may call (undefined: task steps run without tools).
  */
 export function registerDeliberateTool(server: McpServer, context: ToolContext): RegisteredTool {
-  return server.registerTool(
+  return mcpApp(server).registerTool(
     DELIBERATE_TOOL_NAME,
     {
       title: 'Deliberate',

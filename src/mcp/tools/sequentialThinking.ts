@@ -14,6 +14,7 @@ import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import { mcpApp } from '../app/appRegistration';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -76,7 +77,7 @@ const replySchema = z.looseObject({
 export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
   const { engine, connectionId, log, decisionPoints, replyDetail, continuation } = context;
   const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
-  server.registerTool(
+  mcpApp(server).registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
     {
       title: 'Sequential Thinking',
