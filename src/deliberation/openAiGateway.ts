@@ -1,9 +1,9 @@
 // The model gateway for an OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, any /v1/chat/completions
 // server): for stdio CLI users whose MCP client cannot sample. Uses the `openai` client rather than hand-written HTTP.
-// `openai` stays on v6: v7 needs Node 22, and the CLI supports Node 20 (package.json engines).
+// The client is loaded on the first call: it is a third of the CLI bundle and most runs never use it (start-up).
 // Tools go out as native function tools and the model's tool_calls come back as ModelToolCalls.
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
   checkedUsage,
@@ -35,18 +35,23 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
     throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
   // Local servers ignore the key, but the client insists on one.
   // Responses are read against a byte limit as well as the runner's time-out (see boundedFetch.ts).
-  const client = new OpenAI({
-    baseURL: options.endpoint,
-    apiKey: apiKey ?? 'no-key',
-    maxRetries: 0,
-    timeout: 30 * 60_000,
-    fetch: boundedFetch(),
-  });
+  let client: Promise<OpenAI> | undefined;
+  const connect = async (): Promise<OpenAI> => {
+    const { default: OpenAIClient } = await import('openai');
+    return new OpenAIClient({
+      baseURL: options.endpoint,
+      apiKey: apiKey ?? 'no-key',
+      maxRetries: 0,
+      timeout: 30 * 60_000,
+      fetch: boundedFetch(),
+    });
+  };
   return {
     description: `${options.model} at ${options.endpoint}`,
     toolCalling: true,
     async complete(messages: readonly ModelMessage[], call: ModelCallOptions): Promise<ModelCompletion> {
-      const response = await client.chat.completions.create(
+      client ??= connect();
+      const response = await (await client).chat.completions.create(
         {
           model: options.model,
           messages: messages.map((message) => ({ role: message.role, content: message.text })),
