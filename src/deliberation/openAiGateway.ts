@@ -51,7 +51,9 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
     toolCalling: true,
     async complete(messages: readonly ModelMessage[], call: ModelCallOptions): Promise<ModelCompletion> {
       client ??= connect();
-      const response = await (await client).chat.completions.create(
+      const response = await (
+        await client
+      ).chat.completions.create(
         {
           model: options.model,
           messages: messages.map((message) => ({ role: message.role, content: message.text })),
