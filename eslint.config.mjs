@@ -5,7 +5,8 @@
 //   src/mcp                     MCP tools, resources, prompts (may use deliberation, export, diagrams)
 //   src/deliberation            plain Node: multi-role deliberation on top of the engine
 //   src/recommendations         plain Node: tool recommendations and QA workflow rules on top of the engine
-//   src/export                  presentation: session exports (engine, diagrams, shared, storage's file formats)
+//   src/export                  presentation: session exports (engine, diagrams, shared, storage's file formats, telemetry)
+//   src/telemetry               plain Node: sessions as OpenTelemetry traces (OTLP file, live stream, trace context)
 //   src/storage                 the store; implements the engine's SessionStore: may import the engine's model only
 //   src/diagrams                pure Mermaid text: shared and the engine's model types only
 //   webview/                    the explorer UI: webview/, src/shared, src/diagrams and the engine's model types only
@@ -38,6 +39,7 @@ const COMPOSITION_ROOT_IMPORTS = [
   'src/diagrams',
   'src/storage',
   'src/export',
+  'src/telemetry',
   'src/deliberation',
   'src/recommendations',
   'src/mcp',
@@ -49,7 +51,8 @@ const LAYER_IMPORTS = {
   webview: ['engine model', 'src/shared', 'src/diagrams'],
   'mcp-app': ['engine model', 'src/shared', 'src/diagrams'],
   'src/storage': ['engine model'],
-  'src/export': ['src/engine', 'src/shared', 'src/diagrams', 'src/storage'],
+  'src/telemetry': ['src/engine', 'src/shared', 'src/diagrams', 'src/storage'],
+  'src/export': ['src/engine', 'src/shared', 'src/diagrams', 'src/storage', 'src/telemetry'],
   'src/deliberation': ['src/engine', 'src/shared', 'src/diagrams'],
   'src/recommendations': ['src/engine'],
   'src/mcp': ['src/engine', 'src/shared', 'src/diagrams', 'src/export', 'src/deliberation', 'src/recommendations'],

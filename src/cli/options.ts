@@ -56,8 +56,9 @@ export const USAGE = `Usage:
       --allow-origin ORIGIN     (with --http, repeatable) let a browser page of this exact origin connect, e.g.
                                 https://inspector.example:6274; every other Origin is refused
       --idle-timeout SECONDS    (with --http) close an MCP session after this long without a request (default 1800)
-  thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html [--out FILE] [options]
-  thought-explorer-mcp import <file> [options]   add a session from our JSON export or the sequentialthinking-plus shape
+  thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html|otlp [--out FILE] [options]
+  thought-explorer-mcp import <file> [options]   add a session from our JSON export, an OTLP/JSON trace (--format otlp)
+                                                 or the sequentialthinking-plus shape
 
 Options:
   -s, --storage-path DIR        where sessions are saved (default: $THOUGHT_EXPLORER_STORAGE or ~/.thought-explorer/sessions)
@@ -235,7 +236,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
   if (command === 'export') {
     if (rest.length !== 1)
-      throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
+      throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html|otlp');
     if (format === undefined) throw new UsageError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
     const named = exportFormatNamed(format);
     if (named === undefined) throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);

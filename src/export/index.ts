@@ -8,6 +8,7 @@ import { toLosslessJson, toSequentialThinkingPlusJson } from '../storage/session
 import { EXPORT_FORMATS, type ExportFormat } from './formats';
 import { sessionHtml, HtmlExportError } from './html';
 import { sessionMarkdown } from './markdown';
+import { toOtlpJson } from '../telemetry/otlpFile';
 import type { DiagramKey } from './sessionDiagrams';
 
 export interface ExportProgress {
@@ -53,6 +54,9 @@ export async function exportSession(snapshot: SessionSnapshot, format: ExportFor
       text = sessionHtml(snapshot, { svgs: options.svgs, rendererScript, diagramWindow: options.diagramWindow, onProgress: onThoughts });
       break;
     }
+    case 'otlp':
+      text = toOtlpJson(snapshot);
+      break;
     default: {
       const unknown: never = format;
       throw new RangeError(`Unknown export format "${String(unknown)}"; expected one of ${EXPORT_FORMATS.join(', ')}.`);
