@@ -6,6 +6,7 @@ import type { EngineLimits } from '../engine/limits';
 import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/fieldRules';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 import { MODEL_TOOLS, ToolSelectionError, parseToolSelection, type ModelToolName } from '../mcp/toolSelection';
+import { OtlpEndpointError, tracesUrl } from '../telemetry/otlpEndpoint';
 
 export interface CommonOptions {
   storagePath?: string;
@@ -31,6 +32,8 @@ export type CliCommand =
       /** --tools: the tools to advertise; absent: all. */
       tools?: ModelToolName[];
       replyDetail?: ReplyDetail;
+      /** --otlp-endpoint / --otlp-include-text: live trace streaming (also on with OTEL_EXPORTER_OTLP_* variables). */
+      otlp?: OtlpOptions;
     } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
@@ -40,6 +43,13 @@ export interface ModelOptions {
   endpoint: string;
   name: string;
   apiKeyEnv?: string;
+}
+
+/** Live trace streaming to an OpenTelemetry collector; `endpoint` absent: only the OTEL_EXPORTER_OTLP_* variables. */
+export interface OtlpOptions {
+  /** The collector's traces URL (a base URL gets /v1/traces). */
+  endpoint?: string;
+  includeText: boolean;
 }
 
 /** --ask-at-decision-points: ask the person through MCP elicitation at decision points, waiting this long at most. */
@@ -75,6 +85,11 @@ Options:
   --tools LIST                  advertise only these tools, comma-separated (default all: ${MODEL_TOOLS.join(',')})
   --reply-detail LEVEL          how much a sequentialthinking reply says: compact (default: what is new since the last
                                 reply), standard (every field, empty and unchanged extras left out) or full
+  --otlp-endpoint URL           stream each session as an OpenTelemetry trace to this OTLP/HTTP collector (e.g.
+                                http://127.0.0.1:4318; /v1/traces is added). Off by default; also on when
+                                OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. Headers and
+                                protocol (http/protobuf, http/json) come from OTEL_EXPORTER_OTLP_HEADERS / _PROTOCOL
+  --otlp-include-text           also send thought text, titles and feedback text (default: structure and counts only)
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -107,6 +122,8 @@ const OPTIONS = {
   'reply-detail': { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string', short: 'o' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-include-text': { type: 'boolean' },
 } as const;
 
 export function parseCliArguments(argv: readonly string[]): CliCommand {
@@ -124,6 +141,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let decisionTimeoutSeconds: number | undefined;
   let tools: ModelToolName[] | undefined;
   let replyDetail: ReplyDetail | undefined;
+  let otlpEndpoint: string | undefined;
+  let otlpIncludeText = false;
   /** Index in argv of the positional token `--http` took as its port. */
   let httpPortIndex: number | undefined;
 
@@ -198,6 +217,18 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       case 'out':
         out = valueOf();
         break;
+      case 'otlp-endpoint':
+        otlpEndpoint = valueOf();
+        try {
+          tracesUrl(otlpEndpoint);
+        } catch (error) {
+          if (error instanceof OtlpEndpointError) throw new UsageError(`${flag}: ${error.message}`);
+          throw error;
+        }
+        break;
+      case 'otlp-include-text':
+        otlpIncludeText = true;
+        break;
       default:
         if (Object.hasOwn(LIMIT_FLAGS, token.name)) common.limits[LIMIT_FLAGS[token.name]] = positiveInteger(flag, valueOf());
         else throw new UsageError(`Unknown option ${flag}`);
@@ -215,6 +246,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
   if (replyDetail !== undefined && command !== undefined)
     throw new UsageError('--reply-detail is for serving, not for the export and import commands');
+  if ((otlpEndpoint !== undefined || otlpIncludeText) && command !== undefined)
+    throw new UsageError('--otlp-endpoint and --otlp-include-text are for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http ? { ...http, allowedOrigins, ...(sessionIdleSeconds !== undefined ? { sessionIdleSeconds } : {}) } : undefined;
@@ -228,6 +261,9 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       ...decisionPoints,
       ...(tools ? { tools } : {}),
       ...(replyDetail !== undefined ? { replyDetail } : {}),
+      ...(otlpEndpoint !== undefined || otlpIncludeText
+        ? { otlp: { ...(otlpEndpoint !== undefined ? { endpoint: otlpEndpoint } : {}), includeText: otlpIncludeText } }
+        : {}),
       ...common,
     };
   }

@@ -1,5 +1,6 @@
 // createServer: one McpServer per MCP connection (stdio process or HTTP session) over one shared engine, with the
 // tools, resources and prompts registered on it, logging to its client and session subscriptions.
+import type { ToolCallTelemetry } from './toolCallTelemetry';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
@@ -51,6 +52,8 @@ export interface CreateServerOptions {
   openExplorer?: OpenExplorer;
   /** The tools to advertise (`--tools`, `thoughtExplorer.tools`); default all. */
   tools?: readonly ModelToolName[];
+  /** Live trace streaming, when on: trace context from calls' `_meta`, and its counters in `thinking_sessions stats`. */
+  telemetry?: ToolCallTelemetry;
 }
 
 export interface CreatedServer {
@@ -90,8 +93,9 @@ export function createServer(options: CreateServerOptions): CreatedServer {
       log,
       decisionPoints,
       options.replyDetail,
+      options.telemetry,
     );
-  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, engine, connectionId, log);
+  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, engine, connectionId, log, options.telemetry);
   if (tools.has('deliberate'))
     registerDeliberateTool(server, { engine, connectionId, gateway: options.modelGateway, toolGateway: options.toolGateway });
 

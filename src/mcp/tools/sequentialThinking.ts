@@ -16,6 +16,7 @@ import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import type { ToolCallTelemetry } from '../toolCallTelemetry';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -83,6 +84,7 @@ export function registerSequentialThinkingTool(
   log: ConnectionLog = () => {},
   decisionPoints?: DecisionPointAsker,
   replyDetail?: ReplyDetail | (() => ReplyDetail),
+  telemetry?: ToolCallTelemetry,
 ): void {
   const processOptions = { annotate: qaAnnotator(qaOptions), argumentsParsed: true };
   server.registerTool(
@@ -106,7 +108,9 @@ export function registerSequentialThinkingTool(
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
-        const outcome = engine.process(connectionId, args, processOptions);
+        // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
+        const process = () => engine.process(connectionId, args, processOptions);
+        const outcome = telemetry ? telemetry.inCallContext(extra._meta, process) : process();
         if (!outcome.ok) {
           log(
             outcome.storeFailed ? 'error' : 'warning',

@@ -2,6 +2,7 @@
 // insights (stats) and the per-session "ask at decision points" switch (configure).
 // It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
 // sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
+import type { ToolCallTelemetry } from '../toolCallTelemetry';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -100,6 +101,9 @@ const item = z.looseObject({});
 /** Every action answers with one object; which members it has depends on the action (see the description). */
 const resultSchema = z.looseObject({
   sessions: z.array(item).optional().describe('list: the sessions of this page, newest first.'),
+  traceStream: item
+    .optional()
+    .describe('stats, when live trace streaming is on: where spans go and how many were exported, dropped and queued.'),
   total: z.number().int().optional().describe('list: how many sessions match.'),
   offset: z.number().int().optional().describe('list and get (full): where this page starts.'),
   nextOffset: z.number().int().optional().describe('list, search and get (full): the offset of the next page, when there is one.'),
@@ -147,6 +151,7 @@ export function registerThinkingSessionsTool(
   engine: ThinkingEngine,
   connectionId: string,
   log: ConnectionLog = () => {},
+  telemetry?: ToolCallTelemetry,
 ): void {
   server.registerTool(
     THINKING_SESSIONS_TOOL_NAME,
@@ -168,6 +173,8 @@ export function registerThinkingSessionsTool(
     (args, extra): CallToolResult => {
       try {
         const value = run(engine, connectionId, args as Arguments) as Record<string, unknown>;
+        // Live trace streaming's counters (spans sent, dropped, queued) go with the stats when streaming is on.
+        if (telemetry && args.action === 'stats') value.traceStream = telemetry.stats();
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);

@@ -1,0 +1,19 @@
+// What the MCP server needs of live trace streaming, without depending on it: the composition root passes an
+// implementation (src/telemetry's streamer) when streaming is on.
+
+/** The trace stream's counters, as `thinking_sessions stats` reports them. */
+export interface TraceStreamCounters {
+  endpoint: string;
+  protocol: string;
+  includesText: boolean;
+  exported: number;
+  dropped: number;
+  queued: number;
+  lastError?: string;
+}
+
+export interface ToolCallTelemetry {
+  /** Runs a tools/call's work with its request `_meta` (W3C `traceparent`/`tracestate`), so its spans join that trace. */
+  inCallContext<T>(meta: unknown, run: () => T): T;
+  stats(): TraceStreamCounters;
+}

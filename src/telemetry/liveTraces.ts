@@ -1,0 +1,312 @@
+// Live trace streaming: each recorded thought becomes a span at once (from the engine's events), the session span
+// follows when the session ends or the process stops. The SDK's BatchSpanProcessor sends them in the background with
+// a bounded queue, so the tool reply never waits on the collector: a slow, failing or absent collector costs spans
+// (counted as dropped), never a reply or a journaled thought. The exporter is given by the caller (otlpExporter.ts
+// makes the official OTLP/HTTP one), so this module loads no network code.
+import { ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
+import { W3CTraceContextPropagator, ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import {
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  TracerProvider,
+  type ReadableSpan,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { EngineEvent } from '../engine/events';
+import type { SessionSnapshot } from '../engine/model';
+import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
+import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type SessionTrace } from './sessionSpans';
+import { PresetIdGenerator } from './spanIds';
+
+/** What `thinking_sessions stats` and the status bar show about the stream. */
+export interface TraceStreamStats {
+  /** Where spans go (the traces URL, or "from OTEL_EXPORTER_OTLP_* variables"). */
+  endpoint: string;
+  protocol: string;
+  includesText: boolean;
+  /** Spans the collector accepted. */
+  exported: number;
+  /** Spans lost: the queue was full, or the collector refused, failed or did not answer in time. */
+  dropped: number;
+  /** Spans waiting to be sent. */
+  queued: number;
+  lastError?: string;
+}
+
+export interface LiveTraceOptions {
+  exporter: SpanExporter;
+  endpoint: string;
+  protocol: string;
+  includeText: boolean;
+  /** Spans held while the collector is slow; past it new spans are dropped and counted. */
+  maxQueueSize?: number;
+  /** How long spans wait to be sent together. */
+  scheduledDelayMillis?: number;
+  /** How long one batch may take before the processor gives up on it. */
+  exportTimeoutMillis?: number;
+  version?: string;
+  /** The engine's own sessions, to resolve the links of a session this process did not see begin. */
+  loadSession?: (id: string) => SessionSnapshot | undefined;
+}
+
+export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+
+interface LiveSession {
+  target: SessionTrace;
+  resolver: ThoughtLinkResolver;
+  /** Seq the resolver has seen up to (exclusive). */
+  nextSeq: number;
+  previousTimestamp: number;
+  /** The session span is owed: thoughts were sent since it was last written. */
+  spanOwed: boolean;
+}
+
+/** W3C trace context fields of a tools/call's `_meta` (strings only; anything else is ignored). */
+const META_GETTER: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => (typeof carrier[key] === 'string' ? (carrier[key] as string) : undefined),
+};
+const W3C = new W3CTraceContextPropagator();
+
+/** The caller's span from a request's `_meta` (`traceparent`, `tracestate`), if it carries a valid one. */
+export function callerSpanContext(meta: unknown): SpanContext | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const context: Context = W3C.extract(ROOT_CONTEXT, meta as Record<string, unknown>, META_GETTER);
+  const span = trace.getSpanContext(context);
+  return span && trace.isSpanContextValid(span) ? span : undefined;
+}
+
+/** Counts what the exporter sends and loses; the processor itself only logs its drops. */
+class CountingExporter implements SpanExporter {
+  handed = 0;
+  exported = 0;
+  failed = 0;
+  lastError: string | undefined;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly changed: () => void,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.handed += spans.length;
+    let answered = false;
+    const done = (result: ExportResult) => {
+      if (answered) return;
+      answered = true;
+      if (result.code === ExportResultCode.SUCCESS) this.exported += spans.length;
+      else {
+        this.failed += spans.length;
+        this.lastError = result.error ? errorMessage(result.error) : 'the collector did not accept the spans';
+      }
+      this.changed();
+      resultCallback(result);
+    };
+    try {
+      this.inner.export(spans, done);
+    } catch (error) {
+      done({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/**
+ * Mirrors the batch processor's queue (spans it accepted minus spans handed to the exporter) so that a span it would
+ * drop for a full queue is counted here instead of only logged.
+ */
+class BoundedQueue implements SpanProcessor {
+  accepted = 0;
+  droppedFull = 0;
+
+  constructor(
+    private readonly inner: BatchSpanProcessor,
+    private readonly exporter: CountingExporter,
+    private readonly maxQueueSize: number,
+    private readonly changed: () => void,
+  ) {}
+
+  get queued(): number {
+    return this.accepted - this.exporter.handed;
+  }
+
+  onStart(): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (this.queued >= this.maxQueueSize) {
+      this.droppedFull++;
+      this.changed();
+      return;
+    }
+    this.accepted++;
+    this.inner.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+}
+
+export class LiveTraceStreamer {
+  private readonly ids = new PresetIdGenerator();
+  private readonly exporter: CountingExporter;
+  private readonly queue: BoundedQueue;
+  private readonly provider: TracerProvider;
+  private readonly writer: SessionSpanWriter;
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly listeners = new Set<() => void>();
+  /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
+  private currentCaller: SpanContext | undefined;
+  private closed = false;
+
+  constructor(private readonly options: LiveTraceOptions) {
+    const changed = () => this.listeners.forEach((listener) => listener());
+    this.exporter = new CountingExporter(options.exporter, changed);
+    const maxQueueSize = options.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    const batch = new BatchSpanProcessor({
+      exporter: this.exporter,
+      maxQueueSize,
+      maxExportBatchSize: Math.min(512, maxQueueSize),
+      scheduledDelayMillis: options.scheduledDelayMillis ?? 1000,
+      exportTimeoutMillis: options.exportTimeoutMillis ?? 15_000,
+    });
+    this.queue = new BoundedQueue(batch, this.exporter, maxQueueSize, changed);
+    this.provider = new TracerProvider({
+      idGenerator: this.ids,
+      sampler: new AlwaysOnSampler(),
+      resource: resourceFromAttributes({
+        'service.name': SERVICE_NAME,
+        ...(options.version ? { 'service.version': options.version } : {}),
+      }),
+      spanProcessors: [this.queue],
+    });
+    this.writer = new SessionSpanWriter(this.provider.getTracer(TRACE_SCOPE, options.version), this.ids, options.includeText);
+  }
+
+  stats(): TraceStreamStats {
+    return {
+      endpoint: this.options.endpoint,
+      protocol: this.options.protocol,
+      includesText: this.options.includeText,
+      exported: this.exporter.exported,
+      dropped: this.exporter.failed + this.queue.droppedFull,
+      queued: this.queue.queued,
+      ...(this.exporter.lastError !== undefined ? { lastError: this.exporter.lastError } : {}),
+    };
+  }
+
+  /** Called when the counters change (a batch answered, a span dropped). */
+  onStatsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs a tools/call's work with its request `_meta`, so a session it starts joins the caller's trace. */
+  inCallContext<T>(meta: unknown, run: () => T): T {
+    const previous = this.currentCaller;
+    this.currentCaller = callerSpanContext(meta);
+    try {
+      return run();
+    } finally {
+      this.currentCaller = previous;
+    }
+  }
+
+  /** The engine listener. Never throws into the engine: a span that cannot be made is counted as dropped. */
+  readonly onEngineEvent = (event: EngineEvent): void => {
+    if (this.closed) return;
+    try {
+      if (event.type === 'thoughtAdded') this.thoughtAdded(event.meta.id, event.meta.strategy, event.thought);
+      else if (event.type === 'sessionEnded') this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
+      else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
+    } catch (error) {
+      this.queue.droppedFull++;
+      this.exporter.lastError = `could not make a span: ${errorMessage(error)}`;
+    }
+  };
+
+  private thoughtAdded(sessionId: string, strategy: string, thought: Parameters<SessionSpanWriter['writeThought']>[1]): void {
+    let live = this.sessions.get(sessionId);
+    if (live === undefined) {
+      live = {
+        target: sessionTraceOf(sessionId, this.currentCaller),
+        resolver: new ThoughtLinkResolver(),
+        nextSeq: 0,
+        previousTimestamp: thought.timestamp,
+        spanOwed: false,
+      };
+      // A session begun before this process saw it (resumed, or written by another process): its earlier thoughts
+      // are read once so that links to them resolve.
+      if (thought.seq > 0) {
+        const snapshot = this.options.loadSession?.(sessionId);
+        live.previousTimestamp = snapshot?.meta.createdAt ?? thought.timestamp;
+        for (const earlier of snapshot?.thoughts ?? []) {
+          if (earlier.seq >= thought.seq) break;
+          live.resolver.add(earlier, earlier.seq);
+          live.previousTimestamp = earlier.timestamp;
+        }
+        live.nextSeq = thought.seq;
+      } else {
+        live.previousTimestamp = this.options.loadSession?.(sessionId)?.meta.createdAt ?? thought.timestamp;
+      }
+      this.sessions.set(sessionId, live);
+    }
+    const links = live.resolver.add(thought, thought.seq);
+    live.nextSeq = thought.seq + 1;
+    // A later call from another caller's trace: linked, while the session stays in the trace it began in.
+    const caller = this.currentCaller;
+    const otherCaller =
+      caller !== undefined && (caller.traceId !== live.target.caller?.traceId || caller.spanId !== live.target.caller.spanId)
+        ? caller
+        : undefined;
+    this.writer.writeThought(live.target, thought, strategy, links, thoughtStartTime(thought, live.previousTimestamp), otherCaller);
+    live.previousTimestamp = thought.timestamp;
+    live.spanOwed = true;
+  }
+
+  private writeSessionSpan(sessionId: string, endTime: number): void {
+    const live = this.sessions.get(sessionId);
+    if (live === undefined || !live.spanOwed) return;
+    const snapshot = this.options.loadSession?.(sessionId);
+    if (snapshot === undefined) return;
+    live.spanOwed = false;
+    this.writer.writeSession(live.target, snapshot, Math.max(endTime, snapshot.thoughts.at(-1)?.timestamp ?? endTime));
+  }
+
+  /**
+   * Writes the session spans still owed and sends what is queued, giving up after `timeoutMs` (what is not sent by
+   * then is counted as dropped by the exporter's own timeout, or lost with the process).
+   */
+  async shutdown(timeoutMs = 2000): Promise<void> {
+    if (this.closed) return;
+    for (const [id, live] of this.sessions) if (live.spanOwed) this.writeSessionSpan(id, Date.now());
+    this.closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    await Promise.race([this.provider.shutdown().catch(() => {}), deadline]);
+    clearTimeout(timer);
+  }
+
+  /** Sends what is queued now (tests, and the editor before it reloads). */
+  async flush(): Promise<void> {
+    await this.provider.forceFlush().catch(() => {});
+  }
+}
