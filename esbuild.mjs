@@ -91,6 +91,16 @@ const contexts = [
     plugins: [...common.plugins, coreEntryPlugin(sharedModules)],
   },
   {
+    // The editor's OpenTelemetry code: live streaming (the OTLP exporters, HTTP and protobuf) and the OTLP file export,
+    // required only when an endpoint is configured or a session is exported as a trace, so activation never parses it.
+    ...common,
+    entryPoints: ['src/telemetry/editorBundle.ts'],
+    outfile: 'dist/telemetry.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
     ...common,
     ...embedMcpApp,
     entryPoints: ['src/cli/main.ts'],

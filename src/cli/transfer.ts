@@ -7,7 +7,7 @@ import type { CliCommand } from './options';
 import { exportSession } from '../export/index';
 import type { FileSessionStore } from '../storage/fileSessionStore';
 import { readSessionFileSync } from '../storage/sessionFileReader';
-import { parseSessionFile } from '../telemetry/otlpFile';
+import { parseSessionFile } from '../telemetry/otlpImport';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
@@ -30,6 +30,8 @@ export async function runExport(store: FileSessionStore, command: Extract<CliCom
   }
   const large = snapshot.thoughts.length >= 1000;
   const text = await exportSession(snapshot, command.format, {
+    // The OpenTelemetry SDK is loaded only for this format.
+    otlpTrace: async (session) => (await import('../telemetry/otlpFile.js')).toOtlpJson(session),
     onProgress: large ? (progress) => say(`${progress.message} (${Math.round(progress.fraction * 100)}%)`) : undefined,
   });
   if (command.out === undefined) {

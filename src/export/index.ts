@@ -8,7 +8,6 @@ import { toLosslessJson, toSequentialThinkingPlusJson } from '../storage/session
 import { EXPORT_FORMATS, type ExportFormat } from './formats';
 import { sessionHtml, HtmlExportError } from './html';
 import { sessionMarkdown } from './markdown';
-import { toOtlpJson } from '../telemetry/otlpFile';
 import type { DiagramKey } from './sessionDiagrams';
 
 export interface ExportProgress {
@@ -27,6 +26,11 @@ export interface ExportOptions {
   rendererPath?: string;
   diagramWindow?: DiagramWindowOptions;
   onProgress?: (progress: ExportProgress) => void;
+  /**
+   * Writes the OTLP/JSON trace (`toOtlpJson` of src/telemetry/otlpFile). Given by the caller, which loads the
+   * OpenTelemetry SDK only when this format is chosen (the editor from its separate telemetry bundle).
+   */
+  otlpTrace?: (snapshot: SessionSnapshot) => string | Promise<string>;
 }
 
 export async function exportSession(snapshot: SessionSnapshot, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
@@ -55,7 +59,8 @@ export async function exportSession(snapshot: SessionSnapshot, format: ExportFor
       break;
     }
     case 'otlp':
-      text = toOtlpJson(snapshot);
+      if (options.otlpTrace === undefined) throw new RangeError('The otlp export needs ExportOptions.otlpTrace (src/telemetry/otlpFile).');
+      text = await options.otlpTrace(snapshot);
       break;
     default: {
       const unknown: never = format;

@@ -15,5 +15,6 @@ export interface TraceStreamCounters {
 export interface ToolCallTelemetry {
   /** Runs a tools/call's work with its request `_meta` (W3C `traceparent`/`tracestate`), so its spans join that trace. */
   inCallContext<T>(meta: unknown, run: () => T): T;
-  stats(): TraceStreamCounters;
+  /** Undefined while streaming is off (the editor's setting may turn it on and off while the server runs). */
+  stats(): TraceStreamCounters | undefined;
 }

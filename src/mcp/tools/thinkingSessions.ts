@@ -174,7 +174,8 @@ export function registerThinkingSessionsTool(
       try {
         const value = run(engine, connectionId, args as Arguments) as Record<string, unknown>;
         // Live trace streaming's counters (spans sent, dropped, queued) go with the stats when streaming is on.
-        if (telemetry && args.action === 'stats') value.traceStream = telemetry.stats();
+        const traceStream = args.action === 'stats' ? telemetry?.stats() : undefined;
+        if (traceStream) value.traceStream = traceStream;
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);
