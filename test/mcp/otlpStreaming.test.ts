@@ -12,7 +12,9 @@ import type { OtlpProtocol } from '../../src/telemetry/otlpEndpoint';
 import { GEN_AI, LINK_KIND, SESSION_SPAN_NAME, THOUGHT } from '../../src/telemetry/attributeNames';
 import { connectDeliberation, type DeliberationHarness } from './support/scriptedModel';
 import { deadEndpoint, startReceiver, type ReceivedSpan, type Receiver } from './support/otlpReceiver';
-import { tempDir } from './support/clients';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { CLI, connectCli, connectStdio, ensureBuiltCli, tempDir } from './support/clients';
 import { waitFor } from './support/waitFor';
 
 const quiet = () => {};
@@ -220,4 +222,88 @@ describe('live OTLP streaming never gets in the way', () => {
       assert.equal((ok(stats).traceStream as { dropped: number }).dropped, count + 1);
     });
   }
+});
+
+describe('the CLI streams and exports traces', () => {
+  it('--otlp-endpoint: streams the session and sends what it holds when stdin closes', async () => {
+    ensureBuiltCli();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const base = receiver.url.replace(/\/v1\/traces$/, '');
+    const cli = await connectCli(tempDir('te-otlp-cli-'), ['--otlp-endpoint', base]);
+    for (let number = 1; number <= 3; number++)
+      ok(
+        (await cli.client.callTool({
+          name: 'sequentialthinking',
+          arguments: { thought: `Step ${number}`, thoughtNumber: number, totalThoughts: 3, nextThoughtNeeded: true },
+        })) as CallToolResult,
+      );
+    await cli.close();
+    // The session is still live: its span is written and sent on the way out, with the thoughts still queued.
+    await waitFor(() => receiver.spans().some((span) => span.name === SESSION_SPAN_NAME), 'the session span, sent on exit', 10_000);
+    const spans = receiver.spans();
+    assert.equal(spans.length, 4);
+    assert.ok(
+      receiver.requests.every((request) => request.contentType.includes('protobuf')),
+      'http/protobuf by default',
+    );
+    // No --otlp-include-text: no text leaves the machine.
+    assert.ok(spans.every((span) => !span.attributes.has(THOUGHT.text)));
+  });
+
+  it('honours OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_PROTOCOL=http/json', async () => {
+    ensureBuiltCli();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const cli = await connectStdio(process.execPath, [CLI, '--storage-path', tempDir('te-otlp-env-'), '--otlp-include-text'], {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    ok(
+      (await cli.client.callTool({
+        name: 'sequentialthinking',
+        arguments: { thought: 'Only one', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
+      })) as CallToolResult,
+    );
+    await cli.close();
+    await waitFor(() => receiver.spans().length === 2, 'the thought and the session span', 10_000);
+    assert.ok(receiver.requests.every((request) => request.contentType.includes('json')));
+    assert.equal(
+      receiver
+        .spans()
+        .find((span) => span.name !== SESSION_SPAN_NAME)
+        ?.attributes.get(THOUGHT.text),
+      'Only one',
+    );
+  });
+
+  it('export --format otlp, then import: the same session in another store', async () => {
+    ensureBuiltCli();
+    const directory = tempDir('te-otlp-export-');
+    const engine = new ThinkingEngine({ store: new FileSessionStore(directory, { log: quiet }), log: quiet });
+    let sessionId = '';
+    for (let number = 1; number <= 3; number++) {
+      const outcome = engine.process('c', {
+        thought: `Step ${number}`,
+        thoughtNumber: number,
+        totalThoughts: 3,
+        nextThoughtNeeded: number < 3,
+        ...(number === 3 ? { isRevision: true, revisesThought: 2, sessionId } : sessionId ? { sessionId } : {}),
+      });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      sessionId = outcome.reply.sessionId;
+    }
+    const file = join(directory, 'session.otlp.json');
+    const exported = spawnSync(process.execPath, [CLI, 'export', sessionId, '--format', 'otlp', '--out', file, '-s', directory], {
+      encoding: 'utf8',
+    });
+    assert.equal(exported.status, 0, exported.stderr);
+    const other = tempDir('te-otlp-import-');
+    const imported = spawnSync(process.execPath, [CLI, 'import', file, '-s', other], { encoding: 'utf8' });
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stderr, /imported otlp session/);
+    const back = new FileSessionStore(other, { log: quiet });
+    assert.deepEqual(back.loadSession(sessionId)?.thoughts, engine.getSession(sessionId)?.thoughts);
+    back.close();
+  });
 });
