@@ -16,9 +16,11 @@ import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
 import { mcpAppSection } from './mcpApp';
 import { contextSection } from './context';
+import { otlpStreamingSection } from './otlpStreaming';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
+  otlpStreamingSection,
   contextSection,
   storeTimingSection,
   webviewRenderSection,
