@@ -54,6 +54,8 @@ export interface LiveTraceOptions {
 }
 
 export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** Sessions whose links and times the stream keeps at once (an engine holds a few live sessions at a time). */
+const MAX_TRACKED_SESSIONS = 256;
 
 interface LiveSession {
   target: SessionTrace;
@@ -232,8 +234,11 @@ export class LiveTraceStreamer {
     if (this.closed) return;
     try {
       if (event.type === 'thoughtAdded') this.thoughtAdded(event.meta.id, event.meta.strategy, event.thought);
-      else if (event.type === 'sessionEnded') this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
-      else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
+      else if (event.type === 'sessionEnded') {
+        this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
+        // Forgotten once its span is out; a thought added later seeds the session again from the engine.
+        this.sessions.delete(event.meta.id);
+      } else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
     } catch (error) {
       this.queue.droppedFull++;
       this.exporter.lastError = `could not make a span: ${errorMessage(error)}`;
@@ -264,6 +269,16 @@ export class LiveTraceStreamer {
       } else {
         live.previousTimestamp = this.options.loadSession?.(sessionId)?.meta.createdAt ?? thought.timestamp;
       }
+      this.sessions.set(sessionId, live);
+      // Bounded: the session that went longest without a thought is closed out (its span written) and forgotten.
+      if (this.sessions.size > MAX_TRACKED_SESSIONS) {
+        const [oldest] = this.sessions.keys();
+        this.writeSessionSpan(oldest, Date.now());
+        this.sessions.delete(oldest);
+      }
+    } else {
+      // Most recently active last, so the first key is the one to close out when there are too many.
+      this.sessions.delete(sessionId);
       this.sessions.set(sessionId, live);
     }
     const links = live.resolver.add(thought, thought.seq);
