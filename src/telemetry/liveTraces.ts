@@ -175,11 +175,18 @@ export class LiveTraceStreamer {
   /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
   private currentCaller: SpanContext | undefined;
   private closed = false;
+  /** Events noted by the listener, made into spans by the next drain. */
+  private pending: { event: EngineEvent; caller: SpanContext | undefined }[] = [];
+  private drainScheduled = false;
+  private readonly maxQueueSize: number;
+  private readonly notify: () => void;
 
   constructor(private readonly options: LiveTraceOptions) {
     const changed = () => this.listeners.forEach((listener) => listener());
+    this.notify = changed;
     this.exporter = new CountingExporter(options.exporter, changed);
     const maxQueueSize = options.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
+    this.maxQueueSize = maxQueueSize;
     const batch = new BatchSpanProcessor({
       exporter: this.exporter,
       maxQueueSize,
@@ -229,27 +236,58 @@ export class LiveTraceStreamer {
     }
   }
 
-  /** The engine listener. Never throws into the engine: a span that cannot be made is counted as dropped. */
+  /**
+   * The engine listener: it only notes the event (and the caller's trace context of the call that caused it); the
+   * spans are made right after, off the tool call's path, so a reply never waits on span work. Never throws into the
+   * engine; past the queue's size, events are dropped and counted.
+   */
   readonly onEngineEvent = (event: EngineEvent): void => {
-    if (this.closed) return;
-    try {
-      if (event.type === 'thoughtAdded') this.thoughtAdded(event.meta.id, event.meta.strategy, event.thought);
-      else if (event.type === 'sessionEnded') {
-        this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
-        // Forgotten once its span is out; a thought added later seeds the session again from the engine.
-        this.sessions.delete(event.meta.id);
-      } else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
-    } catch (error) {
+    if (this.closed || (event.type !== 'thoughtAdded' && event.type !== 'sessionEnded' && event.type !== 'sessionDeleted')) return;
+    if (this.pending.length >= this.maxQueueSize) {
       this.queue.droppedFull++;
-      this.exporter.lastError = `could not make a span: ${errorMessage(error)}`;
+      this.notify();
+      return;
+    }
+    this.pending.push({ event, caller: this.currentCaller });
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(this.drain);
     }
   };
 
-  private thoughtAdded(sessionId: string, strategy: string, thought: Parameters<SessionSpanWriter['writeThought']>[1]): void {
+  /** Makes the spans of the events noted so far. */
+  private readonly drain = (): void => {
+    this.drainScheduled = false;
+    const events = this.pending;
+    this.pending = [];
+    for (const { event, caller } of events) {
+      try {
+        if (event.type === 'thoughtAdded')
+          this.thoughtAdded(event.meta.id, event.meta.createdAt, event.meta.strategy, event.thought, caller);
+        else if (event.type === 'sessionEnded') {
+          this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
+          // Forgotten once its span is out; a thought added later seeds the session again from the engine.
+          this.sessions.delete(event.meta.id);
+        } else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
+      } catch (error) {
+        this.queue.droppedFull++;
+        this.exporter.lastError = `could not make a span: ${errorMessage(error)}`;
+        this.notify();
+      }
+    }
+  };
+
+  private thoughtAdded(
+    sessionId: string,
+    createdAt: number,
+    strategy: string,
+    thought: Parameters<SessionSpanWriter['writeThought']>[1],
+    caller: SpanContext | undefined,
+  ): void {
     let live = this.sessions.get(sessionId);
     if (live === undefined) {
       live = {
-        target: sessionTraceOf(sessionId, this.currentCaller),
+        target: sessionTraceOf(sessionId, caller),
         resolver: new ThoughtLinkResolver(),
         nextSeq: 0,
         previousTimestamp: thought.timestamp,
@@ -267,7 +305,7 @@ export class LiveTraceStreamer {
         }
         live.nextSeq = thought.seq;
       } else {
-        live.previousTimestamp = this.options.loadSession?.(sessionId)?.meta.createdAt ?? thought.timestamp;
+        live.previousTimestamp = createdAt;
       }
       this.sessions.set(sessionId, live);
       // Bounded: the session that went longest without a thought is closed out (its span written) and forgotten.
@@ -284,7 +322,6 @@ export class LiveTraceStreamer {
     const links = live.resolver.add(thought, thought.seq);
     live.nextSeq = thought.seq + 1;
     // A later call from another caller's trace: linked, while the session stays in the trace it began in.
-    const caller = this.currentCaller;
     const otherCaller =
       caller !== undefined && (caller.traceId !== live.target.caller?.traceId || caller.spanId !== live.target.caller.spanId)
         ? caller
@@ -309,6 +346,7 @@ export class LiveTraceStreamer {
    */
   async shutdown(timeoutMs = 2000): Promise<void> {
     if (this.closed) return;
+    this.drain();
     for (const [id, live] of this.sessions) if (live.spanOwed) this.writeSessionSpan(id, Date.now());
     this.closed = true;
     let timer: NodeJS.Timeout | undefined;
@@ -322,6 +360,7 @@ export class LiveTraceStreamer {
 
   /** Sends what is queued now (tests, and the editor before it reloads). */
   async flush(): Promise<void> {
+    this.drain();
     await this.provider.forceFlush().catch(() => {});
   }
 }
