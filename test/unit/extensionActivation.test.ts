@@ -249,6 +249,8 @@ describe('manifest', () => {
         'steering.decisionTimeoutSeconds',
         'replyDetail',
         'storagePath',
+        'telemetry.includeThoughtText',
+        'telemetry.otlpEndpoint',
         'tools',
       ]
         .map((key) => `${SETTINGS_SECTION}.${key}`)
