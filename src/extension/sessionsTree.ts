@@ -373,14 +373,19 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     const status = displayedStatus(meta, this.now(), this.idleMs);
     // The start time leads the label, not the description: a long title in a narrow sidebar hides the description.
     const title = sessionTitle(meta);
-    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, vscode.TreeItemCollapsibleState.Collapsed);
+    // An unreadable session has no thoughts to show under it.
+    const state = meta.unreadable !== undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, state);
     item.id = `session:${meta.id}`;
     item.description = sessionDescription(meta);
     const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.iconPath = statusIcon(status);
+    item.iconPath =
+      meta.unreadable !== undefined
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+        : statusIcon(status);
     item.contextValue = `session.${status}`;
     return item;
   }
