@@ -151,12 +151,13 @@ const contexts = [
     target: 'node22',
     external: ['vscode', 'mocha'],
   },
-  // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
-  // out of the suite's folder so the normal in-editor run never loads it.
+  // The extension-host halves of the real-VS-Code benchmarks (bench/vscodeRedraw.ts, bench/vscodeActivation.ts run them
+  // as extensionTestsPath); kept out of the suite's folder so the normal in-editor run never loads them.
   {
     ...common,
-    entryPoints: ['test/vscode/bench/redraw.bench.ts'],
-    outfile: 'out/test/vscode-bench/redraw.bench.js',
+    entryPoints: ['test/vscode/bench/redraw.bench.ts', 'test/vscode/bench/activation.bench.ts'],
+    outdir: 'out/test/vscode-bench',
+    outbase: 'test/vscode/bench',
     platform: 'node',
     format: 'cjs',
     target: 'node22',

@@ -285,11 +285,14 @@ describe('explorer webview in Chromium', () => {
       await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId(snapshot.thoughts[2].stage ?? '')}-"]`);
       assert.match((await explorer.page.textContent('.replay-position')) ?? '', new RegExp(`^3 / ${snapshot.thoughts.length}$`));
 
+      // The replay's timers run on Playwright's clock, so "paused" is checked over time the test moves on, not slept.
+      await explorer.page.clock.install();
       await explorer.send({ type: 'replayState', speed: 8, playing: true });
       await explorer.page.waitForFunction(() => document.querySelectorAll('.thought-card').length >= 5, undefined, { timeout: 10_000 });
       await explorer.page.keyboard.press(' ');
+      await explorer.page.waitForSelector('.replay-bar[data-playing="false"]');
       const paused = await cardCount(explorer);
-      await explorer.page.waitForTimeout(400);
+      await explorer.page.clock.runFor(10_000);
       assert.equal(await cardCount(explorer), paused, 'space pauses');
       assert.equal(await explorer.page.inputValue('.replay-speed'), '8');
       await explorer.screenshot('replay-panel');

@@ -288,10 +288,15 @@ describe('feedback controls in the explorer (Chromium)', () => {
       const explorer = await open(snapshot, {}, mode);
       try {
         const page = explorer.page;
-        await page.waitForSelector('.thought-card', { state: 'attached' }).catch(() => undefined);
+        // A replay starts before the first thought: step to the end so there are cards to click.
+        if (mode === 'replay') {
+          await page.waitForSelector('.replay-bar:not([hidden])');
+          await page.keyboard.press('End');
+        }
+        await page.waitForSelector('.thought-card');
         assert.equal(await page.locator('.feedback-panel:not([hidden])').count(), 0, `${mode}: panel shown`);
-        const firstCard = page.locator('.thought-card').first();
-        if ((await firstCard.count()) > 0) await firstCard.click();
+        await page.locator('.thought-card').first().click();
+        await page.waitForSelector('.thought-card.selected');
         assert.equal(await page.locator('.feedback-actions').count(), 0, `${mode}: card actions shown`);
       } finally {
         await explorer.close();

@@ -155,6 +155,13 @@ export class ExplorerPage {
     await this.page.evaluate((data) => window.postMessage(data, '*'), message);
   }
 
+  /** Sends a host message and waits until the webview has handled (or ignored) it: for asserting that nothing changed. */
+  async sendHandled(message: HostMessage): Promise<void> {
+    const before = await this.page.evaluate(() => Number(document.body.dataset.hostMessages ?? 0));
+    await this.send(message);
+    await this.page.waitForFunction((count) => Number(document.body.dataset.hostMessages ?? 0) > count, before);
+  }
+
   async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
     const started = Date.now();
     for (;;) {
