@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
+import { SERVED_TOOL_NAMES } from './support/toolNames';
 
 const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
 
@@ -51,14 +52,7 @@ describe('the CLI over stdio', () => {
     const ours = await connectCli(tempDir());
     try {
       const { tools } = await ours.client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-        'deliberate',
-        'sequentialthinking',
-        'thinking_sessions',
-        // The inline thought graph's app-only tools (visibility ["app"]: hosts keep them from the model).
-        'thought_graph_open_explorer',
-        'thought_graph_session_page',
-      ]);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
       const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);

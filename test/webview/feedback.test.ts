@@ -67,12 +67,6 @@ function ciSession(options: { steered?: boolean; complete?: boolean } = {}): Ses
   return snapshot;
 }
 
-async function open(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}, mode: 'live' | 'replay' = 'live') {
-  const explorer = await ExplorerPage.open(browser, options);
-  await explorer.send({ type: 'snapshot', mode, session: toSessionView(snapshot) });
-  return explorer;
-}
-
 function postedFeedback(explorer: ExplorerPage) {
   return explorer.record.posted.filter((message) => message.type === 'giveFeedback');
 }
@@ -88,7 +82,7 @@ async function waitForFeedbackPosts(explorer: ExplorerPage, count: number) {
 
 describe('feedback controls in the explorer (Chromium)', () => {
   it('posts a note, a rejection, an alternative and a conclusion with the right fields, and shows the host’s answer', async () => {
-    const explorer = await open(ciSession());
+    const explorer = await ExplorerPage.openWith(browser, ciSession());
     try {
       const page = explorer.page;
       await page.waitForSelector('.feedback-panel:not([hidden])');
@@ -161,7 +155,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
 
   it('draws feedback on its card, the applied state on the revision, and the feedback class on the branch tree node', async () => {
     const snapshot = ciSession({ steered: true });
-    const explorer = await open(snapshot, { surface: 'panel', width: 1280, height: 820 });
+    const explorer = await ExplorerPage.openWith(browser, snapshot, { surface: 'panel', width: 1280, height: 820 });
     try {
       const page = explorer.page;
       await page.waitForSelector('.thought-card[data-seq="2"].has-feedback .feedback-mark.feedback-reject.feedback-applied');
@@ -237,7 +231,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
     reject('states', 4);
     const live = engine.getSession('states');
     assert.ok(live);
-    const explorer = await open(live, { surface: 'panel', width: 1280, height: 900 });
+    const explorer = await ExplorerPage.openWith(browser, live, { surface: 'panel', width: 1280, height: 900 });
     try {
       const page = explorer.page;
       const stateOf = async (seq: number) => {
@@ -285,7 +279,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
       [ciSession({ complete: true }), 'live'],
       [ciSession(), 'replay'],
     ] as const) {
-      const explorer = await open(snapshot, {}, mode);
+      const explorer = await ExplorerPage.openWith(browser, snapshot, {}, mode);
       try {
         const page = explorer.page;
         // A replay starts before the first thought: step to the end so there are cards to click.

@@ -8,7 +8,6 @@ import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import { resolveLinks } from '../../src/diagrams/thoughtLinks';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { findStrategy } from '../../src/engine/strategies/catalog';
-import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
 import { reactSession } from './support/sessions';
 
@@ -24,15 +23,9 @@ after(async () => {
   await browser?.close();
 });
 
-async function openWith(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
-  const explorer = await ExplorerPage.open(browser, options);
-  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
-  return explorer;
-}
-
 /** The whole branch tree of `snapshot` drawn at natural size ("Show all"). */
 async function openWholeTree(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
-  const explorer = await openWith(snapshot, { width: 1280, height: 900, surface: 'panel', ...options });
+  const explorer = await ExplorerPage.openWith(browser, snapshot, { width: 1280, height: 900, surface: 'panel', ...options });
   await explorer.showTab('branchTree');
   await explorer.waitForDiagram('branchTree', 'g.node');
   // A session within the node budget is drawn whole, folded nothing, so the "Expand all" row is hidden; its button
@@ -365,7 +358,11 @@ describe('diagram navigation in Chromium', () => {
 
   it('moves keyboard focus to the nearest node when the focused one is no longer drawn', async () => {
     const full = reactSession({ thoughts: 12 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 10) }, { width: 1280, height: 900, surface: 'panel' });
+    const explorer = await ExplorerPage.openWith(
+      browser,
+      { ...full, thoughts: full.thoughts.slice(0, 10) },
+      { width: 1280, height: 900, surface: 'panel' },
+    );
     try {
       const page = explorer.page;
       await explorer.showTab('branchTree');
@@ -538,7 +535,7 @@ describe('diagram navigation in Chromium', () => {
 
   it('announces new live thoughts politely, at most once per two seconds, summarising a burst', async () => {
     const full = reactSession({ thoughts: 12 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 5) });
+    const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 5) });
     try {
       const page = explorer.page;
       await page.waitForSelector('.thought-card[data-seq="4"]');

@@ -4,8 +4,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { SessionSnapshot } from '../../../src/engine/model';
 import { explorerHtml, type ExplorerSurface } from '../../../src/extension/explorer/explorerHtml';
-import type { HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
+import { toSessionView } from '../../../src/extension/explorer/sessionView';
+import type { ExplorerMode, HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
 import { THEMES, themeBodyClass, themeStyle } from './themes';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -73,6 +75,18 @@ export class ExplorerPage {
   readonly record: PageRecord = { posted: [], dialogs: [], cspViolations: [], pageErrors: [], consoleErrors: [], requests: [] };
 
   private constructor(readonly page: Page) {}
+
+  /** Opens the explorer and sends it `snapshot` as the host does (a live session unless `mode` says otherwise). */
+  static async openWith(
+    browser: Browser,
+    snapshot: SessionSnapshot,
+    options: ExplorerPageOptions = {},
+    mode: ExplorerMode = 'live',
+  ): Promise<ExplorerPage> {
+    const explorer = await ExplorerPage.open(browser, options);
+    await explorer.send({ type: 'snapshot', mode, session: toSessionView(snapshot) });
+    return explorer;
+  }
 
   static async open(browser: Browser, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
     requireBundle();
