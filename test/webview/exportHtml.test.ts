@@ -89,6 +89,15 @@ async function open(
   return { context, page, observed };
 }
 
+/**
+ * Resolves once the page has loaded and every image in it has loaded or failed, and the task turns that deliver their
+ * load and error events have passed: an injected handler (onerror of a broken image) would have run by then.
+ */
+async function imagesSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.readyState === 'complete' && Array.from(document.images).every((image) => image.complete));
+  await page.evaluate(() => new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0), 0)));
+}
+
 function writeExport(name: string, html: string): string {
   const file = join(RESULTS, name);
   writeFileSync(file, html);
@@ -165,7 +174,7 @@ describe('exported HTML in Chromium', () => {
         labels.join('\n'),
       );
 
-      await page.waitForTimeout(300); // let any late handler (onerror of a broken image) fire if one existed
+      await imagesSettled(page);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
       assert.deepEqual(observed.dialogs, []);
       assert.deepEqual(observed.violations, []);
@@ -211,7 +220,7 @@ describe('exported HTML in Chromium', () => {
       );
       assert.equal(sizes.length, 3);
       for (const width of sizes) assert.ok(width > 0, `an SVG image failed to load (${sizes.join(', ')})`);
-      await opened.page.waitForTimeout(300);
+      await imagesSettled(opened.page);
       assert.equal(await opened.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
       assert.deepEqual(opened.observed.dialogs, []);
       await opened.page.screenshot({ path: join(RESULTS, 'prerendered.png'), fullPage: true });

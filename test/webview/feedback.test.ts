@@ -184,8 +184,8 @@ describe('feedback controls in the explorer (Chromium)', () => {
       await page.waitForSelector('.feedback-general .feedback-mark.feedback-note.feedback-delivered');
       // The picture for the docs: the rejected card and the revision that applied it, selected.
       await page.click('.thought-card[data-seq="5"] .thought-text');
+      await page.waitForSelector('.thought-card.selected[data-seq="5"]');
       await page.locator('.thought-card[data-seq="2"]').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
       const path = await explorer.screenshot('feedback-rejection');
       // The picture in docs/ is refreshed on request only: a test run leaves the working tree as it found it.
       if (process.env.THOUGHT_EXPLORER_UPDATE_DOCS === '1') copyFileSync(path, join(ROOT, 'docs', 'feedback-rejection.png'));

@@ -13,6 +13,9 @@ import { THEMES, themeBodyClass, themeStyle } from './themes';
 const ROOT = resolve(__dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'dist', 'webview');
 /** Stands in for `webview.cspSource`; the bundle is served from here and nowhere else. */
+/** What postedSoFar() posts to know that every earlier message arrived; never recorded. */
+const POSTED_MARKER = 'test:postedSoFar';
+
 export const WEBVIEW_ORIGIN = 'https://explorer-webview.test';
 export const RESULTS_DIR = join(ROOT, 'test-results', 'webview');
 
@@ -96,7 +99,7 @@ export class ExplorerPage {
     const theme = options.theme ?? 'dark';
 
     await page.exposeBinding('__explorerPosted', (_source, message: WebviewMessage) => {
-      explorer.record.posted.push(message);
+      if ((message as { type: string }).type !== POSTED_MARKER) explorer.record.posted.push(message);
     });
     await page.exposeBinding('__explorerCsp', (_source, violation: string) => {
       explorer.record.cspViolations.push(violation);
@@ -169,11 +172,29 @@ export class ExplorerPage {
     await this.page.evaluate((data) => window.postMessage(data, '*'), message);
   }
 
+  /**
+   * Waits until every message the webview posted so far has reached `record.posted`: a marker posted through the same
+   * binding comes back only after them. For asserting that something was not posted, instead of a sleep.
+   */
+  async postedSoFar(): Promise<readonly WebviewMessage[]> {
+    await this.page.evaluate(
+      (type) => (window as unknown as { __explorerPosted(message: unknown): Promise<void> }).__explorerPosted({ type }),
+      POSTED_MARKER,
+    );
+    return this.record.posted;
+  }
+
   /** Sends a host message and waits until the webview has handled (or ignored) it: for asserting that nothing changed. */
   async sendHandled(message: HostMessage): Promise<void> {
-    const before = await this.page.evaluate(() => Number(document.body.dataset.hostMessages ?? 0));
+    const handled = (): Promise<number> => this.page.evaluate(() => Number(document.body.dataset.hostMessages ?? 0));
+    const before = await handled();
     await this.send(message);
-    await this.page.waitForFunction((count) => Number(document.body.dataset.hostMessages ?? 0) > count, before);
+    // Asked from here rather than with waitForFunction, whose polling runs on the page's timers (a test may have
+    // paused them with page.clock).
+    const deadline = Date.now() + 10_000;
+    while ((await handled()) <= before) {
+      if (Date.now() > deadline) throw new Error(`the webview did not handle "${message.type}" within 10 s`);
+    }
   }
 
   async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
