@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { exportSession } from '../../src/export/index';
+import { imagesSettled } from '../support/pageSettled';
 
 const ROOT = resolve(__dirname, '../..');
 const RENDERER = join(ROOT, 'dist', 'webview', 'export-render.js');
@@ -87,15 +88,6 @@ async function open(
   });
   await page.goto(pathToFileURL(file).href);
   return { context, page, observed };
-}
-
-/**
- * Resolves once the page has loaded and every image in it has loaded or failed, and the task turns that deliver their
- * load and error events have passed: an injected handler (onerror of a broken image) would have run by then.
- */
-async function imagesSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.readyState === 'complete' && Array.from(document.images).every((image) => image.complete));
-  await page.evaluate(() => new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0), 0)));
 }
 
 function writeExport(name: string, html: string): string {

@@ -65,9 +65,11 @@ suite('extension: Thought Explorer in real VS Code', () => {
     rmSync(storage, { recursive: true, force: true });
   });
 
-  test('activates within the 50 ms budget, without opening the store or loading the MCP SDK', () => {
+  test('activates without opening the store or loading the MCP SDK', () => {
     console.log(`    activate() took ${api.activationMs.toFixed(1)} ms`);
-    assert.ok(api.activationMs < 50, `activation took ${api.activationMs.toFixed(1)} ms`);
+    // The target (≤ 10 ms warm) is measured by `npm run bench`; this bound only catches work that does not belong in
+    // activate() at all, on however loaded a machine.
+    assert.ok(api.activationMs < 500, `activation took ${api.activationMs.toFixed(1)} ms`);
     // Suites sorted before this one may have called a tool: then the server runs, but only because VS Code resolved it.
     if (api.mcpServerUrl() !== undefined)
       assert.ok(api.mcpStatus().definitionsResolved >= 1, 'the server starts only when VS Code resolves it');
