@@ -13,6 +13,7 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
+import { waitFor } from '../support/waitFor';
 import { ROOT } from '../mcp/support/clients';
 
 let browser: Browser;
@@ -72,11 +73,7 @@ function postedFeedback(explorer: ExplorerPage) {
 }
 
 async function waitForFeedbackPosts(explorer: ExplorerPage, count: number) {
-  const started = Date.now();
-  while (postedFeedback(explorer).length < count) {
-    if (Date.now() - started > 10_000) throw new Error(`expected ${count} giveFeedback messages, got ${postedFeedback(explorer).length}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(() => postedFeedback(explorer).length >= count, `${count} giveFeedback messages`, 10_000);
   return postedFeedback(explorer);
 }
 

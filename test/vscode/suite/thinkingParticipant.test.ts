@@ -83,6 +83,7 @@ suite('@thinking: deliberation on VS Code models', () => {
       async () => {
         const marker = `warmup-${randomUUID().slice(0, 8)}`;
         await ask(`@thinking /resume ${marker}`);
+        // Paces the retries: each one sends a new chat request, given a second to be answered before the next.
         await new Promise((resolve) => setTimeout(resolve, 1000));
         return api.chatRequests().find((entry) => entry.prompt.includes(marker));
       },

@@ -9,6 +9,7 @@ import { explorerHtml, type ExplorerSurface } from '../../../src/extension/explo
 import { toSessionView } from '../../../src/extension/explorer/sessionView';
 import type { ExplorerMode, HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
 import { THEMES, themeBodyClass, themeStyle } from './themes';
+import { waitFor } from '../../support/waitFor';
 
 const ROOT = resolve(__dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'dist', 'webview');
@@ -198,13 +199,9 @@ export class ExplorerPage {
   }
 
   async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
-    const started = Date.now();
-    for (;;) {
-      const found = this.record.posted.find((message) => message.type === type);
-      if (found) return found as Extract<WebviewMessage, { type: T }>;
-      if (Date.now() - started > timeoutMs) throw new Error(`The webview did not post "${type}" within ${timeoutMs} ms`);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 20));
-    }
+    const found = (): WebviewMessage | undefined => this.record.posted.find((message) => message.type === type);
+    await waitFor(() => found() !== undefined, `the webview to post "${type}"`, timeoutMs);
+    return found() as Extract<WebviewMessage, { type: T }>;
   }
 
   /** Switches theme the way VS Code does: body class and <html> colour variables together. */
