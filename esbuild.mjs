@@ -163,6 +163,16 @@ const contexts = [
     target: 'node22',
     external: ['vscode'],
   },
+  // Screenshot staging (scripts/screenshots.mjs runs it as extensionTestsPath): not part of any test run.
+  {
+    ...common,
+    entryPoints: ['test/vscode/screens/hats.stage.ts'],
+    outdir: 'out/test/vscode-screens',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode'],
+  },
   // The test-only scripted language model extension, loaded into code-server by the in-editor test runner.
   {
     ...common,
