@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
-import { HELPER_ID, answered, ask, hatOf, sessionWith, type HelperApi } from '../suite/scriptedChat';
+import { HELPER_ID, answered, ask, hatOf, sessionWith, warmUpChat, type HelperApi } from '../suite/scriptedChat';
 import { EXTENSION_ID, eventually, isolateStorage } from '../suite/support';
 
 const ANSWERS: Record<string, string> = {
@@ -18,7 +18,21 @@ const ANSWERS: Record<string, string> = {
   synthesis: 'Go event-driven behind a flag: idempotent invoice ids, an outbox table, and a one-month shadow run before the switch.',
 };
 
+function say(line: string): void {
+  // The runner shows only lines carrying its marker (the rest of the console is the workbench's own log).
+  console.log(`${process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER ?? ''}${line}`);
+}
+
 export async function run(): Promise<void> {
+  try {
+    await stageHats();
+  } catch (error) {
+    say(`hats staging failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    throw error;
+  }
+}
+
+async function stageHats(): Promise<void> {
   const stage = process.env.THOUGHT_EXPLORER_SCREENSHOT;
   if (stage !== 'chat' && stage !== 'explorer') throw new Error(`THOUGHT_EXPLORER_SCREENSHOT must be chat or explorer, got ${stage}`);
   const helper = await vscode.extensions.getExtension<HelperApi>(HELPER_ID)?.activate();
@@ -28,6 +42,7 @@ export async function run(): Promise<void> {
   // The window is left as it is for the picture; its profile and this store are temporary.
   await isolateStorage(api, 'screens-hats-');
   await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
+  await warmUpChat(api);
   const marker = `screens-${randomUUID().slice(0, 4)}`;
   let calls = 0;
   helper.setResponder(async (request) => {

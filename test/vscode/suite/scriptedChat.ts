@@ -1,5 +1,6 @@
 // The scripted language model of the helper extension and the chat steps that drive @thinking on it: shared by the
 // @thinking suite and the screenshot staging (test/vscode/screens), bundled into each (not a test file itself).
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ThoughtRecord } from '../../../src/engine/model';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
@@ -48,4 +49,23 @@ export function sessionWith(api: ThoughtExplorerApi, marker: string): { id: stri
   const meta = api.engine().listSessions({ text: marker }).sessions[0];
   const session = meta && api.engine().getSession(meta.id);
   return session ? { id: session.meta.id, thoughts: session.thoughts } : undefined;
+}
+
+/**
+ * The first request of a fresh window can be sent before the chat view knows its participants and models: repeats a
+ * harmless one (/resume of a session that does not exist, which records nothing) until @thinking answers it.
+ */
+export async function warmUpChat(api: ThoughtExplorerApi): Promise<void> {
+  await eventually(
+    async () => {
+      const marker = `warmup-${randomUUID().slice(0, 8)}`;
+      await ask(`@thinking /resume ${marker}`);
+      // Paces the retries: each one sends a new chat request, given a second to be answered before the next.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return api.chatRequests().find((entry) => entry.prompt.includes(marker));
+    },
+    '@thinking to answer a first request',
+    90_000,
+    0,
+  );
 }

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { routeProblem } from '../../../src/deliberation/routing';
 import type { ThoughtRecord } from '../../../src/engine/model';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
-import { HELPER_ID, answered, ask, hatOf, sessionWith, type HelperApi } from './scriptedChat';
+import { HELPER_ID, answered, ask, hatOf, sessionWith, warmUpChat, type HelperApi } from './scriptedChat';
 import { EXTENSION_ID, eventually, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
 
 const TEST_TOOL = 'thought_explorer_test_lookup';
@@ -34,20 +34,7 @@ suite('@thinking: deliberation on VS Code models', () => {
     api = await extension.activate();
     storage = await isolateStorage(api, 'thinking-participant-');
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    // The first request of a fresh window can be sent before the chat view knows its participants and models: repeat
-    // a harmless one (/resume of a session that does not exist, which records nothing) until @thinking answers it.
-    await eventually(
-      async () => {
-        const marker = `warmup-${randomUUID().slice(0, 8)}`;
-        await ask(`@thinking /resume ${marker}`);
-        // Paces the retries: each one sends a new chat request, given a second to be answered before the next.
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        return api.chatRequests().find((entry) => entry.prompt.includes(marker));
-      },
-      '@thinking to answer a first request',
-      90_000,
-      0,
-    );
+    await warmUpChat(api);
   });
 
   suiteTeardown(async () => {
