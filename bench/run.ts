@@ -9,6 +9,7 @@ import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
+import { vscodeActivationSection } from './vscodeActivation';
 import { deliberationSection } from './deliberation';
 import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
@@ -25,6 +26,7 @@ const SECTIONS: BenchSection[] = [
   storeTimingSection,
   webviewRenderSection,
   bigSessionSection,
+  vscodeActivationSection,
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,

@@ -64,9 +64,12 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
 
 /** Listens for the host's messages on `target` (the webview's window); returns a function that stops listening. */
 export function listenToHost(target: Window, handler: HostMessageHandler): () => void {
+  let handled = 0;
   const listener = (event: MessageEvent<unknown>): void => {
     // Only the host posts into a webview; anything that is not a protocol message is ignored.
     if (isHostMessage(event.data)) dispatchHostMessage(event.data, handler);
+    // How many messages were handled or ignored so far: a test that expects nothing to change waits on this, not a sleep.
+    target.document.body.dataset.hostMessages = String(++handled);
   };
   target.addEventListener('message', listener);
   return () => target.removeEventListener('message', listener);

@@ -82,7 +82,6 @@ export const planObjectSchema = z.discriminatedUnion(
   { error: `expected strategy to be one of ${PLAN_KINDS.join(', ')}` },
 );
 
-export type PlanObject = z.infer<typeof planObjectSchema>;
 type RawStep = z.infer<typeof stepSchema>;
 
 export interface TaskResolution {

@@ -10,7 +10,6 @@ import type { RequestBudgets } from '../deliberation/budgets';
 import type { NamedPlan } from '../deliberation/namedPlans';
 import { findStrategy, strategyNames } from '../engine/strategies/catalog';
 
-export const CHAT_COMMANDS = ['hats', 'plan', 'strategy', 'resume'] as const;
 export const PLAN_KINDS = ['direct', 'sequential', 'parallel', 'task'] as const;
 
 export type ChatCommand =

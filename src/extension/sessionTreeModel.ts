@@ -33,6 +33,8 @@ function plural(count: number, one: string, many = `${one}s`): string {
 
 /** `react · 7 thoughts · 2 branches · 1 revision` (branches and revisions only when there are any). */
 export function sessionDescription(meta: SessionMeta): string {
+  // The store lists a journal it cannot read with zero counts: say so instead of "0 thoughts".
+  if (meta.unreadable !== undefined) return 'unreadable';
   const parts = [meta.strategy, plural(meta.thoughtCount, 'thought')];
   if (meta.branchIds.length > 0) parts.push(plural(meta.branchIds.length, 'branch', 'branches'));
   if (meta.revisionCount > 0) parts.push(plural(meta.revisionCount, 'revision'));
@@ -212,6 +214,15 @@ const STATUS_WORDS: Record<SessionStatus, string> = { live: 'Live', complete: 'C
 
 /** The session tooltip as Markdown; every piece of agent-written text is escaped. */
 export function sessionTooltipMarkdown(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): string {
+  if (meta.unreadable !== undefined) {
+    return [
+      `**${escapeMarkdown(sessionTitle(meta))}**`,
+      '',
+      `Unreadable: ${escapeMarkdown(flatten(meta.unreadable, 500))}`,
+      '',
+      `\`${meta.id}\``,
+    ].join('\n');
+  }
   const status = displayedStatus(meta, now, idleMs);
   const idleNote = status !== meta.status ? ' (no thought for 30 minutes)' : '';
   const lines = [

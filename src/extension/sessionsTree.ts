@@ -74,7 +74,6 @@ export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | 
 
 export interface SessionsTreeOptions {
   now?: () => number;
-  idleMs?: number;
   /** How long a finished session stays under Recent. */
   recentMs?: number;
   /** Engine events arriving within this window are drawn in one update. */
@@ -91,7 +90,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   readonly onDidRenderRoot = this.renderEmitter.event;
 
   private readonly now: () => number;
-  private readonly idleMs: number;
   private readonly recentMs: number;
   private readonly coalesceMs: number;
   private readonly disposables: vscode.Disposable[] = [];
@@ -116,7 +114,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     options: SessionsTreeOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.idleMs = options.idleMs ?? IDLE_AS_ABANDONED_MS;
     this.recentMs = options.recentMs ?? RECENT_MS;
     this.coalesceMs = options.coalesceMs ?? 50;
     this.onFirstRender = options.onFirstRender;
@@ -270,7 +267,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       this.renderEmitter.fire(0);
       return [];
     }
-    const grouped = groupSessions(sessions, this.now(), this.idleMs, this.recentMs);
+    const grouped = groupSessions(sessions, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs);
     const startTimes = startTimesForSameTitles(sessions);
     const seen = new Set<string>();
     const nodesOf = (list: SessionMeta[], parent: GroupNode) =>
@@ -304,7 +301,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   private sessionNode(meta: SessionMeta, startTime: string | undefined): SessionNode {
-    const placement = placementOf(meta, this.now(), this.idleMs, this.recentMs);
+    const placement = placementOf(meta, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs);
     const existing = this.sessionNodes.get(meta.id);
     if (existing) {
       existing.meta = meta;
@@ -370,17 +367,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const meta = node.meta;
-    const status = displayedStatus(meta, this.now(), this.idleMs);
+    const status = displayedStatus(meta, this.now(), IDLE_AS_ABANDONED_MS);
     // The start time leads the label, not the description: a long title in a narrow sidebar hides the description.
     const title = sessionTitle(meta);
-    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, vscode.TreeItemCollapsibleState.Collapsed);
+    // An unreadable session has no thoughts to show under it.
+    const state = meta.unreadable !== undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, state);
     item.id = `session:${meta.id}`;
     item.description = sessionDescription(meta);
-    const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
+    const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), IDLE_AS_ABANDONED_MS));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.iconPath = statusIcon(status);
+    item.iconPath =
+      meta.unreadable !== undefined
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+        : statusIcon(status);
     item.contextValue = `session.${status}`;
     return item;
   }
@@ -445,7 +447,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
         if (
           !node ||
           !meta ||
-          node.placement !== placementOf(meta, this.now(), this.idleMs, this.recentMs) ||
+          node.placement !== placementOf(meta, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs) ||
           this.filterText !== undefined
         ) {
           full = true;
@@ -465,7 +467,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private checkIdle(): void {
     const now = this.now();
     for (const node of this.sessionNodes.values()) {
-      if (node.placement !== placementOf(node.meta, now, this.idleMs, this.recentMs)) {
+      if (node.placement !== placementOf(node.meta, now, IDLE_AS_ABANDONED_MS, this.recentMs)) {
         this.refresh();
         return;
       }

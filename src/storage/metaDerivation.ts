@@ -51,24 +51,10 @@ export function applyThoughtInPlace(meta: SessionMeta, thought: ThoughtRecord): 
   if (thought.stage !== undefined) meta.stage = thought.stage;
 }
 
-/** The non-derived fields in which `actual` differs from `expected`; null marks a field that `actual` lacks. */
-export function metaPatch(expected: SessionMeta, actual: SessionMeta): MetaPatch | undefined {
-  let patch: Record<string, unknown> | undefined;
-  const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
-  for (const key of keys) {
-    if ((DERIVED_FIELDS as readonly string[]).includes(key)) continue;
-    const want = (actual as unknown as Record<string, unknown>)[key];
-    const have = (expected as unknown as Record<string, unknown>)[key];
-    if (sameValue(want, have)) continue;
-    patch ??= {};
-    patch[key] = want === undefined ? null : want;
-  }
-  return patch as MetaPatch | undefined;
-}
-
 /**
- * metaPatch(applyThought(previous, thought), next), without building the derived meta: the store computes this for
- * every thought it appends, and the answer is nearly always "no patch".
+ * The non-derived fields in which `next` differs from applyThought(previous, thought) (null marks a field `next`
+ * lacks), without building the derived meta: the store computes this for every thought it appends, and the answer is
+ * nearly always "no patch".
  */
 export function thoughtMetaPatch(previous: SessionMeta, next: SessionMeta, thought: ThoughtRecord): MetaPatch | undefined {
   const before = previous as unknown as Record<string, unknown>;

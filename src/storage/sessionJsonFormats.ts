@@ -7,7 +7,6 @@ import { describeValue } from '../engine/fieldRules';
 import { applyThought, purposeOf } from './metaDerivation';
 import {
   SessionFormatError,
-  isObject,
   readFeedbackList,
   readOptionalThoughtFields,
   readSessionMeta,
@@ -390,9 +389,4 @@ function dropRefusedFeedback(snapshot: SessionSnapshot): string[] {
   });
   if (snapshot.feedback.length === 0) delete snapshot.feedback;
   return warnings;
-}
-
-/** Narrowing helper for callers that hold unknown JSON. */
-export function looksLikeSessionFile(value: unknown): boolean {
-  return isObject(value) && (value.format === LOSSLESS_FORMAT || Array.isArray(value.thoughtHistory));
 }

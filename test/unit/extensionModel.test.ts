@@ -143,6 +143,14 @@ describe('Sessions tree model', () => {
     assert.equal(sessionDescription(meta({ branchIds: ['a', 'b'], revisionCount: 3 })), 'react · 4 thoughts · 2 branches · 3 revisions');
   });
 
+  test('a session the store cannot read is shown as unreadable, with the reason (escaped) in its tooltip', () => {
+    const unreadable = meta({ thoughtCount: 0, unreadable: '/s/x.jsonl: not a session journal <b>' });
+    assert.equal(sessionDescription(unreadable), 'unreadable');
+    const markdown = sessionTooltipMarkdown(unreadable, NOW);
+    assert.match(markdown, /^\*\*s1\*\*\n\nUnreadable: .*x\\\.jsonl.* not a session journal \\<b\\>/);
+    assert.doesNotMatch(markdown, /Thought 0 of/);
+  });
+
   test('a live session idle for more than 30 minutes is shown as abandoned; the stored status is not touched', () => {
     const idle = meta({ updatedAt: NOW - IDLE_AS_ABANDONED_MS - 1 });
     assert.equal(displayedStatus(idle, NOW), 'abandoned');

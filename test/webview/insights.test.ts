@@ -246,8 +246,7 @@ describe('explorer: the Insights tab', () => {
       // No session in the answer: the tab says so.
       assert.equal(await explorer.page.$eval('.insights-session .insights-none', (text) => text.textContent), 'No session shown.');
       // A malformed answer (a negative count) is ignored: the chart stays as it was.
-      await explorer.send({ ...message, overall: { ...message.overall, sessions: -1, byStrategy: [] } } as InsightsMessage);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+      await explorer.sendHandled({ ...message, overall: { ...message.overall, sessions: -1, byStrategy: [] } } as InsightsMessage);
       assert.equal((await figures(explorer, '.insights-overall')).Sessions, '1');
       assert.equal(await explorer.page.$$eval('rect.insights-bar', (rects) => rects.length), 1);
       assert.deepEqual(explorer.record.dialogs, []);

@@ -445,8 +445,12 @@ function requireSessionId(args: Arguments): string {
 function requireSession(engine: ThinkingEngine, args: Arguments): SessionSnapshot {
   const id = requireSessionId(args);
   const snapshot = engine.getSession(id);
-  if (!snapshot) throw new ArgumentProblem(unknownSession(id));
-  return snapshot;
+  if (snapshot) return snapshot;
+  // A journal the store could not open is listed (marked unreadable, with the reason): say that, not "no session".
+  const listed = engine.listSessions().sessions.find((meta) => meta.id === id);
+  if (listed?.unreadable !== undefined)
+    throw new ArgumentProblem(`Session ${describeValue(id)} is unreadable: ${listed.unreadable}. Its journal was left untouched.`);
+  throw new ArgumentProblem(unknownSession(id));
 }
 
 function unknownSession(id: string): string {
