@@ -2,17 +2,11 @@
 // redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
 // picture), then the stage graph's classes (no re-render), then one coalesced render of the visible windowed diagram.
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
+import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
-import {
-  DIAGRAM_KINDS,
-  type DiagramKind,
-  type ExplorerMode,
-  type SessionView,
-  type StrategyView,
-  type ThemeKind,
-} from '../src/shared/protocol';
+import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -34,14 +28,7 @@ import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
 import { revealAll, revealUpTo } from './replayReveal';
-import {
-  isThoughtDiagram,
-  liveThoughtDiagram,
-  REFINE_AFTER_MS,
-  type LiveDiagram,
-  type LiveDiagramOptions,
-  type ThoughtDiagramKind,
-} from './thoughtDiagrams';
+import { liveThoughtDiagram, REFINE_AFTER_MS, type LiveDiagram, type LiveDiagramOptions } from './thoughtDiagrams';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 

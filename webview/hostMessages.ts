@@ -1,11 +1,11 @@
 // The webview's end of the host → webview protocol: checks each posted message with the shared guard and hands it to
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
+import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import {
   assertNever,
   isHostMessage,
-  type DiagramKind,
   type ExplorerMode,
   type HostMessage,
   type SessionView,

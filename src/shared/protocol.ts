@@ -5,6 +5,7 @@
 // Flow: the webview posts `ready`; the host answers with a full `snapshot`, then sends deltas (`thoughtAdded`,
 // `sessionUpdated`). When the view becomes visible again the webview is new (no retainContextWhenHidden), says
 // `ready` again and gets a fresh snapshot.
+import { isDiagramKind, type DiagramKind } from '../engine/browserSafe/diagramKinds';
 import type { SessionMeta, StrategySwitch, ThoughtRecord } from '../engine/model';
 import type { DeliberationSummary } from './deliberationView';
 
@@ -19,9 +20,6 @@ import {
 } from './feedbackProtocol';
 import type { FeedbackRecord } from '../engine/model';
 import { isInsightsMessage, isInsightsRequest, type InsightsMessage, type InsightsRequestMessage } from './insightsView';
-
-export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
-export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
 
 /** Which of VS Code's four theme kinds is active; mirrors the body classes VS Code sets on a webview. */
 export type ThemeKind = 'light' | 'dark' | 'highContrast' | 'highContrastLight';
@@ -138,10 +136,6 @@ function isString(value: unknown): value is string {
 
 function isSeq(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-export function isDiagramKind(value: unknown): value is DiagramKind {
-  return typeof value === 'string' && (DIAGRAM_KINDS as readonly string[]).includes(value);
 }
 
 export function isThemeKind(value: unknown): value is ThemeKind {

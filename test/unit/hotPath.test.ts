@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
-import { applyThought, metaPatch, thoughtMetaPatch } from '../../src/storage/metaDerivation';
+import { applyThought } from '../../src/engine/browserSafe/sessionMeta';
+import { metaPatch, thoughtMetaPatch } from '../../src/storage/metaDerivation';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { JournalWriter } from '../../src/storage/sessionJournal';
 

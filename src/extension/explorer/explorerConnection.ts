@@ -1,12 +1,12 @@
 // One explorer webview (the sidebar view, an editor panel or a replay panel) connected to the engine: answers the
 // webview's messages, sends a full snapshot on `ready`, then forwards the engine's events as deltas, and decides
 // which session is shown (the live one, or the one a person picked).
+import type { DiagramKind } from '../../engine/browserSafe/diagramKinds';
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../../engine/events';
 import {
   assertNever,
   isWebviewMessage,
-  type DiagramKind,
   type ExplorerMode,
   type HostMessage,
   type RenderedSvgs,
