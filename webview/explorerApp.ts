@@ -216,7 +216,7 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
-    this.feedback.showResult(message);
+    this.feedback.answer(message);
   }
 
   /** The feedback panel, the marks on the cards and the actions on the selected card, from the model. */

@@ -5,7 +5,7 @@ import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import {
   assertNever,
-  isHostMessage,
+  parseHostMessage,
   type ExplorerMode,
   type HostMessage,
   type SessionView,
@@ -66,7 +66,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
 export function listenToHost(target: Window, handler: HostMessageHandler): () => void {
   const listener = (event: MessageEvent<unknown>): void => {
     // Only the host posts into a webview; anything that is not a protocol message is ignored.
-    if (isHostMessage(event.data)) dispatchHostMessage(event.data, handler);
+    const parsed = parseHostMessage(event.data);
+    if (parsed.ok) dispatchHostMessage(parsed.message, handler);
   };
   target.addEventListener('message', listener);
   return () => target.removeEventListener('message', listener);
