@@ -62,9 +62,7 @@ export class PendingRequests<Response> {
     return new Promise<Response>((resolve, reject) => {
       const timer = this.timers.set(() => {
         this.waiting.delete(requestId);
-        reject(
-          new RequestFailedError(`${this.options.what}: no answer within ${Math.round(this.options.timeoutMs / 1000)} s.`, 'timeout'),
-        );
+        reject(new RequestFailedError(`${this.options.what}: no answer within ${Math.round(this.options.timeoutMs / 1000)} s.`, 'timeout'));
       }, this.options.timeoutMs);
       this.waiting.set(requestId, { resolve, reject, timer });
       try {
