@@ -1,4 +1,4 @@
-// The webview's end of the host → webview protocol: checks each posted message with the shared guard and hands it to
+// The webview's end of the host → webview protocol: parses each posted message with the shared schema and hands it to
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
 import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';

@@ -1,5 +1,5 @@
 // The explorer's Insights tab on the wire: what the webview asks for (the shown session, a strategy and a time range)
-// and what the host answers (that session's insights and the figures across sessions), with the guards each side
+// and what the host answers (that session's insights and the figures across sessions), with the schemas each side
 // uses. The shapes mirror src/engine/insights (which the webview may not import); the host assigns the engine's
 // values to these types, so a drift is a compile error there.
 import * as z from 'zod/mini';
