@@ -99,7 +99,8 @@ export class ExplorerApp implements HostMessageHandler {
           this.ui.insightsShown = true;
           this.saveState();
         },
-        onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
+        onRequestInsights: (filter, requestId) =>
+          host.post({ type: 'requestInsights', requestId, sessionId: this.model.session?.meta.id, filter }),
       },
       this.ui.insightsShown,
     );
@@ -189,7 +190,7 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   showInsights(message: InsightsMessage): void {
-    this.layout.insights.show(message);
+    this.layout.insights.answer(message);
   }
 
   /** The host asks for a tab and/or a thought (e.g. the in-editor tests, a thought picked elsewhere). */

@@ -48,7 +48,7 @@ export interface LayoutCallbacks {
   onSelectCard: (seq: number) => void;
   onCardsWindowMoved?: () => void;
   onSelectTab: (kind: DiagramKind) => void;
-  onRequestInsights: (filter: InsightsRequestFilter) => void;
+  onRequestInsights: (filter: InsightsRequestFilter, requestId: string) => void;
 }
 
 export interface ExplorerLayout {

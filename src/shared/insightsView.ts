@@ -3,7 +3,7 @@
 // uses. The shapes mirror src/engine/insights (which the webview may not import); the host assigns the engine's
 // values to these types, so a drift is a compile error there.
 import * as z from 'zod/mini';
-import { count } from './wireSchemas';
+import { count, shortText } from './wireSchemas';
 
 /** The time ranges the tab offers, counted back from now on the host. */
 export const INSIGHTS_RANGES = ['all', 'day', 'week', 'month'] as const;
@@ -57,6 +57,7 @@ const insightsFilterSchema = z.object({
 /** A webview's request: untrusted input for the host. */
 export const insightsRequestSchema = z.object({
   type: z.literal('requestInsights'),
+  requestId: shortText(),
   sessionId: z.optional(z.string()),
   filter: insightsFilterSchema,
 });
@@ -87,6 +88,8 @@ const overallShape = z.looseObject({
 /** The host's answer, checked by the webview before it draws anything. */
 export const insightsMessageSchema = z.object({
   type: z.literal('insights'),
+  /** The `requestInsights` this answers. */
+  requestId: shortText(),
   filter: insightsFilterSchema,
   /** The shown session's insights, when the request named it and it exists. */
   session: z.optional(z.custom<SessionInsightsView>((value) => sessionInsightsShape.safeParse(value).success)),
@@ -95,3 +98,5 @@ export const insightsMessageSchema = z.object({
   strategies: z.array(strategyName()),
 });
 export type InsightsMessage = z.infer<typeof insightsMessageSchema>;
+/** The figures of an answer, before the host puts the request's id on it. */
+export type InsightsFigures = Omit<InsightsMessage, 'requestId'>;

@@ -158,7 +158,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
 /** The messages that expect an answer, and the message that answers each (with the same `requestId`). */
-export const REQUESTS = { requestSvg: 'svgRendered', giveFeedback: 'feedbackResult' } as const;
+export const REQUESTS = { requestSvg: 'svgRendered', giveFeedback: 'feedbackResult', requestInsights: 'insights' } as const;
 type RequestType = keyof typeof REQUESTS;
 type AnyMessage = HostMessage | WebviewMessage;
 /** The message that answers request `R`. */

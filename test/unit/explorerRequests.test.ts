@@ -55,7 +55,7 @@ describe('host messages, as the webview reads them', () => {
   });
 
   it('names the answer of each request', () => {
-    assert.deepEqual(REQUESTS, { requestSvg: 'svgRendered', giveFeedback: 'feedbackResult' });
+    assert.deepEqual(REQUESTS, { requestSvg: 'svgRendered', giveFeedback: 'feedbackResult', requestInsights: 'insights' });
   });
 });
 

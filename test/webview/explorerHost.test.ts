@@ -341,4 +341,16 @@ describe('explorer host connection', () => {
     assert.deepEqual(await closed, {});
     assert.deepEqual(timers.waiting(), []);
   });
+
+  it("answers requestInsights with the figures and the request's id", () => {
+    const { engine, webview } = harness;
+    thought(engine, 'agent', 'counted', 1);
+    webview.fromWebview({ type: 'ready' });
+    webview.fromWebview({ type: 'requestInsights', requestId: 'insights-1', sessionId: 'counted', filter: { range: 'all' } });
+    const answer = webview.last();
+    assert.ok(answer?.type === 'insights');
+    assert.equal(answer.requestId, 'insights-1');
+    assert.equal(answer.session?.sessionId, 'counted');
+    assert.equal(answer.overall.sessions, 1);
+  });
 });

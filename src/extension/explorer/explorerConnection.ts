@@ -236,7 +236,10 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'requestInsights':
         // A session's own figures only for the session this webview shows.
-        this.post(insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter));
+        this.post({
+          ...insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter),
+          requestId: message.requestId,
+        });
         return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
