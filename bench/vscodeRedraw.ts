@@ -8,12 +8,12 @@
 // latency (console forwarding, Playwright round trips) enters a sample; monotonic clocks of two processes would not
 // be comparable. The cost is millisecond resolution, ample against a 100 ms target.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import { formatMs, percentile, type BenchCheck, type BenchSection } from './section';
 
 /**
@@ -35,6 +35,12 @@ const FRAME_TIMEOUT_MS = 60_000;
 const RUN_TIMEOUT_SECONDS = 2_400;
 
 const BRANCH_TAB = 'vscode-tab-header[data-diagram="branchTree"]';
+/**
+ * `THOUGHT_EXPLORER_BENCH_PROFILE=<dir>` writes a CPU profile of the workbench renderer (which also runs the explorer
+ * webview: code-server's webviews share its process) over the measured thoughts to `<dir>/renderer.cpuprofile`, for
+ * Chromium's DevTools or any .cpuprofile reader.
+ */
+const PROFILE_DIR = process.env.THOUGHT_EXPLORER_BENCH_PROFILE;
 
 // The harness scripts are plain ES modules without type declarations; these are the parts used here.
 interface SuiteRunnerModule {
@@ -188,6 +194,7 @@ class Coordinator {
   private page: Page | undefined;
   private frame: Frame | undefined;
   private branchTreeShown = false;
+  private profiler: CDPSession | undefined;
   private readonly server: Server;
 
   constructor(private readonly progress: (message: string) => void) {
@@ -233,6 +240,7 @@ class Coordinator {
           await this.drawn(body);
           return answer(200, 'ok');
         case '/done':
+          await this.saveProfile();
           this.done = true;
           return answer(200, 'ok');
         case '/failed':
@@ -257,7 +265,21 @@ class Coordinator {
     await frame.evaluate('globalThis.__name = (target) => target');
     await frame.evaluate(installRecorder);
     this.frame = frame;
+    if (PROFILE_DIR) {
+      this.profiler = await this.page.context().newCDPSession(this.page);
+      await this.profiler.send('Profiler.enable');
+      await this.profiler.send('Profiler.start');
+    }
     this.progress('explorer webview found; driving thoughts');
+  }
+
+  private async saveProfile(): Promise<void> {
+    if (!this.profiler || !PROFILE_DIR) return;
+    const { profile } = await this.profiler.send('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    const file = join(PROFILE_DIR, 'renderer.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+    this.progress(`renderer CPU profile: ${file}`);
   }
 
   private async drawn(body: Record<string, unknown>): Promise<void> {

@@ -7,6 +7,15 @@
 // export draws in ~0.85 s and a live redraw of the branch tree is a few ms faster. The result is the same object:
 // "__proto__" still goes through defineProperty, and for the plain objects Mermaid copies into, any other key has
 // no setter that an assignment could reach.
+//
+// Second, `getConfig()` itself is memoised: the copy is made again only when Mermaid replaced its configuration
+// (`currentConfig` is only ever reassigned, never changed in place), so the hundreds of calls of one render share one
+// copy. Measured in real VS Code (bench/vscodeRedraw.ts with a CPU profile of the workbench renderer): the copies were
+// 17 % of all renderer time while thoughts streamed in (8.0 s of 46.7 s over 141 thoughts). Sharing is safe only if
+// no caller changes the copy it gets: the flowchart code we bundle (scripts/mermaidFlowchartOnly.mjs) only writes
+// `flowchart.arrowMarkerAbsolute` with the value it already has, and a build with `MERMAID_CONFIG_MEMO_CHECK=1`
+// compares the shared copy with a fresh one on every call and throws on a difference: the whole webview suite passed
+// with it (run it again after a Mermaid upgrade).
 
 import { readFile } from 'node:fs/promises';
 
@@ -33,13 +42,40 @@ export function patchAssignWithDepth(text, file = 'mermaid') {
   );
 }
 
+/** Mermaid's `getConfig` (the same chunk), copying the whole configuration on every call. */
+const GET_CONFIG = 'var getConfig = /* @__PURE__ */ __name(() => {\n  return assignWithDepth_default({}, currentConfig);\n}, "getConfig");';
+
+/** The chunk's text with `getConfig` copying once per configuration; `check` also proves no caller changed the copy. */
+export function patchGetConfigMemo(text, file = 'mermaid', check = false) {
+  if (!text.includes(GET_CONFIG))
+    throw new Error(
+      `${file}: Mermaid's getConfig no longer matches; Mermaid changed: re-measure and update scripts/mermaidFastConfigCopy.mjs.`,
+    );
+  const verify = check
+    ? `else if (JSON.stringify(configCopy) !== JSON.stringify(assignWithDepth_default({}, currentConfig)))
+    throw new Error("a caller of Mermaid's getConfig changed the shared copy (scripts/mermaidFastConfigCopy.mjs)");`
+    : '';
+  return text.replace(
+    GET_CONFIG,
+    `var configCopyOf, configCopy;
+var getConfig = /* @__PURE__ */ __name(() => {
+  if (configCopyOf !== currentConfig) {
+    configCopy = assignWithDepth_default({}, currentConfig);
+    configCopyOf = currentConfig;
+  } ${verify}
+  return configCopy;
+}, "getConfig");`,
+  );
+}
+
 export const mermaidFastConfigCopyPlugin = {
   name: 'mermaid-fast-config-copy',
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]mermaid[\\/]dist[\\/]chunks[\\/]mermaid\.core[\\/]chunk-\w+\.mjs$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes(ASSIGN_WITH_DEPTH)) return undefined;
-      return { contents: patchAssignWithDepth(text, args.path), loader: 'js' };
+      const check = process.env.MERMAID_CONFIG_MEMO_CHECK === '1';
+      return { contents: patchGetConfigMemo(patchAssignWithDepth(text, args.path), args.path, check), loader: 'js' };
     });
   },
 };

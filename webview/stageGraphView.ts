@@ -72,9 +72,12 @@ export class StageGraphView {
     this.applyState(svg, stageGraphStateFor(snapshot));
   }
 
-  /** The full graph with its own labels and colours, for exports. */
+  /**
+   * The full graph with its own labels, for the HTML export: its classes carry no colours (Mermaid would write them
+   * inline, out of reach of the page), so the reader's colour scheme colours it like the export's other diagrams.
+   */
   sourceFor(snapshot: SessionSnapshot, definition: StrategyView | undefined): string {
-    return stageGraphSource(snapshot, definition);
+    return stageGraphSource(snapshot, definition, 'scheme');
   }
 
   nodeIdFor(stage: string): string {

@@ -12,6 +12,7 @@ const CHUNKS = join(ROOT, 'node_modules', 'mermaid', 'dist', 'chunks', 'mermaid.
 interface PatchScript {
   ASSIGN_WITH_DEPTH: string;
   patchAssignWithDepth(text: string, file?: string): string;
+  patchGetConfigMemo(text: string, file?: string, check?: boolean): string;
 }
 
 type AssignWithDepth = (dst: unknown, src: unknown, options?: { depth?: number }) => unknown;
@@ -78,6 +79,33 @@ describe("Mermaid's config copy, patched at build time", () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.ok(Object.hasOwn(copy, '__proto__'));
     assert.equal(Object.getPrototypeOf(copy.flowchart), Object.prototype);
+  });
+
+  test('getConfig copies once per configuration: the same copy until Mermaid replaces its configuration', () => {
+    const patched = script.patchGetConfigMemo(original);
+    const start = patched.indexOf('var configCopyOf, configCopy;');
+    const end = patched.indexOf('"getConfig");', start) + '"getConfig");'.length;
+    assert.ok(start >= 0, 'the memo is in the patched chunk');
+    let copies = 0;
+    const scope = { currentConfig: sampleConfig() as unknown };
+    const getConfig = new Function(
+      '__name',
+      'assignWithDepth_default',
+      'scope',
+      `with (scope) { ${patched.slice(start, end)}\nreturn getConfig; }`,
+    )(
+      (fn: unknown) => fn,
+      (dst: object, src: object) => (copies++, { ...dst, ...src }),
+      scope,
+    ) as () => Record<string, unknown>;
+    const first = getConfig();
+    assert.deepEqual(first, sampleConfig());
+    assert.equal(getConfig(), first);
+    assert.equal(copies, 1);
+    scope.currentConfig = { ...sampleConfig(), theme: 'dark' };
+    assert.equal(getConfig().theme, 'dark');
+    assert.equal(copies, 2);
+    assert.throws(() => script.patchGetConfigMemo('var getConfig = () => ({});', 'chunk-Y.mjs'), /chunk-Y\.mjs: .*getConfig/);
   });
 
   test('refuses a Mermaid whose code no longer matches, saying what to do', () => {

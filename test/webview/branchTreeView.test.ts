@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { MIN_LABEL_PX } from '../../src/diagrams/diagramLayout';
 import { exportSession } from '../../src/export/index';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
@@ -166,26 +166,66 @@ function contrast(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+interface FigureColours {
+  key: string | undefined;
+  body: string;
+  nodes: { fill: string; text: string }[];
+  height: number;
+}
+
+/** Each pre-rendered figure's image opened as a document of its own in `colorScheme`, where its colours can be read. */
+async function prerenderedFigures(browser: Browser, page: Page, colorScheme: 'light' | 'dark'): Promise<FigureColours[]> {
+  const body = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const figures = await page.locator('figure').evaluateAll((found) =>
+    found.map((figure) => {
+      const image = figure.querySelector('img.diagram-img') as HTMLImageElement | null;
+      return { key: (figure as HTMLElement).dataset.diagram, src: image?.src ?? '', height: image?.getBoundingClientRect().height ?? 0 };
+    }),
+  );
+  const context = await browser.newContext({ colorScheme });
+  try {
+    const results: FigureColours[] = [];
+    for (const figure of figures) {
+      assert.match(figure.src, /^data:image\/svg\+xml;base64,/, `${figure.key} is a pre-rendered image`);
+      const file = join(RESULTS_DIR, `prerendered-${figure.key}.svg`);
+      writeFileSync(file, Buffer.from(figure.src.slice(figure.src.indexOf(',') + 1), 'base64'));
+      const svgPage = await context.newPage();
+      await svgPage.goto(pathToFileURL(file).href);
+      const nodes = await svgPage.evaluate(() =>
+        [...document.querySelectorAll('g.node')].map((node) => {
+          const shape = node.querySelector('rect, polygon, path');
+          const label = node.querySelector('.nodeLabel') ?? node;
+          return { fill: shape ? getComputedStyle(shape).fill : '', text: getComputedStyle(label).color };
+        }),
+      );
+      results.push({ key: figure.key, body, nodes, height: figure.height });
+    }
+    return results;
+  } finally {
+    await context.close();
+  }
+}
+
 describe('HTML export in both colour schemes', () => {
   const darkness = (colour: string): boolean => contrast(colour, 'rgb(0, 0, 0)') < contrast(colour, 'rgb(255, 255, 255)');
 
-  // The pre-rendered path (SVGs from the editor, shown as images) carries the same style sheet: see withSchemeStyle.
-  for (const prerendered of [false]) {
+  // The pre-rendered path: the SVGs the explorer draws for an export (in its own dark theme), shown as images; each
+  // image is also opened as a document of its own, where its shapes' computed colours can be read.
+  for (const prerendered of [false, true]) {
     it(`colours all three diagrams from the page's scheme (${prerendered ? 'SVGs pre-rendered in a dark editor' : 'drawn on opening'})`, async () => {
       const snapshot = await demoSession();
       mkdirSync(RESULTS_DIR, { recursive: true });
       let svgs: Record<string, string> | undefined;
       if (prerendered) {
-        // What the editor hands over: drawings in its dark theme, which the export must recolour for a light page.
         const explorer = await ExplorerPage.open(browser, { theme: 'dark', surface: 'panel', width: 1400, height: 900 });
         try {
-          await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
-          svgs = {};
-          for (const kind of ['stageGraph', 'branchTree', 'revisionChain'] as const) {
-            await explorer.showTab(kind);
-            await explorer.waitForDiagram(kind, 'g.node');
-            svgs[kind] = await explorer.page.locator(`section.diagram-${kind} .diagram-canvas svg`).evaluate((svg) => svg.outerHTML);
-          }
+          const session = toSessionView(snapshot);
+          await explorer.send({ type: 'snapshot', mode: 'live', session });
+          await explorer.waitForDiagram('stageGraph', 'g.node');
+          await explorer.send({ type: 'requestSvg', requestId: 'export', session });
+          const rendered = await explorer.waitForPosted('svgRendered', 60_000);
+          assert.deepEqual(rendered.errors, []);
+          svgs = rendered.svgs as Record<string, string>;
         } finally {
           await explorer.close();
         }
@@ -198,19 +238,26 @@ describe('HTML export in both colour schemes', () => {
         const page = await context.newPage();
         try {
           await page.goto(pathToFileURL(file).href);
-          await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
-          const result = await page.evaluate(() =>
-            [...document.querySelectorAll('figure')].map((figure) => {
-              const body = getComputedStyle(document.body).backgroundColor;
-              const nodes = [...figure.querySelectorAll('g.node')].map((node) => {
-                const shape = node.querySelector('rect, polygon, path');
-                const label = node.querySelector('.nodeLabel') ?? node;
-                return { fill: shape ? getComputedStyle(shape).fill : '', text: getComputedStyle(label).color };
-              });
-              const svg = figure.querySelector('svg');
-              return { key: figure.dataset.diagram, body, nodes, height: svg?.getBoundingClientRect().height ?? 0 };
-            }),
-          );
+          // Drawn on opening, the page says when it is done; pre-rendered, there is no script: the images load.
+          if (prerendered)
+            await page
+              .locator('img.diagram-img')
+              .evaluateAll((images) => Promise.all(images.map((image) => (image as HTMLImageElement).decode())));
+          else await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+          const result = prerendered
+            ? await prerenderedFigures(browser, page, colorScheme)
+            : await page.evaluate(() =>
+                [...document.querySelectorAll('figure')].map((figure) => {
+                  const body = getComputedStyle(document.body).backgroundColor;
+                  const nodes = [...figure.querySelectorAll('g.node')].map((node) => {
+                    const shape = node.querySelector('rect, polygon, path');
+                    const label = node.querySelector('.nodeLabel') ?? node;
+                    return { fill: shape ? getComputedStyle(shape).fill : '', text: getComputedStyle(label).color };
+                  });
+                  const svg = figure.querySelector('svg');
+                  return { key: figure.dataset.diagram, body, nodes, height: svg?.getBoundingClientRect().height ?? 0 };
+                }),
+              );
           assert.equal(result.length, 3);
           for (const figure of result) {
             assert.ok(figure.nodes.length > 0, `${figure.key} drawn`);
