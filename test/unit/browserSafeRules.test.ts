@@ -23,19 +23,8 @@ import { SessionData } from '../../mcp-app/sessionData';
 import { SessionModel } from '../../webview/sessionModel';
 
 function meta(fields: Partial<SessionMeta> = {}): SessionMeta {
-  return {
-    id: 's1',
-    strategy: 'linear',
-    status: 'live',
-    createdAt: 1000,
-    updatedAt: 1000,
-    thoughtCount: 0,
-    revisionCount: 0,
-    branchIds: [],
-    lastThoughtNumber: 0,
-    totalThoughts: 3,
-    ...fields,
-  };
+  const counters = { thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0, totalThoughts: 3 };
+  return { id: 's1', strategy: 'linear', status: 'live', createdAt: 1000, updatedAt: 1000, ...counters, ...fields };
 }
 
 function thought(seq: number, fields: Partial<ThoughtRecord> = {}): ThoughtRecord {
