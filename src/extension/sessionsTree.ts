@@ -3,14 +3,13 @@
 // change on disk (sessions written by the stdio CLI).
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
+import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/sessionStatus';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
 import {
   dayLabel,
-  displayedStatus,
   feedbackTooltipMarkdown,
   groupSessions,
-  IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   placementOf,
   RECENT_MS,

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
-import { IDLE_AS_ABANDONED_MS, sessionTitle } from './sessionTreeModel';
+import { sessionTitle } from './sessionTreeModel';
+import { IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/sessionStatus';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 import { traceStreamSummary, type TraceStreamingHost } from './traceStreaming';
 

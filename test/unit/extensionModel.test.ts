@@ -5,17 +5,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../../src/engine/browserSafe/sessionStatus';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
 import { strategyNames } from '../../src/engine/strategies/catalog';
 import { stdioClientConfiguration } from '../../src/extension/mcpConfig';
 import {
   dayKey,
-  displayedStatus,
   escapeMarkdown,
   groupSessions,
   startTimesForSameTitles,
-  IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   sessionDescription,
   sessionTitle,

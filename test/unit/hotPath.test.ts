@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
-import { applyThought, DERIVED_FIELDS, thoughtMetaPatch, type MetaPatch } from '../../src/storage/metaDerivation';
+import { applyThought, DERIVED_FIELDS } from '../../src/engine/browserSafe/sessionMeta';
+import { thoughtMetaPatch, type MetaPatch } from '../../src/storage/metaDerivation';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { JournalWriter } from '../../src/storage/sessionJournal';
 

@@ -20,6 +20,7 @@ import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import { searchSessions } from '../../engine/browserSafe/sessionSearch';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
@@ -268,27 +269,22 @@ function search(engine: ThinkingEngine, args: Arguments): unknown {
   const query = optionalString(args, 'query') ?? optionalString(args, 'text');
   if (query === undefined || query.trim() === '')
     throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
-  const needle = query.toLowerCase();
   const offset = optionalCount(args, 'offset') ?? 0;
   const limit = pageLimit(args);
   const page = engine.listSessions({ offset, limit: SEARCH_MAX_SESSIONS_SCANNED });
-  const matches: unknown[] = [];
-  let scannedSessions = 0;
-  let scannedThoughts = 0;
-  for (const meta of page.sessions) {
-    if (matches.length >= limit || scannedThoughts >= SEARCH_MAX_THOUGHTS_SCANNED) break;
-    scannedSessions++;
-    const inMeta = `${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle);
-    const snapshot = engine.getSession(meta.id);
-    const hits: { thoughtNumber: number; seq: number; snippet: string }[] = [];
-    for (const thought of snapshot?.thoughts ?? []) {
-      scannedThoughts++;
-      const at = thought.thought.toLowerCase().indexOf(needle);
-      if (at >= 0 && hits.length < 5)
-        hits.push({ thoughtNumber: thought.thoughtNumber, seq: thought.seq, snippet: snippet(thought.thought, at, needle.length) });
-    }
-    if (inMeta || hits.length > 0) matches.push({ ...summarizeMeta(meta), matchingThoughts: hits });
-  }
+  const found = searchSessions(page.sessions, (meta) => engine.getSession(meta.id)?.thoughts, query, {
+    exhausted: (progress) => progress.matches >= limit || progress.scannedThoughts >= SEARCH_MAX_THOUGHTS_SCANNED,
+    hitsPerSession: 5,
+  });
+  const matches = found.matches.map(({ meta, hits }) => ({
+    ...summarizeMeta(meta),
+    matchingThoughts: hits.map(({ thought, at }) => ({
+      thoughtNumber: thought.thoughtNumber,
+      seq: thought.seq,
+      snippet: snippet(thought.thought, at, query.toLowerCase().length),
+    })),
+  }));
+  const scannedSessions = found.scannedSessions;
   const nextOffset = offset + scannedSessions;
   return {
     query,
