@@ -54,6 +54,8 @@ export interface LiveTraceOptions {
 }
 
 export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** How long noted events wait to be made into spans (the batch processor waits longer still to send them). */
+const DRAIN_DELAY_MS = 50;
 /** Sessions whose links and times the stream keeps at once (an engine holds a few live sessions at a time). */
 const MAX_TRACKED_SESSIONS = 256;
 
@@ -238,7 +240,7 @@ export class LiveTraceStreamer {
 
   /**
    * The engine listener: it only notes the event (and the caller's trace context of the call that caused it); the
-   * spans are made right after, off the tool call's path, so a reply never waits on span work. Never throws into the
+   * spans are made a moment later, off the tool call's path, so a reply never waits on span work. Never throws into the
    * engine; past the queue's size, events are dropped and counted.
    */
   readonly onEngineEvent = (event: EngineEvent): void => {
@@ -251,13 +253,15 @@ export class LiveTraceStreamer {
     this.pending.push({ event, caller: this.currentCaller });
     if (!this.drainScheduled) {
       this.drainScheduled = true;
-      setImmediate(this.drain);
+      // A short pause gathers a burst of thoughts into one pass, so span work rarely meets the next tool call.
+      setTimeout(this.drain, DRAIN_DELAY_MS).unref();
     }
   };
 
   /** Makes the spans of the events noted so far. */
   private readonly drain = (): void => {
     this.drainScheduled = false;
+    if (this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
     for (const { event, caller } of events) {
