@@ -58,6 +58,8 @@ export const DEFAULT_MAX_QUEUE_SIZE = 2048;
 const DRAIN_DELAY_MS = 50;
 /** Sessions whose links and times the stream keeps at once (an engine holds a few live sessions at a time). */
 const MAX_TRACKED_SESSIONS = 256;
+/** Sessions whose trace (their own, or a caller's) is remembered after they were forgotten: small entries. */
+const MAX_REMEMBERED_TRACES = 4096;
 
 interface LiveSession {
   target: SessionTrace;
@@ -173,6 +175,7 @@ export class LiveTraceStreamer {
   private readonly provider: TracerProvider;
   private readonly writer: SessionSpanWriter;
   private readonly sessions = new Map<string, LiveSession>();
+  private readonly traces = new Map<string, SessionTrace>();
   private readonly listeners = new Set<() => void>();
   /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
   private currentCaller: SpanContext | undefined;
@@ -272,7 +275,10 @@ export class LiveTraceStreamer {
           this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
           // Forgotten once its span is out; a thought added later seeds the session again from the engine.
           this.sessions.delete(event.meta.id);
-        } else if (event.type === 'sessionDeleted') this.sessions.delete(event.sessionId);
+        } else if (event.type === 'sessionDeleted') {
+          this.sessions.delete(event.sessionId);
+          this.traces.delete(event.sessionId);
+        }
       } catch (error) {
         this.queue.droppedFull++;
         this.exporter.lastError = `could not make a span: ${errorMessage(error)}`;
@@ -291,7 +297,7 @@ export class LiveTraceStreamer {
     let live = this.sessions.get(sessionId);
     if (live === undefined) {
       live = {
-        target: sessionTraceOf(sessionId, caller),
+        target: this.traceOf(sessionId, caller),
         resolver: new ThoughtLinkResolver(),
         nextSeq: 0,
         previousTimestamp: thought.timestamp,
@@ -333,6 +339,17 @@ export class LiveTraceStreamer {
     this.writer.writeThought(live.target, thought, strategy, links, thoughtStartTime(thought, live.previousTimestamp), otherCaller);
     live.previousTimestamp = thought.timestamp;
     live.spanOwed = true;
+  }
+
+  /** The trace a session's spans go to, kept after the session is forgotten so that a later thought stays in it. */
+  private traceOf(sessionId: string, caller: SpanContext | undefined): SessionTrace {
+    let target = this.traces.get(sessionId);
+    if (target === undefined) {
+      target = sessionTraceOf(sessionId, caller);
+      this.traces.set(sessionId, target);
+      if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
+    }
+    return target;
   }
 
   private writeSessionSpan(sessionId: string, endTime: number): void {

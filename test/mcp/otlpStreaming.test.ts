@@ -160,9 +160,29 @@ for (const protocol of ['http/json', 'http/protobuf'] as const) {
       const { harness, streamer } = await rig(receiver.url, protocol);
       const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
       const callerSpan = '00f067aa0ba902b7';
-      await sessionWithEverything(harness, { traceparent: `00-${callerTrace}-${callerSpan}-01`, tracestate: 'vendor=abc' });
+      const sessionId = await sessionWithEverything(harness, {
+        traceparent: `00-${callerTrace}-${callerSpan}-01`,
+        tracestate: 'vendor=abc',
+      });
+      // A later call from another trace: the thought stays in the session's trace, linked to that caller.
+      const laterTrace = '0af7651916cd43dd8448eb211c80319c';
+      const laterSpan = 'b7ad6b7169203331';
+      const laterText = 'Measured: the index wins.';
+      ok(
+        await think(
+          harness,
+          { thought: laterText, thoughtNumber: 5, totalThoughts: 5, nextThoughtNeeded: false, sessionId },
+          { traceparent: `00-${laterTrace}-${laterSpan}-01` },
+        ),
+      );
       await streamer.flush();
       await waitFor(() => receiver.spans().some((span) => span.name === SESSION_SPAN_NAME), 'the session span');
+      await waitFor(() => receiver.spans().some((span) => span.attributes.get(THOUGHT.text) === laterText), 'the later thought');
+      const later = receiver.spans().find((span) => span.attributes.get(THOUGHT.text) === laterText);
+      assert.deepEqual(
+        later?.links.map((link) => [link.traceId, link.spanId, link.attributes.get(LINK_KIND)]),
+        [[laterTrace, laterSpan, 'caller']],
+      );
       const spans = receiver.spans();
       assert.ok(
         spans.every((span) => span.traceId === callerTrace),
