@@ -68,6 +68,11 @@ describe('activation', () => {
       loaded.some((path) => path.endsWith('httpServer.ts') || path.endsWith('mcpServer.js')),
       false,
     );
+    assert.equal(
+      loaded.some((path) => /@opentelemetry[\\/](sdk-trace|exporter-trace|otlp-transformer)|otlpExporter\.ts|telemetry\.js$/.test(path)),
+      false,
+      'the OpenTelemetry SDK and exporters are not loaded',
+    );
     assert.equal(api.mcpServerUrl(), undefined);
   });
 
