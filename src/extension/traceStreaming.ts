@@ -104,6 +104,10 @@ export class TraceStreamingHost implements ToolCallTelemetry, vscode.Disposable 
     return this.streamer ? this.streamer.inCallContext(meta, run) : run();
   }
 
+  decided(reply: Parameters<NonNullable<ToolCallTelemetry['decided']>>[0]): void {
+    this.streamer?.decided(reply);
+  }
+
   stats(): TraceStreamCounters | undefined {
     return this.streamer?.stats();
   }

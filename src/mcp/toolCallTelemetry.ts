@@ -12,9 +12,21 @@ export interface TraceStreamCounters {
   lastError?: string;
 }
 
+/** What a decision-point answer says (src/mcp/decisionPoints.ts's UserDecision). */
+export interface DecisionFields {
+  action: string;
+  about: string;
+  choice?: string;
+  text?: string;
+}
+
 export interface ToolCallTelemetry {
   /** Runs a tools/call's work with its request `_meta` (W3C `traceparent`/`tracestate`), so its spans join that trace. */
   inCallContext<T>(meta: unknown, run: () => T): T;
+  /**
+   * The person's answer at a decision point (not journaled: only the trace keeps it), with the reply it went out on.
+   */
+  decided?(reply: { sessionId: string; thoughtNumber: number; userDecision?: DecisionFields }): void;
   /** Undefined while streaming is off (the editor's setting may turn it on and off while the server runs). */
   stats(): TraceStreamCounters | undefined;
 }

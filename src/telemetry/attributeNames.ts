@@ -61,7 +61,7 @@ export const GEN_AI = {
 
 /** What a link says about the span it points to. */
 export const LINK_KIND = 'thought_explorer.link';
-export type LinkKind = 'revises' | 'branches_from' | 'caller';
+export type LinkKind = 'revises' | 'branches_from' | 'caller' | 'decides';
 
 export const FEEDBACK_EVENT = 'thought_explorer.feedback';
 export const FEEDBACK = {
@@ -76,6 +76,15 @@ export const FEEDBACK = {
   deliveredWithSeq: 'thought_explorer.feedback.delivered_with_seq',
   appliedAt: 'thought_explorer.feedback.applied_at',
   appliedBySeq: 'thought_explorer.feedback.applied_by_seq',
+} as const;
+
+/** A decision-point answer: a span from the thought's recording to the person's answer (the time they took). */
+export const DECISION_SPAN_PREFIX = 'decision';
+export const DECISION = {
+  about: 'thought_explorer.decision.about',
+  action: 'thought_explorer.decision.action',
+  choice: 'thought_explorer.decision.choice',
+  text: 'thought_explorer.decision.text',
 } as const;
 
 export const STRATEGY_SWITCH_EVENT = 'thought_explorer.strategy_switch';

@@ -19,7 +19,7 @@ import type { SessionSnapshot } from '../engine/model';
 import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
-import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type SessionTrace } from './sessionSpans';
+import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type DecisionRecord, type SessionTrace } from './sessionSpans';
 import { PresetIdGenerator } from './spanIds';
 
 /** What `thinking_sessions stats` and the status bar show about the stream. */
@@ -175,13 +175,14 @@ export class LiveTraceStreamer {
   private readonly provider: TracerProvider;
   private readonly writer: SessionSpanWriter;
   private readonly sessions = new Map<string, LiveSession>();
-  private readonly traces = new Map<string, SessionTrace>();
+  /** Per session: its trace and its newest thought, kept after the session is forgotten (small entries). */
+  private readonly remembered = new Map<string, { target: SessionTrace; lastSeq?: number; lastTimestamp?: number }>();
   private readonly listeners = new Set<() => void>();
   /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
   private currentCaller: SpanContext | undefined;
   private closed = false;
   /** Events noted by the listener, made into spans by the next drain. */
-  private pending: { event: EngineEvent; caller: SpanContext | undefined }[] = [];
+  private pending: ({ event: EngineEvent; caller: SpanContext | undefined } | { decision: DecisionRecord; sessionId: string })[] = [];
   private drainScheduled = false;
   private readonly maxQueueSize: number;
   private readonly notify: () => void;
@@ -267,8 +268,13 @@ export class LiveTraceStreamer {
     if (this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
-    for (const { event, caller } of events) {
+    for (const item of events) {
       try {
+        if ('decision' in item) {
+          this.decisionAnswered(item.sessionId, item.decision);
+          continue;
+        }
+        const { event, caller } = item;
         if (event.type === 'thoughtAdded')
           this.thoughtAdded(event.meta.id, event.meta.createdAt, event.meta.strategy, event.thought, caller);
         else if (event.type === 'sessionEnded') {
@@ -277,7 +283,7 @@ export class LiveTraceStreamer {
           this.sessions.delete(event.meta.id);
         } else if (event.type === 'sessionDeleted') {
           this.sessions.delete(event.sessionId);
-          this.traces.delete(event.sessionId);
+          this.remembered.delete(event.sessionId);
         }
       } catch (error) {
         this.queue.droppedFull++;
@@ -339,17 +345,56 @@ export class LiveTraceStreamer {
     this.writer.writeThought(live.target, thought, strategy, links, thoughtStartTime(thought, live.previousTimestamp), otherCaller);
     live.previousTimestamp = thought.timestamp;
     live.spanOwed = true;
+    const entry = this.remembered.get(sessionId);
+    if (entry !== undefined) {
+      entry.lastSeq = thought.seq;
+      entry.lastTimestamp = thought.timestamp;
+    }
+  }
+
+  /**
+   * The person's answer at a decision point, from the reply it went out on: a span of its own (the thought's span has
+   * long been sent), from the thought's recording to the answer.
+   */
+  decided(reply: {
+    sessionId: string;
+    thoughtNumber: number;
+    userDecision?: { action: string; about: string; choice?: string; text?: string };
+  }): void {
+    const answer = reply.userDecision;
+    if (this.closed || answer === undefined || this.pending.length >= this.maxQueueSize) return;
+    const decision: DecisionRecord = {
+      thoughtNumber: reply.thoughtNumber,
+      about: answer.about,
+      action: answer.action,
+      ...(answer.choice !== undefined ? { choice: answer.choice } : {}),
+      ...(answer.text !== undefined ? { text: answer.text } : {}),
+      at: Date.now(),
+    };
+    this.pending.push({ decision, sessionId: reply.sessionId });
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setTimeout(this.drain, DRAIN_DELAY_MS).unref();
+    }
+  }
+
+  private decisionAnswered(sessionId: string, decision: DecisionRecord): void {
+    // The answer is to the newest thought of the session (the agent waits for this reply before it sends another).
+    const entry = this.remembered.get(sessionId);
+    const target = entry?.target ?? sessionTraceOf(sessionId);
+    const seq = entry?.lastSeq;
+    this.writer.writeDecision(target, { ...decision, ...(seq !== undefined ? { seq } : {}) }, entry?.lastTimestamp ?? decision.at);
   }
 
   /** The trace a session's spans go to, kept after the session is forgotten so that a later thought stays in it. */
   private traceOf(sessionId: string, caller: SpanContext | undefined): SessionTrace {
-    let target = this.traces.get(sessionId);
-    if (target === undefined) {
-      target = sessionTraceOf(sessionId, caller);
-      this.traces.set(sessionId, target);
-      if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
+    let entry = this.remembered.get(sessionId);
+    if (entry === undefined) {
+      entry = { target: sessionTraceOf(sessionId, caller) };
+      this.remembered.set(sessionId, entry);
+      if (this.remembered.size > MAX_REMEMBERED_TRACES) this.remembered.delete(this.remembered.keys().next().value as string);
     }
-    return target;
+    return entry.target;
   }
 
   private writeSessionSpan(sessionId: string, endTime: number): void {

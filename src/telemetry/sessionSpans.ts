@@ -7,6 +7,8 @@ import type { FeedbackRecord, SessionMeta, StrategySwitch, ThoughtRecord } from 
 import type { ThoughtLinksOf } from '../diagrams/thoughtLinks';
 import { deliberationFacts } from '../shared/deliberationView';
 import {
+  DECISION,
+  DECISION_SPAN_PREFIX,
   FEEDBACK,
   FEEDBACK_EVENT,
   GEN_AI,
@@ -19,7 +21,7 @@ import {
   THOUGHT_SPAN_PREFIX,
   type LinkKind,
 } from './attributeNames';
-import { type PresetIdGenerator, sessionSpanId, sessionTraceId, thoughtSpanId } from './spanIds';
+import { decisionSpanId, sessionSpanId, sessionTraceId, thoughtSpanId, type PresetIdGenerator } from './spanIds';
 
 /** Where a session's spans go: its own trace, or the caller's (W3C trace context from the tools/call that began it). */
 export interface SessionTrace {
@@ -38,6 +40,19 @@ export function thoughtStartTime(thought: ThoughtRecord, previousTimestamp: numb
   const durationMs = deliberationFacts(thought)?.durationMs;
   if (durationMs !== undefined) return Math.max(0, thought.timestamp - durationMs);
   return previousTimestamp !== undefined && previousTimestamp <= thought.timestamp ? previousTimestamp : thought.timestamp;
+}
+
+/** A decision-point answer as the stream got it. */
+export interface DecisionRecord {
+  thoughtNumber: number;
+  /** The seq of the thought it answers, when known. */
+  seq?: number;
+  about: string;
+  action: string;
+  choice?: string;
+  text?: string;
+  /** When the answer came. */
+  at: number;
 }
 
 export interface SessionSpanParts {
@@ -148,6 +163,30 @@ export class SessionSpanWriter {
       span.addEvent(FEEDBACK_EVENT, this.feedbackAttributes(feedback, index), feedback.createdAt),
     );
     span.end(Math.max(endTime, meta.createdAt));
+  }
+
+  /** A decision-point answer: from the thought's recording (`startTime`) to the answer, linked to the thought's span. */
+  writeDecision(target: SessionTrace, decision: DecisionRecord, startTime: number): void {
+    const parent = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: target.traceId,
+      spanId: sessionSpanId(target.sessionId),
+      traceFlags: TraceFlags.SAMPLED,
+    });
+    const attributes: Attributes = {
+      [THOUGHT.number]: decision.thoughtNumber,
+      [DECISION.about]: decision.about,
+      [DECISION.action]: decision.action,
+    };
+    if (decision.choice !== undefined) attributes[DECISION.choice] = decision.choice;
+    if (this.includeText && decision.text !== undefined) attributes[DECISION.text] = decision.text;
+    const links = decision.seq === undefined ? [] : [this.link(target, decision.seq, 'decides')];
+    this.ids.preset(decisionSpanId(target.sessionId, decision.thoughtNumber, decision.at));
+    const span = this.tracer.startSpan(
+      `${DECISION_SPAN_PREFIX} ${decision.about}`,
+      { kind: SpanKind.INTERNAL, startTime: Math.min(startTime, decision.at), attributes, links },
+      parent,
+    );
+    span.end(decision.at);
   }
 
   private feedbackAttributes(feedback: FeedbackRecord, index: number): Attributes {

@@ -14,6 +14,9 @@ export const sessionSpanId = (sessionId: string): string => digest(`thought-expl
 export const thoughtSpanId = (sessionId: string, seq: number): string =>
   digest(`thought-explorer thought\u0000${sessionId}\u0000${seq}`, 16);
 
+export const decisionSpanId = (sessionId: string, thoughtNumber: number, at: number): string =>
+  digest(`thought-explorer decision\u0000${sessionId}\u0000${thoughtNumber}\u0000${at}`, 16);
+
 /**
  * The SDK's tracer asks its IdGenerator for each new span's ids; this one hands out the ids the next span must have.
  * Tracer.startSpan is synchronous, so setting them right before it is safe.

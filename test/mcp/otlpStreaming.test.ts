@@ -4,7 +4,11 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ThinkingEngine } from '../../src/engine/engine';
+import { createServer } from '../../src/mcp/server';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { startOtlpStreaming } from '../../src/telemetry/otlpExporter';
 import type { LiveTraceStreamer } from '../../src/telemetry/liveTraces';
@@ -242,6 +246,54 @@ describe('live OTLP streaming never gets in the way', () => {
       assert.equal((ok(stats).traceStream as { dropped: number }).dropped, count + 1);
     });
   }
+});
+
+describe('decision-point answers in the trace', () => {
+  it("the person's answer is a span from the thought to the answer, linked to the thought", async () => {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const engine = new ThinkingEngine({ log: quiet });
+    const streamer = startOtlpStreaming(
+      { url: receiver.url, protocol: 'http/json', description: receiver.url, warnings: [] },
+      { includeText: false, loadSession: (id) => engine.getSession(id), scheduledDelayMillis: 10 },
+    );
+    engine.onEvent(streamer.onEngineEvent);
+    const { server } = createServer({ engine, telemetry: streamer, decisionPoints: { askAtDecisionPoints: true, timeoutMs: 5000 } });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new Client({ name: 'decider', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const choice = (request.params.requestedSchema.properties.choice as { enum: string[] }).enum[0];
+      return { action: 'accept', content: { choice, note: 'Private reasons.' } };
+    });
+    await client.connect(clientTransport);
+    cleanups.push(async () => {
+      await client.close();
+      await streamer.shutdown(500);
+    });
+    // Finishing at the first thought is an early finish: the person is asked.
+    const reply = ok(
+      (await client.callTool({
+        name: 'sequentialthinking',
+        arguments: { thought: 'Done already.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: false },
+      })) as CallToolResult,
+    );
+    assert.ok(reply.userDecision, 'the reply carries the answer');
+    await streamer.flush();
+    await waitFor(() => receiver.spans().some((span) => span.name.startsWith('decision ')), 'the decision span');
+    const spans = receiver.spans();
+    const decision = spans.find((span) => span.name.startsWith('decision ')) as ReceivedSpan;
+    const thoughtSpan = spans.find((span) => span.attributes.get(THOUGHT.seq) === 0) as ReceivedSpan;
+    const session = spans.find((span) => span.name === SESSION_SPAN_NAME) as ReceivedSpan;
+    assert.equal(decision.parentSpanId, session.spanId);
+    assert.equal(decision.attributes.get('thought_explorer.decision.action'), 'accept');
+    assert.equal(decision.attributes.get('thought_explorer.decision.about'), 'earlyFinish');
+    assert.equal(decision.attributes.has('thought_explorer.decision.text'), false, 'the note is text: not sent without include text');
+    assert.deepEqual(
+      decision.links.map((link) => [link.spanId, link.attributes.get(LINK_KIND)]),
+      [[thoughtSpan.spanId, 'decides']],
+    );
+  });
 });
 
 describe('the CLI streams and exports traces', () => {

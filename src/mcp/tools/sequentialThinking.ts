@@ -123,7 +123,9 @@ export function registerSequentialThinkingTool(
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
         const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
-        return asking ? asking.then(shaped) : shaped(outcome.reply);
+        // The answer is not journaled: a trace stream, if any, records it.
+        const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
+        return asking ? asking.then(answered) : shaped(outcome.reply);
       } catch (error) {
         log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.requestId);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
