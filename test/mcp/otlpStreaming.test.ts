@@ -263,7 +263,9 @@ describe('decision-point answers in the trace', () => {
     await server.connect(serverTransport);
     const client = new Client({ name: 'decider', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const choice = (request.params.requestedSchema.properties.choice as { enum: string[] }).enum[0];
+      // A form request (the URL kind has no schema): the first choice offered.
+      const schema = (request.params as { requestedSchema: { properties: Record<string, { enum?: string[] }> } }).requestedSchema;
+      const choice = schema.properties.choice.enum?.[0];
       return { action: 'accept', content: { choice, note: 'Private reasons.' } };
     });
     await client.connect(clientTransport);
