@@ -1,6 +1,5 @@
 // createServer: one McpServer per MCP connection (stdio process or HTTP session) over one shared engine, with the
 // tools, resources and prompts registered on it, logging to its client and session subscriptions.
-import type { ToolCallTelemetry } from './toolCallTelemetry';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ThinkingEngine } from '../engine/engine';
@@ -23,6 +22,7 @@ import { registerDeliberateTool } from './tools/deliberate';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
+import type { ToolCallTelemetry } from './toolCallTelemetry';
 
 export const SERVER_NAME = 'thought-explorer';
 

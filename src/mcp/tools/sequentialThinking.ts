@@ -109,8 +109,8 @@ export function registerSequentialThinkingTool(
       try {
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
-        const process = () => engine.process(connectionId, args, processOptions);
-        const outcome = telemetry ? telemetry.inCallContext(extra._meta, process) : process();
+        const record = () => engine.process(connectionId, args, processOptions);
+        const outcome = telemetry ? telemetry.inCallContext(extra._meta, record) : record();
         if (!outcome.ok) {
           log(
             outcome.storeFailed ? 'error' : 'warning',

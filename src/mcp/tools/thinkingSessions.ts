@@ -2,7 +2,6 @@
 // insights (stats) and the per-session "ask at decision points" switch (configure).
 // It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
 // sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
-import type { ToolCallTelemetry } from '../toolCallTelemetry';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -21,6 +20,7 @@ import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { searchSessions } from '../../engine/browserSafe/sessionSearch';
+import type { ToolCallTelemetry } from '../toolCallTelemetry';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
