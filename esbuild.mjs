@@ -91,6 +91,16 @@ const contexts = [
     plugins: [...common.plugins, coreEntryPlugin(sharedModules)],
   },
   {
+    // The editor's OpenTelemetry code: live streaming (the OTLP exporters, HTTP and protobuf) and the OTLP file export,
+    // required only when an endpoint is configured or a session is exported as a trace, so activation never parses it.
+    ...common,
+    entryPoints: ['src/telemetry/editorBundle.ts'],
+    outfile: 'dist/telemetry.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
     ...common,
     ...embedMcpApp,
     entryPoints: ['src/cli/main.ts'],
@@ -151,12 +161,23 @@ const contexts = [
     target: 'node22',
     external: ['vscode', 'mocha'],
   },
-  // The tool-call → redraw benchmark's extension-host half (bench/vscodeRedraw.ts runs it as extensionTestsPath); kept
-  // out of the suite's folder so the normal in-editor run never loads it.
+  // The extension-host halves of the real-VS-Code benchmarks (bench/vscodeRedraw.ts, bench/vscodeActivation.ts run them
+  // as extensionTestsPath); kept out of the suite's folder so the normal in-editor run never loads them.
   {
     ...common,
-    entryPoints: ['test/vscode/bench/redraw.bench.ts'],
-    outfile: 'out/test/vscode-bench/redraw.bench.js',
+    entryPoints: ['test/vscode/bench/redraw.bench.ts', 'test/vscode/bench/activation.bench.ts'],
+    outdir: 'out/test/vscode-bench',
+    outbase: 'test/vscode/bench',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode'],
+  },
+  // Screenshot staging (scripts/screenshots.mjs runs it as extensionTestsPath): not part of any test run.
+  {
+    ...common,
+    entryPoints: ['test/vscode/screens/hats.stage.ts'],
+    outdir: 'out/test/vscode-screens',
     platform: 'node',
     format: 'cjs',
     target: 'node22',

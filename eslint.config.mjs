@@ -5,6 +5,7 @@
 //   src/mcp                     MCP tools, resources, prompts (may use deliberation, export, diagrams)
 //   src/deliberation            plain Node: multi-role deliberation on top of the engine
 //   src/recommendations         plain Node: tool recommendations and QA workflow rules on top of the engine
+//   src/telemetry               plain Node: sessions as OpenTelemetry traces (OTLP file, live stream, trace context)
 //   src/export                  presentation: session exports (engine, diagrams, shared, storage's file formats)
 //   src/storage                 the store; implements the engine's SessionStore: may import the engine's model only
 //   src/diagrams                pure Mermaid text: shared and the engine's model types only
@@ -38,6 +39,7 @@ const COMPOSITION_ROOT_IMPORTS = [
   'src/diagrams',
   'src/storage',
   'src/export',
+  'src/telemetry',
   'src/deliberation',
   'src/recommendations',
   'src/mcp',
@@ -49,6 +51,7 @@ const LAYER_IMPORTS = {
   webview: ['engine model', 'src/shared', 'src/diagrams'],
   'mcp-app': ['engine model', 'src/shared', 'src/diagrams'],
   'src/storage': ['engine model'],
+  'src/telemetry': ['src/engine', 'src/shared', 'src/diagrams', 'src/storage'],
   'src/export': ['src/engine', 'src/shared', 'src/diagrams', 'src/storage'],
   'src/deliberation': ['src/engine', 'src/shared', 'src/diagrams'],
   'src/recommendations': ['src/engine'],
@@ -177,8 +180,8 @@ export default tseslint.config(
     rules: { 'no-control-regex': 'off' },
   },
   {
-    // Loads the separately built MCP server bundle lazily by computed path (see bundledServerLoader): a real require.
-    files: ['src/extension/mcpProvider.ts'],
+    // Load the separately built MCP server and trace streaming bundles lazily by computed path: a real require.
+    files: ['src/extension/mcpProvider.ts', 'src/extension/traceStreaming.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -9,6 +9,7 @@ import { toolCallSection } from './toolCalls';
 import { storeTimingSection } from './storeTimings';
 import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
+import { vscodeActivationSection } from './vscodeActivation';
 import { deliberationSection } from './deliberation';
 import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
@@ -16,13 +17,16 @@ import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
 import { mcpAppSection } from './mcpApp';
 import { contextSection } from './context';
+import { otlpStreamingSection } from './otlpStreaming';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
+  otlpStreamingSection,
   contextSection,
   storeTimingSection,
   webviewRenderSection,
   bigSessionSection,
+  vscodeActivationSection,
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,

@@ -1,6 +1,7 @@
 // The session the view holds: its meta and thoughts, filled from the app-only page tool. Thoughts only ever append,
 // so a refresh asks for the pages after the ones held; another session (or a shorter one) starts over.
-import type { SessionSnapshot, ThoughtRecord } from '../src/engine/model';
+import { metaFromThoughts, withDerivedFrom } from '../src/engine/browserSafe/sessionMeta';
+import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { PageThought, SessionPage } from '../src/shared/thoughtGraph';
 
 export type PageReader = (sessionId: string | undefined, offset: number) => Promise<SessionPage>;
@@ -48,20 +49,22 @@ export class SessionData {
   /** The shape src/diagrams draws from. */
   snapshot(): SessionSnapshot {
     const meta = this.meta;
+    const base: SessionMeta = {
+      id: meta?.sessionId ?? '',
+      strategy: meta?.strategy ?? 'linear',
+      stage: meta?.stage,
+      status: (meta?.status ?? 'live') as SessionMeta['status'],
+      createdAt: 0,
+      updatedAt: 0,
+      thoughtCount: 0,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 0,
+      totalThoughts: meta?.totalThoughts ?? 0,
+    };
     return {
-      meta: {
-        id: meta?.sessionId ?? '',
-        strategy: meta?.strategy ?? 'linear',
-        stage: meta?.stage,
-        status: (meta?.status ?? 'live') as SessionSnapshot['meta']['status'],
-        createdAt: 0,
-        updatedAt: 0,
-        thoughtCount: this.thoughts.length,
-        revisionCount: meta?.revisionCount ?? 0,
-        branchIds: meta?.branchIds ?? [],
-        lastThoughtNumber: this.latest()?.thoughtNumber ?? 0,
-        totalThoughts: meta?.totalThoughts ?? 0,
-      },
+      // The counters from the thoughts held; the rest (stage, status, the estimate) as the server's page says.
+      meta: withDerivedFrom(base, metaFromThoughts(base, this.thoughts)),
       thoughts: this.thoughts as ThoughtRecord[],
       strategySwitches: [],
     };

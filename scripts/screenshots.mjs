@@ -1,18 +1,22 @@
 // `npm run screenshots`: the workbench as a person sees it after the demo's sample session, captured in headless
 // Chromium in the dark and the light theme: docs/screenshot-dark.png, docs/screenshot-light.png (the explorer panel
 // on the stage graph, the Sessions tree expanded) and docs/screenshot-branches-dark.png (the branch tree tab).
-// Options: --no-package (reuse the existing .vsix), --port <n> (default: a free port).
+// Options: --no-package (reuse the existing .vsix), --port <n> (default: a free port). With --hats chat|explorer it
+// captures instead a six-hats deliberation on the in-editor tests' scripted model: docs/chat-hats.png (the chat view)
+// or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanupAll, freePort, runToExit } from './codeServer.mjs';
 import { repo, startDemo } from './demo/demoServer.mjs';
 import { packageExtension, vsixPath } from './package.mjs';
+import { runInEditorSuite } from './suiteRunner.mjs';
 
 const { values: options } = parseArgs({
   options: {
     'no-package': { type: 'boolean', default: false },
     port: { type: 'string' },
+    hats: { type: 'string' },
   },
 });
 const log = (line) => process.stderr.write(`[screenshots] ${line}\n`);
@@ -69,8 +73,24 @@ async function capture(theme, vsix) {
   await cleanupAll();
 }
 
+/** A six-hats deliberation staged in the extension under development (after `npm run build`), then the workbench. */
+async function captureHats(stage) {
+  if (stage !== 'chat' && stage !== 'explorer') throw new Error(`--hats takes chat or explorer, not ${stage}`);
+  const code = await runInEditorSuite({
+    developRepo: true,
+    testsPath: join(repo, 'out', 'test', 'vscode-screens', 'hats.stage.js'),
+    timeoutSeconds: 300,
+    screenshot: join(docs, `${stage}-hats.png`),
+    env: { THOUGHT_EXPLORER_SCREENSHOT: stage },
+    log,
+  });
+  await cleanupAll();
+  return code;
+}
+
 async function main() {
   mkdirSync(docs, { recursive: true });
+  if (options.hats !== undefined) return captureHats(options.hats);
   const vsix = options['no-package']
     ? vsixPath()
     : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;

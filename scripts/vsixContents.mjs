@@ -29,7 +29,16 @@ export function zipEntries(file) {
 }
 
 /** Files the extension needs at run time, relative to the extension folder inside the .vsix. */
-export const REQUIRED_FILES = ['package.json', 'dist/extension.js', 'dist/core.js', 'dist/mcpServer.js', 'license.txt', 'changelog.md'];
+export const REQUIRED_FILES = [
+  'package.json',
+  'dist/extension.js',
+  'dist/core.js',
+  'dist/mcpServer.js',
+  // Required on demand: OTLP export and trace streaming.
+  'dist/telemetry.js',
+  'license.txt',
+  'changelog.md',
+];
 
 const FORBIDDEN = [
   { pattern: /\.map$/, why: 'source map' },

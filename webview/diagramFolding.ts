@@ -3,9 +3,7 @@
 // so it survives hide/show, and forgotten when another session is shown. Also remembers which thoughts each drawn node
 // holds, so a selected thought inside a folded node can be marked on that node.
 import { isFoldKey } from '../src/diagrams/compression';
-
-/** The folded diagrams (thoughtDiagrams.ts's kind; repeated so the saved state's module does not load Mermaid). */
-type ThoughtDiagramKind = 'branchTree' | 'revisionChain';
+import type { ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 
 export type ExpandedNodes = Partial<Record<ThoughtDiagramKind, string[]>>;
 

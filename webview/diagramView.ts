@@ -1,6 +1,6 @@
 // One diagram on screen: coalesces render requests into one per animation frame, renders off-screen and swaps,
 // drops stale results (generation counter), keeps the last good SVG when a render fails and says what failed.
-import type { DiagramKind } from '../src/shared/protocol';
+import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramKeyboard } from './diagramKeyboard';
 import { renderMermaid } from './mermaidSetup';
 import { PanZoom } from './panZoom';

@@ -2,17 +2,11 @@
 // redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
 // picture), then the stage graph's classes (no re-render), then one coalesced render of the visible windowed diagram.
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
+import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
-import {
-  DIAGRAM_KINDS,
-  type DiagramKind,
-  type ExplorerMode,
-  type SessionView,
-  type StrategyView,
-  type ThemeKind,
-} from '../src/shared/protocol';
+import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -34,14 +28,7 @@ import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
 import { revealAll, revealUpTo } from './replayReveal';
-import {
-  isThoughtDiagram,
-  liveThoughtDiagram,
-  REFINE_AFTER_MS,
-  type LiveDiagram,
-  type LiveDiagramOptions,
-  type ThoughtDiagramKind,
-} from './thoughtDiagrams';
+import { liveThoughtDiagram, REFINE_AFTER_MS, type LiveDiagram, type LiveDiagramOptions } from './thoughtDiagrams';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
@@ -112,7 +99,8 @@ export class ExplorerApp implements HostMessageHandler {
           this.ui.insightsShown = true;
           this.saveState();
         },
-        onRequestInsights: (filter) => host.post({ type: 'requestInsights', sessionId: this.model.session?.meta.id, filter }),
+        onRequestInsights: (filter, requestId) =>
+          host.post({ type: 'requestInsights', requestId, sessionId: this.model.session?.meta.id, filter }),
       },
       this.ui.insightsShown,
     );
@@ -202,7 +190,7 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   showInsights(message: InsightsMessage): void {
-    this.layout.insights.show(message);
+    this.layout.insights.answer(message);
   }
 
   /** The host asks for a tab and/or a thought (e.g. the in-editor tests, a thought picked elsewhere). */
@@ -229,7 +217,7 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
-    this.feedback.showResult(message);
+    this.feedback.answer(message);
   }
 
   /** The feedback panel, the marks on the cards and the actions on the selected card, from the model. */

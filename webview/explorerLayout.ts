@@ -1,7 +1,7 @@
 // The explorer page's structure: header, replay bar, empty state, the three diagrams in tabs (with their "Show all"
 // notes and the word diff under the revision chain) and the thought cards. Builds the elements once and hands back the
 // parts the app drives; what happens on a click is the app's business (passed in as callbacks).
-import { DIAGRAM_KINDS, type DiagramKind } from '../src/shared/protocol';
+import { DIAGRAM_KINDS, type DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramView } from './diagramView';
 import { ExplorerHeader } from './header';
 import { InsightsView } from './insightsView';
@@ -48,7 +48,7 @@ export interface LayoutCallbacks {
   onSelectCard: (seq: number) => void;
   onCardsWindowMoved?: () => void;
   onSelectTab: (kind: DiagramKind) => void;
-  onRequestInsights: (filter: InsightsRequestFilter) => void;
+  onRequestInsights: (filter: InsightsRequestFilter, requestId: string) => void;
 }
 
 export interface ExplorerLayout {

@@ -6,7 +6,10 @@
 import type { FeedbackKind, FeedbackRecord, SessionStatus, ThoughtRecord } from '../src/engine/model';
 import { feedbackStatus, feedbackStatusText, type FeedbackStatus } from '../src/shared/feedbackStatus';
 import { appliedBySeq, feedbackBySeq } from '../src/diagrams/feedbackMarks';
-import type { FeedbackHostMessage, GiveFeedbackMessage } from '../src/shared/feedbackProtocol';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
+import type { GiveFeedbackMessage } from '../src/shared/feedbackProtocol';
+import type { ResponseTo } from '../src/shared/protocol';
+import { PendingRequests } from '../src/shared/requests';
 import { badge } from './badge';
 
 export interface FeedbackControlsOptions {
@@ -61,8 +64,12 @@ export class FeedbackControls {
   private markedSeqs: number[] = [];
   private actionsSeq: number | undefined;
   private hoveredSeq: number | undefined;
-  private requestCounter = 0;
-  private readonly pending = new Map<string, () => void>();
+  /** giveFeedback requests waiting for the host's feedbackResult (the host answers at once; 30 s means it is gone). */
+  private readonly requests = new PendingRequests<ResponseTo<'giveFeedback'>>({
+    what: 'Feedback',
+    prefix: 'feedback',
+    timeoutMs: 30_000,
+  });
 
   constructor(private readonly options: FeedbackControlsOptions) {
     this.element = document.createElement('section');
@@ -144,9 +151,11 @@ export class FeedbackControls {
   }
 
   /** The host's answer to one of our messages. */
-  showResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
-    const onSuccess = this.pending.get(message.requestId);
-    this.pending.delete(message.requestId);
+  answer(message: ResponseTo<'giveFeedback'>): void {
+    this.requests.answer(message.requestId, message);
+  }
+
+  private showResult(message: ResponseTo<'giveFeedback'>, onSuccess: (() => void) | undefined): void {
     this.status.classList.toggle('error', !message.ok);
     if (message.ok) {
       this.status.textContent = 'Sent: the agent gets it with its next thought.';
@@ -165,11 +174,17 @@ export class FeedbackControls {
   private send(fields: Omit<GiveFeedbackMessage, 'type' | 'requestId' | 'sessionId'>, onSuccess?: () => void): void {
     const sessionId = this.scene.sessionId;
     if (sessionId === undefined || !this.scene.steerable) return;
-    const requestId = `feedback-${++this.requestCounter}`;
-    if (onSuccess) this.pending.set(requestId, onSuccess);
     this.status.classList.remove('error');
     this.status.textContent = 'Sending…';
-    this.options.post({ type: 'giveFeedback', requestId, sessionId, ...fields });
+    this.requests
+      .request((requestId) => this.options.post({ type: 'giveFeedback', requestId, sessionId, ...fields }))
+      .then(
+        (result) => this.showResult(result, onSuccess),
+        (error: unknown) => {
+          this.status.classList.add('error');
+          this.status.textContent = errorMessage(error);
+        },
+      );
   }
 
   /** Marks on the cards feedback is about, and on the cards that applied feedback. */

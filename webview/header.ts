@@ -1,5 +1,6 @@
 // The explorer header: session title, strategy, current stage, n/total and status, plus the view's actions.
 import { toolbarButton } from './toolbarButton';
+import { sessionTitle } from '../src/engine/browserSafe/sessionTitle';
 import type { SessionMeta } from '../src/engine/model';
 import type { DeliberationSummary } from '../src/shared/deliberationView';
 import type { StrategyView } from '../src/shared/protocol';
@@ -68,7 +69,7 @@ export class ExplorerHeader {
       for (const element of [this.strategy, this.stage, this.progress, this.status]) element.hidden = true;
       return;
     }
-    this.title.textContent = meta.title ?? meta.purpose ?? meta.id;
+    this.title.textContent = sessionTitle(meta);
     this.title.title = meta.id;
     setFact(this.strategy, strategy?.title ?? meta.strategy);
     setFact(this.stage, meta.stage === undefined ? 'not started' : meta.stage.replace(/_/g, ' '));

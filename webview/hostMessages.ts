@@ -1,11 +1,11 @@
-// The webview's end of the host → webview protocol: checks each posted message with the shared guard and hands it to
+// The webview's end of the host → webview protocol: parses each posted message with the shared schema and hands it to
 // the one method of the app that deals with it. The exhaustive switch makes a new message type a compile error here.
+import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionMeta, ThoughtRecord } from '../src/engine/model';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import {
   assertNever,
-  isHostMessage,
-  type DiagramKind,
+  parseHostMessage,
   type ExplorerMode,
   type HostMessage,
   type SessionView,
@@ -64,9 +64,13 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
 
 /** Listens for the host's messages on `target` (the webview's window); returns a function that stops listening. */
 export function listenToHost(target: Window, handler: HostMessageHandler): () => void {
+  let handled = 0;
   const listener = (event: MessageEvent<unknown>): void => {
     // Only the host posts into a webview; anything that is not a protocol message is ignored.
-    if (isHostMessage(event.data)) dispatchHostMessage(event.data, handler);
+    const parsed = parseHostMessage(event.data);
+    if (parsed.ok) dispatchHostMessage(parsed.message, handler);
+    // How many messages were handled or ignored so far: a test that expects nothing to change waits on this, not a sleep.
+    target.document.body.dataset.hostMessages = String(++handled);
   };
   target.addEventListener('message', listener);
   return () => target.removeEventListener('message', listener);

@@ -3,7 +3,9 @@
 // strategy, drawn as plain SVG coloured by VS Code's chart variables (explorer.css). The host computes every figure;
 // this view asks when the tab is shown (and again, throttled, while a live session grows) and draws the answer.
 // Every name drawn (strategies, stages) is set as text, never as markup.
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 import { duration, percent } from '../src/shared/insightsFormat';
+import { PendingRequests } from '../src/shared/requests';
 import type { InsightsMessage, InsightsRange, InsightsRequestFilter, SessionInsightsView } from '../src/shared/insightsView';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -25,7 +27,10 @@ export class InsightsView {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRequestAt = 0;
 
-  constructor(private readonly onRequest: (filter: InsightsRequestFilter) => void) {
+  /** requestInsights waiting for the host's answer (computed at once from the index; 30 s means it is gone). */
+  private readonly requests = new PendingRequests<InsightsMessage>({ what: 'Insights', prefix: 'insights', timeoutMs: 30_000 });
+
+  constructor(private readonly onRequest: (filter: InsightsRequestFilter, requestId: string) => void) {
     this.tabHeader = document.createElement('vscode-tab-header');
     this.tabHeader.setAttribute('slot', 'header');
     this.tabHeader.dataset.tab = 'insights';
@@ -96,7 +101,12 @@ export class InsightsView {
     }, wait);
   }
 
-  show(message: InsightsMessage): void {
+  /** The host's answer to one of our requests (any other is dropped). */
+  answer(message: InsightsMessage): void {
+    this.requests.answer(message.requestId, message);
+  }
+
+  private show(message: InsightsMessage): void {
     this.showSession(message.session);
     this.setStrategies(message.strategies, message.filter.strategy);
     const { overall } = message;
@@ -112,7 +122,13 @@ export class InsightsView {
 
   private request(): void {
     this.lastRequestAt = Date.now();
-    this.onRequest(this.filter);
+    const filter = this.filter;
+    this.requests
+      .request((requestId) => this.onRequest(filter, requestId))
+      .then(
+        (message) => this.show(message),
+        (error: unknown) => this.chart.replaceChildren(noneNote(errorMessage(error))),
+      );
   }
 
   private showSession(session: SessionInsightsView | undefined): void {
@@ -180,13 +196,15 @@ function figure(label: string, value: string): HTMLElement[] {
 }
 
 /** Horizontal bars, one per label (largest first, the tail summed as "others"), sized to the largest value. */
+function noneNote(text: string): HTMLElement {
+  const none = document.createElement('p');
+  none.className = 'insights-none';
+  none.textContent = text;
+  return none;
+}
+
 function barChart(entries: { label: string; value: number }[]): Element {
-  if (entries.length === 0) {
-    const none = document.createElement('p');
-    none.className = 'insights-none';
-    none.textContent = 'No saved sessions match.';
-    return none;
-  }
+  if (entries.length === 0) return noneNote('No saved sessions match.');
   const sorted = [...entries].sort((a, b) => b.value - a.value);
   const bars = sorted.length > MAX_BARS ? [...sorted.slice(0, MAX_BARS - 1), others(sorted.slice(MAX_BARS - 1))] : sorted;
   const rowHeight = 22;

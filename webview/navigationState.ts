@@ -2,7 +2,7 @@
 // its mode), the node that holds keyboard focus per diagram, and the search query. The app hands it out and takes it
 // back (ExplorerApp.navigationState / restoreNavigation) so panel restore can keep it with the rest of the UI state;
 // what comes back is read defensively, as anything from saved state is.
-import { DIAGRAM_KINDS, isDiagramKind, type DiagramKind } from '../src/shared/protocol';
+import { DIAGRAM_KINDS, type DiagramKind, isDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { restoreTransform, type ViewTransform } from './viewTransform';
 
 /** What this module needs of a DiagramView (structural, so pure tests need not load Mermaid). */

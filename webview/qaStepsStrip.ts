@@ -1,4 +1,4 @@
-// The steps strip under the explorer header for a session with QA steps (seed 004): the steps done, the current one
+// The steps strip under the explorer header for a session with QA steps (the QA workflows): the steps done, the current one
 // and those still to do, from src/shared/qaView's qaStepsOf. Hidden for sessions without steps. Step descriptions are
 // the agent's text: textContent only. Redrawn only when the steps change, so a live thought costs a string compare.
 import type { ThoughtRecord } from '../src/engine/model';

@@ -1,5 +1,6 @@
 // The session the webview holds: a full snapshot from the host plus the deltas applied since, and the prefix of it
 // that is on screen (all of it live; the first `position` thoughts during a replay).
+import { metaFromThoughts } from '../src/engine/browserSafe/sessionMeta';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { SessionView, StrategyView } from '../src/shared/protocol';
 
@@ -105,18 +106,14 @@ export class SessionModel {
     const last = thoughts[thoughts.length - 1];
     // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.
     const laterSwitch = view.strategySwitches.find((change) => change.atSeq >= this.shownCount);
-    const meta: SessionMeta = {
+    const base: SessionMeta = {
       ...view.meta,
       strategy: laterSwitch ? laterSwitch.from : view.meta.strategy,
-      stage: last?.stage,
       status: this.shownCount < view.thoughts.length ? 'live' : view.meta.status,
-      thoughtCount: thoughts.length,
-      revisionCount: thoughts.filter((thought) => thought.isRevision).length,
-      branchIds: [...new Set(thoughts.flatMap((thought) => (thought.branchId === undefined ? [] : [thought.branchId])))],
-      lastThoughtNumber: last?.thoughtNumber ?? 0,
-      totalThoughts: last?.totalThoughts ?? view.meta.totalThoughts,
-      updatedAt: last?.timestamp ?? view.meta.createdAt,
+      updatedAt: view.meta.createdAt,
     };
+    // The stage is the last shown thought's, even when that thought has none (an imported one): not an earlier one's.
+    const meta: SessionMeta = { ...metaFromThoughts(base, thoughts), stage: last?.stage };
     return { meta, thoughts, strategySwitches: view.strategySwitches.filter((change) => change.atSeq < this.shownCount) };
   }
 }

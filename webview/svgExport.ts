@@ -1,7 +1,8 @@
 // SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and SVGs (folded to the node budget) of
 // every diagram for the host's HTML/Markdown export, rendered off-screen so the views on screen are left alone.
+import { DIAGRAM_KINDS, type DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionSnapshot } from '../src/engine/model';
-import { DIAGRAM_KINDS, type DiagramKind, type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
+import { type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
 import { DIAGRAM_TITLES } from './explorerLayout';
 import type { StageGraphView } from './stageGraphView';

@@ -1,6 +1,7 @@
 // The Mermaid text of the two thought diagrams on screen (branch tree, revision chain): folded to the node budget
 // (src/diagrams/compression.ts) with the nodes the person opened, how long its labels are, and the note that says what
 // was folded. Pure: no DOM, no state.
+import type { ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { branchTreeSource } from '../src/diagrams/branchTree';
 import { DEFAULT_NODE_BUDGET } from '../src/diagrams/compression';
 import { excerptForRoom } from '../src/diagrams/diagramLayout';
@@ -24,12 +25,6 @@ export const EXPAND_ALL_BUDGET = 400;
  */
 export const STREAMING_NODE_BUDGET = 8;
 export const REFINE_AFTER_MS = 1_500;
-
-export type ThoughtDiagramKind = 'branchTree' | 'revisionChain';
-
-export function isThoughtDiagram(kind: string): kind is ThoughtDiagramKind {
-  return kind === 'branchTree' || kind === 'revisionChain';
-}
 
 export interface LiveDiagramOptions {
   /** The person asked for everything ("Expand all"). */

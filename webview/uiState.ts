@@ -2,7 +2,8 @@
 // across a window reload (VS Code hands the same state to the panel serializer and to the sidebar view's resolver,
 // which read `sessionId` and `mode`: src/extension/explorer/panelState.ts). Saved state comes back untrusted: every
 // field is checked here before use.
-import { DIAGRAM_KINDS, isDiagramKind, type DiagramKind, type ExplorerMode } from '../src/shared/protocol';
+import { DIAGRAM_KINDS, type DiagramKind, isDiagramKind } from '../src/engine/browserSafe/diagramKinds';
+import { type ExplorerMode } from '../src/shared/protocol';
 import { restoreExpanded, type ExpandedNodes } from './diagramFolding';
 
 export interface UiState {

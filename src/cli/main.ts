@@ -14,6 +14,7 @@ import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
 import { StoreLocationError } from '../storage/storeErrors';
 import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
+import { FLUSH_ON_EXIT_MS, startTraceStreaming } from './traceStreaming';
 
 const log = (message: string) => process.stderr.write(`[thought-explorer] ${message}\n`);
 
@@ -47,6 +48,7 @@ async function serve(
     askAtDecisionPoints: true,
     ...(command.decisionPoints.timeoutSeconds !== undefined ? { timeoutMs: command.decisionPoints.timeoutSeconds * 1000 } : {}),
   };
+  const streamer = await startTraceStreaming(command.otlp, engine, log, version);
   let stopping = false;
   let stopServer: () => Promise<void> = async () => {};
   const stop = async (reason: string) => {
@@ -55,6 +57,8 @@ async function serve(
     log(`shutting down (${reason})`);
     try {
       await stopServer();
+      // Bounded: a collector that does not answer costs those spans, not a hanging exit.
+      await streamer?.shutdown(FLUSH_ON_EXIT_MS);
     } finally {
       store.close();
       process.exit(0);
@@ -82,6 +86,7 @@ async function serve(
       decisionPoints,
       tools: () => command.tools,
       replyDetail: command.replyDetail,
+      telemetry: streamer,
     });
     stopServer = http.close;
     log(`Streamable HTTP MCP server on ${http.url}${stateless ? ' (stateless: no MCP sessions; send sessionId after thought 1)' : ''}`);
@@ -90,7 +95,15 @@ async function serve(
     log(`sessions in ${store.directory}`);
     return;
   }
-  const stdio = await serveStdio({ engine, version, modelGateway, decisionPoints, tools: command.tools, replyDetail: command.replyDetail });
+  const stdio = await serveStdio({
+    engine,
+    version,
+    modelGateway,
+    decisionPoints,
+    tools: command.tools,
+    replyDetail: command.replyDetail,
+    telemetry: streamer,
+  });
   stopServer = stdio.close;
   log(`MCP server on stdio; sessions in ${store.directory}${modelGateway ? `; deliberate runs on ${modelGateway.description}` : ''}`);
   void stdio.closed.then(() => stop('stdin closed'));

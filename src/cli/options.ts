@@ -1,9 +1,12 @@
-// Command-line parsing for `thought-explorer-mcp`: a small hand-written parser (no dependency) that turns argv into
-// a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
+// Command-line parsing for `thought-explorer-mcp`: node:util's parseArgs tokenises argv against the option table, and
+// the tokens are read in order (help and version answer first, `--http` takes a port only from the token right after
+// it) into a typed command or a clear usage error. Kept apart from main.ts so it is testable without starting anything.
+import { parseArgs } from 'node:util';
 import type { EngineLimits } from '../engine/limits';
 import { REPLY_DETAILS, isReplyDetail, type ReplyDetail } from '../engine/fieldRules';
 import { EXPORT_FORMATS, exportFormatNamed, type ExportFormat } from '../export/formats';
 import { MODEL_TOOLS, ToolSelectionError, parseToolSelection, type ModelToolName } from '../mcp/toolSelection';
+import { OtlpEndpointError, tracesUrl } from '../telemetry/otlpEndpoint';
 
 export interface CommonOptions {
   storagePath?: string;
@@ -31,6 +34,8 @@ export type CliCommand =
       /** --tools: the tools to advertise; absent: all. */
       tools?: ModelToolName[];
       replyDetail?: ReplyDetail;
+      /** --otlp-endpoint / --otlp-include-text: live trace streaming (also on with OTEL_EXPORTER_OTLP_* variables). */
+      otlp?: OtlpOptions;
     } & CommonOptions)
   | ({ kind: 'export'; sessionId: string; format: ExportFormat; out?: string } & CommonOptions)
   | ({ kind: 'import'; file: string } & CommonOptions);
@@ -40,6 +45,13 @@ export interface ModelOptions {
   endpoint: string;
   name: string;
   apiKeyEnv?: string;
+}
+
+/** Live trace streaming to an OpenTelemetry collector; `endpoint` absent: only the OTEL_EXPORTER_OTLP_* variables. */
+export interface OtlpOptions {
+  /** The collector's traces URL (a base URL gets /v1/traces). */
+  endpoint?: string;
+  includeText: boolean;
 }
 
 /** --ask-at-decision-points: ask the person through MCP elicitation at decision points, waiting this long at most. */
@@ -58,8 +70,9 @@ export const USAGE = `Usage:
       --idle-timeout SECONDS    (with --http) close an MCP session after this long without a request (default 1800)
       --stateless               (with --http) serve without MCP sessions (no Mcp-Session-Id): each request stands
                                 alone; send sessionId with every thought after the first
-  thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html [--out FILE] [options]
-  thought-explorer-mcp import <file> [options]   add a session from our JSON export or the sequentialthinking-plus shape
+  thought-explorer-mcp export <sessionId> --format md|json|sequentialthinking-plus|html|otlp [--out FILE] [options]
+  thought-explorer-mcp import <file> [options]   add a session from our JSON export, an OTLP/JSON trace (--format otlp)
+                                                 or the sequentialthinking-plus shape
 
 Options:
   -s, --storage-path DIR        where sessions are saved (default: $THOUGHT_EXPLORER_STORAGE or ~/.thought-explorer/sessions)
@@ -76,19 +89,51 @@ Options:
   --tools LIST                  advertise only these tools, comma-separated (default all: ${MODEL_TOOLS.join(',')})
   --reply-detail LEVEL          how much a sequentialthinking reply says: compact (default: what is new since the last
                                 reply), standard (every field, empty and unchanged extras left out) or full
+  --otlp-endpoint URL           stream each session as an OpenTelemetry trace to this OTLP/HTTP collector (e.g.
+                                http://127.0.0.1:4318; /v1/traces is added). Off by default; also on when
+                                OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. Headers and
+                                protocol (http/protobuf, http/json) come from OTEL_EXPORTER_OTLP_HEADERS / _PROTOCOL
+  --otlp-include-text           also send thought text, titles and feedback text (default: structure and counts only)
   -h, --help                    show this help
   -v, --version                 show the version
 
 Logs go to stderr; stdout carries only the MCP protocol.`;
 
 const LIMIT_FLAGS: Record<string, keyof EngineLimits> = {
-  '--max-thought-length': 'maxThoughtLength',
-  '--max-thoughts': 'maxThoughtsPerSession',
-  '--max-sessions-in-memory': 'maxSessionsInMemory',
+  'max-thought-length': 'maxThoughtLength',
+  'max-thoughts': 'maxThoughtsPerSession',
+  'max-sessions-in-memory': 'maxSessionsInMemory',
 };
 
+/** The option table parseArgs tokenises against; the values are checked below, in argv order. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  // A boolean whose port, if any, is the next token (or `--http=PORT`): read from the tokens below.
+  http: { type: 'boolean' },
+  'allow-origin': { type: 'string', multiple: true },
+  'idle-timeout': { type: 'string' },
+  stateless: { type: 'boolean' },
+  'storage-path': { type: 'string', short: 's' },
+  'max-thought-length': { type: 'string' },
+  'max-thoughts': { type: 'string' },
+  'max-sessions-in-memory': { type: 'string' },
+  'model-endpoint': { type: 'string' },
+  model: { type: 'string' },
+  'model-api-key-env': { type: 'string' },
+  'ask-at-decision-points': { type: 'boolean' },
+  'decision-timeout': { type: 'string' },
+  tools: { type: 'string' },
+  'reply-detail': { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-include-text': { type: 'boolean' },
+} as const;
+
 export function parseCliArguments(argv: readonly string[]): CliCommand {
-  const args = [...argv];
+  // strict: false so that an unknown option or a missing value reaches the checks below, which name it our way.
+  const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const positional: string[] = [];
   const common: CommonOptions = { limits: {} };
   let http: { port: number } | undefined;
@@ -102,88 +147,100 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   let decisionTimeoutSeconds: number | undefined;
   let tools: ModelToolName[] | undefined;
   let replyDetail: ReplyDetail | undefined;
+  let otlpEndpoint: string | undefined;
+  let otlpIncludeText = false;
+  /** Index in argv of the positional token `--http` took as its port. */
+  let httpPortIndex: number | undefined;
 
-  const valueOf = (flag: string, inline: string | undefined): string => {
-    if (inline !== undefined) return inline;
-    const value = args.shift();
-    if (value === undefined || (value.startsWith('-') && value.length > 1)) throw new UsageError(`${flag} needs a value`);
-    return value;
-  };
-
-  while (args.length > 0) {
-    const raw = args.shift() as string;
-    const equals = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = equals > 0 ? raw.slice(0, equals) : raw;
-    const inline = equals > 0 ? raw.slice(equals + 1) : undefined;
-    switch (flag) {
-      case '-h':
-      case '--help':
+  for (const [position, token] of tokens.entries()) {
+    if (token.kind === 'option-terminator') throw new UsageError('Unknown option --');
+    if (token.kind === 'positional') {
+      if (token.index !== httpPortIndex) positional.push(token.value);
+      continue;
+    }
+    const flag = token.rawName;
+    const valueOf = (): string => {
+      const value = token.value;
+      if (value === undefined || (!token.inlineValue && value.startsWith('-') && value.length > 1))
+        throw new UsageError(`${flag} needs a value`);
+      return value;
+    };
+    switch (token.name) {
+      case 'help':
         return { kind: 'help' };
-      case '-v':
-      case '--version':
+      case 'version':
         return { kind: 'version' };
-      case '--http': {
-        let portText = inline;
-        if (portText === undefined && args.length > 0 && /^\d+$/.test(args[0])) portText = args.shift();
+      case 'http': {
+        let portText = token.value;
+        const next = tokens[position + 1];
+        if (portText === undefined && next?.kind === 'positional' && next.index === token.index + 1 && /^\d+$/.test(next.value)) {
+          portText = next.value;
+          httpPortIndex = next.index;
+        }
         http = { port: portText === undefined ? 0 : port(portText) };
         break;
       }
-      case '--allow-origin':
-        allowedOrigins.push(origin(valueOf(flag, inline)));
+      case 'allow-origin':
+        allowedOrigins.push(origin(valueOf()));
         break;
-      case '--stateless':
+      case 'stateless':
         stateless = true;
         break;
-      case '--idle-timeout':
-        sessionIdleSeconds = positiveInteger(flag, valueOf(flag, inline));
+      case 'idle-timeout':
+        sessionIdleSeconds = positiveInteger(flag, valueOf());
         if (sessionIdleSeconds > MAX_IDLE_SECONDS)
           throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${sessionIdleSeconds}`);
         break;
-      case '-s':
-      case '--storage-path':
-        common.storagePath = valueOf(flag, inline);
+      case 'storage-path':
+        common.storagePath = valueOf();
         break;
-      case '--model-endpoint':
-        model.endpoint = valueOf(flag, inline);
+      case 'model-endpoint':
+        model.endpoint = valueOf();
         break;
-      case '--model':
-        model.name = valueOf(flag, inline);
+      case 'model':
+        model.name = valueOf();
         break;
-      case '--model-api-key-env':
-        model.apiKeyEnv = valueOf(flag, inline);
+      case 'model-api-key-env':
+        model.apiKeyEnv = valueOf();
         break;
-      case '--ask-at-decision-points':
+      case 'ask-at-decision-points':
         askAtDecisionPoints = true;
         break;
-      case '--decision-timeout':
-        decisionTimeoutSeconds = positiveInteger(flag, valueOf(flag, inline));
+      case 'decision-timeout':
+        decisionTimeoutSeconds = positiveInteger(flag, valueOf());
         if (decisionTimeoutSeconds > MAX_IDLE_SECONDS)
           throw new UsageError(`${flag} must be at most ${MAX_IDLE_SECONDS} seconds, got ${decisionTimeoutSeconds}`);
         break;
-      case '--tools':
-        tools = toolList(valueOf(flag, inline));
+      case 'tools':
+        tools = toolList(valueOf());
         break;
-      case '--reply-detail': {
-        const level = valueOf(flag, inline);
+      case 'reply-detail': {
+        const level = valueOf();
         if (!isReplyDetail(level)) throw new UsageError(`${flag} must be one of ${REPLY_DETAILS.join(', ')}, got "${level}"`);
         replyDetail = level;
         break;
       }
-      case '--format':
-        format = valueOf(flag, inline);
+      case 'format':
+        format = valueOf();
         break;
-      case '-o':
-      case '--out':
-        out = valueOf(flag, inline);
+      case 'out':
+        out = valueOf();
+        break;
+      case 'otlp-endpoint':
+        otlpEndpoint = valueOf();
+        try {
+          tracesUrl(otlpEndpoint);
+        } catch (error) {
+          if (error instanceof OtlpEndpointError) throw new UsageError(`${flag}: ${error.message}`);
+          throw error;
+        }
+        break;
+      case 'otlp-include-text':
+        otlpIncludeText = true;
         break;
       default:
-        if (flag in LIMIT_FLAGS) {
-          common.limits[LIMIT_FLAGS[flag]] = positiveInteger(flag, valueOf(flag, inline));
-        } else if (flag.startsWith('-') && flag.length > 1) {
-          throw new UsageError(`Unknown option ${flag}`);
-        } else {
-          positional.push(raw);
-        }
+        if (Object.hasOwn(LIMIT_FLAGS, token.name)) common.limits[LIMIT_FLAGS[token.name]] = positiveInteger(flag, valueOf());
+        else throw new UsageError(`Unknown option ${flag}`);
     }
   }
 
@@ -198,6 +255,8 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
     throw new UsageError('--ask-at-decision-points is for serving, not for the export and import commands');
   if (replyDetail !== undefined && command !== undefined)
     throw new UsageError('--reply-detail is for serving, not for the export and import commands');
+  if ((otlpEndpoint !== undefined || otlpIncludeText) && command !== undefined)
+    throw new UsageError('--otlp-endpoint and --otlp-include-text are for serving, not for the export and import commands');
   if (command === undefined) {
     if (format !== undefined || out !== undefined) throw new UsageError('--format and --out belong to the export command');
     const httpOptions = http
@@ -218,6 +277,9 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
       ...decisionPoints,
       ...(tools ? { tools } : {}),
       ...(replyDetail !== undefined ? { replyDetail } : {}),
+      ...(otlpEndpoint !== undefined || otlpIncludeText
+        ? { otlp: { ...(otlpEndpoint !== undefined ? { endpoint: otlpEndpoint } : {}), includeText: otlpIncludeText } }
+        : {}),
       ...common,
     };
   }
@@ -226,7 +288,7 @@ export function parseCliArguments(argv: readonly string[]): CliCommand {
   if (http) throw new UsageError('--http is for serving, not for the export and import commands');
   if (command === 'export') {
     if (rest.length !== 1)
-      throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html');
+      throw new UsageError('export needs exactly one session id: export <sessionId> --format md|json|sequentialthinking-plus|html|otlp');
     if (format === undefined) throw new UsageError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
     const named = exportFormatNamed(format);
     if (named === undefined) throw new UsageError(`Unknown export format "${format}"; expected one of ${EXPORT_FORMATS.join(', ')}`);

@@ -1,5 +1,5 @@
 // The CLI's export and import commands: a saved session to a file (or stdout) in any export format, and a session
-// file (our lossless JSON or the sequentialthinking-plus shape) into the store. Loaded only when one of these commands runs.
+// file (our lossless JSON, an OTLP/JSON trace of a session, or the sequentialthinking-plus shape) into the store. Loaded only when one of these commands runs.
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ThinkingEngine } from '../engine/engine';
@@ -7,7 +7,7 @@ import type { CliCommand } from './options';
 import { exportSession } from '../export/index';
 import type { FileSessionStore } from '../storage/fileSessionStore';
 import { readSessionFileSync } from '../storage/sessionFileReader';
-import { parseSessionJson } from '../storage/sessionJsonFormats';
+import { parseSessionFile } from '../telemetry/otlpImport';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
@@ -30,6 +30,8 @@ export async function runExport(store: FileSessionStore, command: Extract<CliCom
   }
   const large = snapshot.thoughts.length >= 1000;
   const text = await exportSession(snapshot, command.format, {
+    // The OpenTelemetry SDK is loaded only for this format.
+    otlpTrace: async (session) => (await import('../telemetry/otlpFile.js')).toOtlpJson(session),
     onProgress: large ? (progress) => say(`${progress.message} (${Math.round(progress.fraction * 100)}%)`) : undefined,
   });
   if (command.out === undefined) {
@@ -57,7 +59,7 @@ export function runImport(store: FileSessionStore, command: Extract<CliCommand, 
     say(errorMessage(error));
     return 1;
   }
-  const parsed = parseSessionJson(text, { limits: engine.limits });
+  const parsed = parseSessionFile(text, { limits: engine.limits });
   for (const warning of parsed.warnings) say(`warning: ${warning}`);
   const id = parsed.snapshot.meta.id;
   if (store.loadSession(id)) {

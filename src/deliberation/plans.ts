@@ -1,13 +1,12 @@
 // Execution plans (ThinkSuit's shapes) as validated data: the raw shapes a caller may send, and the resolved plan the
 // runner executes, with every budget filled in (defaults, caps) and every role looked up.
 import { z } from 'zod';
+import { PLAN_KINDS, type PlanKind } from '../engine/browserSafe/planKinds';
 import { BudgetNotes, type RequestBudgets } from './budgets';
 import type { Role, RoleBook } from './roles';
 
 export const RESULT_STRATEGIES = ['last', 'concat', 'label', 'formatted'] as const;
 export type ResultStrategy = (typeof RESULT_STRATEGIES)[number];
-export const PLAN_KINDS = ['direct', 'sequential', 'parallel', 'task'] as const;
-export type PlanKind = (typeof PLAN_KINDS)[number];
 
 const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const MAX_STEPS = 12;
@@ -82,7 +81,6 @@ export const planObjectSchema = z.discriminatedUnion(
   { error: `expected strategy to be one of ${PLAN_KINDS.join(', ')}` },
 );
 
-export type PlanObject = z.infer<typeof planObjectSchema>;
 type RawStep = z.infer<typeof stepSchema>;
 
 export interface TaskResolution {

@@ -23,37 +23,61 @@ export function resolveLinks(thoughts: readonly ThoughtRecord[]): ThoughtLinks {
   const parent: (number | undefined)[] = new Array<number | undefined>(count).fill(undefined);
   const startsBranch: boolean[] = new Array<boolean>(count).fill(false);
   const revises: (number | undefined)[] = new Array<number | undefined>(count).fill(undefined);
-
-  // Latest seq seen so far per line, and per (line, thoughtNumber), and per thoughtNumber on any line.
-  const lastOnLine = new Map<string | undefined, number>();
-  const byLineAndNumber = new Map<string, number>();
-  const byNumber = new Map<number, number>();
-  const key = (line: string | undefined, number: number): string => `${line === undefined ? 'm' : `b${line}`}\u0000${number}`;
-
+  const resolver = new ThoughtLinkResolver();
   thoughts.forEach((thought, index) => {
+    const links = resolver.add(thought, index);
+    parent[index] = links.parent;
+    startsBranch[index] = links.startsBranch;
+    revises[index] = links.revises;
+  });
+  return { parent, startsBranch, revises };
+}
+
+/** One thought's links, as `resolveLinks` gives them. */
+export interface ThoughtLinksOf {
+  parent: number | undefined;
+  startsBranch: boolean;
+  revises: number | undefined;
+}
+
+/**
+ * The same rule one thought at a time, for a session that grows (live trace streaming): each `add` resolves the new
+ * thought against the ones added before it, in O(1).
+ */
+export class ThoughtLinkResolver {
+  // Latest seq seen so far per line, and per (line, thoughtNumber), and per thoughtNumber on any line.
+  private readonly lastOnLine = new Map<string | undefined, number>();
+  private readonly byLineAndNumber = new Map<string, number>();
+  private readonly byNumber = new Map<number, number>();
+
+  /** `index`: the thought's position in the session (its seq). */
+  add(thought: ThoughtRecord, index: number): ThoughtLinksOf {
+    const key = (line: string | undefined, number: number): string => `${line === undefined ? 'm' : `b${line}`}\u0000${number}`;
     const line = lineKey(thought);
-    const previous = lastOnLine.get(line);
+    const previous = this.lastOnLine.get(line);
+    const links: ThoughtLinksOf = { parent: undefined, startsBranch: false, revises: undefined };
     if (line !== undefined && previous === undefined) {
-      startsBranch[index] = true;
+      links.startsBranch = true;
       // The fork is the latest main-line thought with that number before the branch began; failing that (a branch
       // of a branch, or imported data), the latest thought with that number on any line.
       const from = thought.branchFromThought;
-      if (from !== undefined) parent[index] = byLineAndNumber.get(key(undefined, from)) ?? byNumber.get(from);
+      if (from !== undefined) links.parent = this.byLineAndNumber.get(key(undefined, from)) ?? this.byNumber.get(from);
     } else {
-      parent[index] = previous;
+      links.parent = previous;
     }
 
     if (thought.revisesThought !== undefined) {
       // A revision revises the latest thought with that number on its own line, else on the main line, else anywhere.
       const target = thought.revisesThought;
-      revises[index] = byLineAndNumber.get(key(line, target)) ?? byLineAndNumber.get(key(undefined, target)) ?? byNumber.get(target);
+      links.revises =
+        this.byLineAndNumber.get(key(line, target)) ?? this.byLineAndNumber.get(key(undefined, target)) ?? this.byNumber.get(target);
     }
 
-    lastOnLine.set(line, index);
-    byLineAndNumber.set(key(line, thought.thoughtNumber), index);
-    byNumber.set(thought.thoughtNumber, index);
-  });
-  return { parent, startsBranch, revises };
+    this.lastOnLine.set(line, index);
+    this.byLineAndNumber.set(key(line, thought.thoughtNumber), index);
+    this.byNumber.set(thought.thoughtNumber, index);
+    return links;
+  }
 }
 
 /**

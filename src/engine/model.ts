@@ -1,6 +1,7 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
 // the store and memory-only engines share.
+import type { ThoughtDerivedMeta } from './browserSafe/sessionMeta';
 import type { ReplyDetail } from './fieldRules';
 
 /** The fields of the reference `sequentialthinking` tool, shared by its input, our records and sequentialthinking-plus session files. */
@@ -30,8 +31,11 @@ export interface ThoughtRecord extends ReferenceThoughtFields {
 
 export type SessionStatus = 'live' | 'complete' | 'abandoned';
 
-/** What is known about a session without its thoughts: enough for lists, trees and the index. */
-export interface SessionMeta {
+/**
+ * What is known about a session without its thoughts: enough for lists, trees and the index. The fields its thoughts
+ * give (counts, branches, the last thought's number, time and estimate; browserSafe/sessionMeta.ts) come with the rule.
+ */
+export interface SessionMeta extends ThoughtDerivedMeta {
   id: string;
   /** A person-given name; falls back to `purpose`, then the first thought, wherever a title is drawn. */
   title?: string;
@@ -42,12 +46,6 @@ export interface SessionMeta {
   stage?: string;
   status: SessionStatus;
   createdAt: number;
-  updatedAt: number;
-  thoughtCount: number;
-  revisionCount: number;
-  branchIds: string[];
-  lastThoughtNumber: number;
-  totalThoughts: number;
   /**
    * Set only in listings, for a journal the store cannot open (the reason, for a person): the session cannot be
    * opened, and its counters are zero because nothing readable backs them.

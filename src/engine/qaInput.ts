@@ -1,8 +1,8 @@
-// The QA fields a `sequentialthinking` call may carry (seed 004): the tools the calling model has, what is being
+// The QA fields a `sequentialthinking` call may carry (the QA workflows): the tools the calling model has, what is being
 // verified, the current step with the agent's own tool recommendations, the steps before and after it, and a QA
 // workflow. Kept apart from thoughtInput.ts (which merges QA_FIELDS into its schema and calls parseQaInput once) so the
 // hot path of a plain thought stays untouched: no QA field sent, nothing here runs but a few property reads.
-// Lenient like every other field (camelCase or the seed's snake_case, numbers as text); bounded, because steps are
+// Lenient like every other field (camelCase or snake_case, numbers as text); bounded, because steps are
 // stored with the thought; each refusal names the field, the value and what to send.
 import { z } from 'zod';
 import { NAME_PATTERN } from './fieldRules';

@@ -12,7 +12,7 @@ import { QA_WORKFLOW_NAMES } from './strategies/qaWorkflows';
 export interface ThoughtInput extends ReferenceThoughtFields {
   sessionId?: string;
   strategy?: string;
-  /** The QA fields (seed 004), when the call carries any: see qaInput.ts. */
+  /** The QA fields, when the call carries any: see qaInput.ts. */
   qa?: QaInput;
 }
 

@@ -1,7 +1,7 @@
 // The export formats by name: the one list the CLI, the editor command and the exporters share. Kept apart from the
 // exporters so that parsing a command line or building a picker does not load them.
 
-export const EXPORT_FORMATS = ['md', 'json', 'sequentialthinking-plus', 'html'] as const;
+export const EXPORT_FORMATS = ['md', 'json', 'sequentialthinking-plus', 'html', 'otlp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Names accepted for a format besides its own (what earlier versions called it), e.g. on the CLI's --format. */
@@ -13,6 +13,8 @@ export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = {
   json: '.json',
   'sequentialthinking-plus': '.stp.json',
   html: '.html',
+  // OpenTelemetry's own name for an OTLP/JSON trace file.
+  otlp: '.otlp.json',
 };
 
 export function isExportFormat(value: string): value is ExportFormat {

@@ -9,7 +9,8 @@ import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
-import { sessionDiagrams, windowNote, type DiagramKey } from './sessionDiagrams';
+import type { DiagramKind } from '../engine/browserSafe/diagramKinds';
+import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
 import { withSchemeStyle } from '../diagrams/schemeStyle';
 import { resolveLinks } from '../diagrams/thoughtLinks';
@@ -18,7 +19,7 @@ import { qaViewOf } from '../shared/qaView';
 
 export interface HtmlExportOptions {
   /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
-  svgs?: Partial<Record<DiagramKey, string>>;
+  svgs?: Partial<Record<DiagramKind, string>>;
   /** The text of dist/webview/export-render.js; needed unless every diagram has an SVG. */
   rendererScript?: string;
   diagramWindow?: DiagramWindowOptions;

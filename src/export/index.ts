@@ -8,7 +8,7 @@ import { toLosslessJson, toSequentialThinkingPlusJson } from '../storage/session
 import { EXPORT_FORMATS, type ExportFormat } from './formats';
 import { sessionHtml, HtmlExportError } from './html';
 import { sessionMarkdown } from './markdown';
-import type { DiagramKey } from './sessionDiagrams';
+import { DIAGRAM_KINDS, type DiagramKind } from '../engine/browserSafe/diagramKinds';
 
 export interface ExportProgress {
   /** What is being done now. */
@@ -19,13 +19,18 @@ export interface ExportProgress {
 
 export interface ExportOptions {
   /** Pre-rendered diagram SVGs (HTML only), e.g. from the editor's webview. */
-  svgs?: Partial<Record<DiagramKey, string>>;
+  svgs?: Partial<Record<DiagramKind, string>>;
   /** The renderer bundle's text (HTML only); by default read from `rendererPath`. */
   rendererScript?: string;
   /** Where dist/webview/export-render.js is; by default found next to the running bundle. */
   rendererPath?: string;
   diagramWindow?: DiagramWindowOptions;
   onProgress?: (progress: ExportProgress) => void;
+  /**
+   * Writes the OTLP/JSON trace (`toOtlpJson` of src/telemetry/otlpFile). Given by the caller, which loads the
+   * OpenTelemetry SDK only when this format is chosen (the editor from its separate telemetry bundle).
+   */
+  otlpTrace?: (snapshot: SessionSnapshot) => string | Promise<string>;
 }
 
 export async function exportSession(snapshot: SessionSnapshot, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
@@ -48,11 +53,15 @@ export async function exportSession(snapshot: SessionSnapshot, format: ExportFor
       text = toSequentialThinkingPlusJson(snapshot);
       break;
     case 'html': {
-      const allDrawn = ['stageGraph', 'branchTree', 'revisionChain'].every((key) => options.svgs?.[key as DiagramKey] !== undefined);
+      const allDrawn = DIAGRAM_KINDS.every((key) => options.svgs?.[key] !== undefined);
       const rendererScript = options.rendererScript ?? (allDrawn ? undefined : readRenderer(options.rendererPath));
       text = sessionHtml(snapshot, { svgs: options.svgs, rendererScript, diagramWindow: options.diagramWindow, onProgress: onThoughts });
       break;
     }
+    case 'otlp':
+      if (options.otlpTrace === undefined) throw new RangeError('The otlp export needs ExportOptions.otlpTrace (src/telemetry/otlpFile).');
+      text = await options.otlpTrace(snapshot);
+      break;
     default: {
       const unknown: never = format;
       throw new RangeError(`Unknown export format "${String(unknown)}"; expected one of ${EXPORT_FORMATS.join(', ')}.`);

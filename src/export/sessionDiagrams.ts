@@ -1,5 +1,6 @@
 // The diagrams every export draws for a session, in the order they are shown, with stable keys the HTML export and
 // the editor's pre-rendered SVGs agree on.
+import type { DiagramKind } from '../engine/browserSafe/diagramKinds';
 import type { SessionSnapshot } from '../engine/model';
 import { branchTreeSource } from '../diagrams/branchTree';
 import { revisionChainSource } from '../diagrams/revisionChain';
@@ -7,10 +8,8 @@ import { stageGraphSource } from '../diagrams/stageGraph';
 import type { DiagramSource, DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { findStrategy } from '../engine/strategies/catalog';
 
-export type DiagramKey = 'stageGraph' | 'branchTree' | 'revisionChain';
-
 export interface SessionDiagram {
-  key: DiagramKey;
+  key: DiagramKind;
   title: string;
   source: DiagramSource;
 }

@@ -1,5 +1,6 @@
 // What every export format says about a session and its thoughts, worded once: the title, the summary facts and each
 // thought's badges (revision of #n, branch x from #n, stage, final). Plain strings, escaped by each format.
+import { sessionName } from '../engine/browserSafe/sessionTitle';
 import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
 
 export interface SummaryFact {
@@ -10,7 +11,7 @@ export interface SummaryFact {
 /** The title a person sees: their name for it, else the session's purpose, else its first thought, else its id. */
 export function sessionTitle(snapshot: SessionSnapshot): string {
   const { meta } = snapshot;
-  const candidate = meta.title ?? meta.purpose ?? snapshot.thoughts[0]?.thought ?? '';
+  const candidate = sessionName(meta) ?? snapshot.thoughts[0]?.thought ?? '';
   const flat = candidate.replace(/\s+/g, ' ').trim();
   if (flat === '') return `Session ${meta.id}`;
   const characters = Array.from(flat);

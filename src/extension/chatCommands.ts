@@ -8,10 +8,8 @@
 //   <question>                                     the default plan (setting; `auto` unless changed)
 import type { RequestBudgets } from '../deliberation/budgets';
 import type { NamedPlan } from '../deliberation/namedPlans';
+import { PLAN_KINDS, isPlanKind } from '../engine/browserSafe/planKinds';
 import { findStrategy, strategyNames } from '../engine/strategies/catalog';
-
-export const CHAT_COMMANDS = ['hats', 'plan', 'strategy', 'resume'] as const;
-export const PLAN_KINDS = ['direct', 'sequential', 'parallel', 'task'] as const;
 
 export type ChatCommand =
   | { kind: 'deliberate'; input: Record<string, unknown>; label: string }
@@ -57,7 +55,7 @@ export function parseChatCommand(command: string | undefined, prompt: string, de
     }
     case 'plan': {
       const [kind, ...others] = words.split(/\s+/);
-      if (!(PLAN_KINDS as readonly string[]).includes(kind ?? '')) {
+      if (!isPlanKind(kind)) {
         return {
           kind: 'usage',
           message: `Name the plan first: \`/plan <${PLAN_KINDS.join('|')}> <problem>\`${kind ? ` (got "${kind}")` : ''}.`,

@@ -2,7 +2,7 @@
 // status and the stdio configuration for other clients. Each accepts a session id or a tree node, or asks.
 import { readSessionFile } from '../storage/sessionFileReader';
 import * as vscode from 'vscode';
-import { parseSessionJson } from '../storage/sessionJsonFormats';
+import { parseSessionFile } from '../telemetry/otlpImport';
 import { copyMcpConfiguration } from './copyMcpConfiguration';
 import type { McpServerHost, McpServerStatus } from './mcpProvider';
 import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';
@@ -92,6 +92,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
       title: vscode.l10n.t('Import Thought Explorer sessions'),
       canSelectMany: true,
       openLabel: vscode.l10n.t('Import'),
+      // Our JSON, the sequentialthinking-plus shape and OTLP/JSON traces (.otlp.json) all end in .json.
       filters: { [vscode.l10n.t('Session JSON')]: ['json'], [vscode.l10n.t('All files')]: ['*'] },
     });
     if (!uris || uris.length === 0) return [];
@@ -138,7 +139,7 @@ export async function importSessionFile(services: ExtensionServices, path: strin
   }
   let parsed;
   try {
-    parsed = parseSessionJson(text, { limits: services.engine.limits });
+    parsed = parseSessionFile(text, { limits: services.engine.limits });
   } catch (error) {
     throw new Error(vscode.l10n.t('{0} is not a session file: {1}', path, errorMessage(error)), {
       cause: error,

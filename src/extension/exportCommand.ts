@@ -11,6 +11,7 @@ import { resolveSessionArgument } from './sessionPicker';
 import type { ExtensionServices } from './services';
 import { sessionTitle } from './sessionTreeModel';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { bundledTelemetryLoader } from './traceStreaming';
 
 interface FormatItem extends vscode.QuickPickItem {
   format: ExportFormat;
@@ -40,6 +41,12 @@ export const EXPORT_FORMAT_ITEMS: readonly FormatItem[] = [
     label: '$(globe) HTML',
     description: '.html',
     detail: vscode.l10n.t('One self-contained offline page: thoughts readable without scripts, diagrams as SVG'),
+  },
+  {
+    format: 'otlp',
+    label: vscode.l10n.t('$(pulse) OpenTelemetry trace (OTLP/JSON)'),
+    description: '.otlp.json',
+    detail: vscode.l10n.t('One trace: a span per thought with links and GenAI attributes, thought text included; re-importable'),
   },
 ];
 
@@ -148,7 +155,11 @@ async function runExport(
 
   const produce = async (report: (message: string, increment: number) => void): Promise<string> => {
     // The diagrams fold to the same node budget as in the explorer.
-    const options: ExportOptions = { diagramWindow: { nodeBudget: services.settings.diagramNodeBudget } };
+    const options: ExportOptions = {
+      diagramWindow: { nodeBudget: services.settings.diagramNodeBudget },
+      // From the separately built telemetry bundle, loaded only when this format is chosen.
+      otlpTrace: (session) => bundledTelemetryLoader(services.extensionPath)().toOtlpJson(session),
+    };
     if (format === 'html') {
       report(vscode.l10n.t('Rendering diagrams'), 0);
       const svgs = await services.explorerHandle?.renderedSvgs?.(sessionId);

@@ -19,6 +19,7 @@ import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree'
 import { SETTINGS_SECTION } from './settings';
 import { registerStatusBar } from './statusBar';
 import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
+import { registerTraceStreaming } from './traceStreaming';
 import {
   EXPLORER_OPENED_CONTEXT,
   SESSION_EXPORTED_CONTEXT,
@@ -65,8 +66,9 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     () => readDeliberationSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION)).settings.model,
     { rechoose: true },
   );
-  mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel);
-  registerStatusBar(context, services);
+  const traceStreaming = registerTraceStreaming(context, services);
+  mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel, traceStreaming);
+  registerStatusBar(context, services, traceStreaming);
   const walkthrough = registerWalkthroughProgress(context, services, mcpHost);
   registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
   registerExportCommand(context, services, () => walkthrough.reached(SESSION_EXPORTED_CONTEXT));

@@ -16,6 +16,7 @@ import { advertisedTools } from './toolSettings';
 import { replyDetailOption } from './replyDetailSetting';
 import { SETTINGS_SECTION } from './settings';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import type { ToolCallTelemetry } from '../mcp/toolCallTelemetry';
 
 export const MCP_PROVIDER_ID = 'thoughtExplorer.mcp';
 export const MCP_SERVER_LABEL = 'Thought Explorer';
@@ -108,6 +109,8 @@ export class McpServerHost implements vscode.Disposable {
     private readonly load: HttpServerLoader,
     /** The model `deliberate` runs on when VS Code's agent calls it: VS Code's own models, no sampling round trip. */
     private readonly modelGateway?: ModelGateway,
+    /** Live trace streaming, reached on every call (the setting may turn it on or off while the server runs). */
+    private readonly telemetry?: ToolCallTelemetry,
   ) {}
 
   get url(): string | undefined {
@@ -206,6 +209,8 @@ export class McpServerHost implements vscode.Disposable {
         },
         // VS Code's agent calling `deliberate`: its roles run on VS Code's models and its task steps on VS Code's tools.
         ...(this.modelGateway ? { modelGateway: this.modelGateway, toolGateway: new VsCodeToolGateway() } : {}),
+        // Live trace streaming (thoughtExplorer.telemetry.*): trace context from calls' _meta, counters in stats.
+        ...(this.telemetry ? { telemetry: this.telemetry } : {}),
       });
       if (generation !== this.generation) {
         await server.close();
@@ -283,8 +288,9 @@ export function registerMcpProvider(
   services: ExtensionServices,
   load: HttpServerLoader = bundledServerLoader(services.extensionPath),
   modelGateway?: ModelGateway,
+  telemetry?: ToolCallTelemetry,
 ): McpServerHost {
-  const host = new McpServerHost(services, load, modelGateway);
+  const host = new McpServerHost(services, load, modelGateway, telemetry);
   context.subscriptions.push(host);
   const provider = new ThoughtExplorerMcpProvider(services, host);
   let enabled = services.settings.mcpServerEnabled;

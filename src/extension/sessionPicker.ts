@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
-import { displayedStatus, flatten, sessionDescription, sessionTitle } from './sessionTreeModel';
+import { flatten, sessionDescription, sessionTitle } from './sessionTreeModel';
+import { searchSessions } from '../engine/browserSafe/sessionSearch';
+import { displayedStatus } from '../engine/browserSafe/sessionStatus';
 
 /**
  * The session a command argument names: a session id string, or any object with a string `sessionId` (the Sessions
@@ -73,28 +75,23 @@ export function searchThoughtText(
   needle: string,
   budgetMs = 150,
 ): { matches: ThoughtMatch[]; searched: number } {
-  const lowered = needle.toLowerCase();
   const deadline = performance.now() + budgetMs;
-  const matches: ThoughtMatch[] = [];
-  let searched = 0;
-  for (const meta of sessions) {
-    if (performance.now() > deadline) break;
-    searched += 1;
-    const snapshot = services.engine.getSession(meta.id);
-    if (!snapshot) continue;
-    for (const thought of snapshot.thoughts) {
-      const at = thought.thought.toLowerCase().indexOf(lowered);
-      if (at === -1) continue;
+  const found = searchSessions(sessions, (meta) => services.engine.getSession(meta.id)?.thoughts, needle, {
+    exhausted: () => performance.now() > deadline,
+    hitsPerSession: 1,
+  });
+  // Titles and ids are matched by the quick pick itself: only matches in the thoughts are added.
+  const matches = found.matches.flatMap(({ meta, hits }): ThoughtMatch[] =>
+    hits.map(({ thought, at }) => {
       const start = Math.max(0, at - 40);
-      matches.push({
+      return {
         sessionId: meta.id,
         thoughtNumber: thought.thoughtNumber,
         snippet: `${start > 0 ? '…' : ''}${flatten(thought.thought.slice(start, at + needle.length + 80), 140)}`,
-      });
-      break;
-    }
-  }
-  return { matches, searched };
+      };
+    }),
+  );
+  return { matches, searched: found.scannedSessions };
 }
 
 /** "Search Sessions…": titles, strategies and ids match as you type; from 3 characters on, thought text too. */

@@ -1,14 +1,10 @@
 // What the Sessions tree shows, as pure functions over the engine's data (no vscode import, so tested in plain Node):
 // titles, descriptions, the displayed status, Live/Recent/Saved-by-day grouping, branch nesting and escaped tooltips.
+import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/sessionStatus';
+import { sessionTitle as fullSessionTitle } from '../engine/browserSafe/sessionTitle';
 import { visibleText } from '../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
 import { feedbackStatusText } from '../shared/feedbackStatus';
-
-/**
- * A session still marked live that has had no thought for this long is drawn as abandoned. The store keeps it live,
- * so its next thought brings it straight back; the tree only stops claiming that an agent is still working on it.
- */
-export const IDLE_AS_ABANDONED_MS = 30 * 60 * 1000;
 
 /**
  * A finished session stays under Recent, at the top of the tree and expanded, for this long after its last thought: the
@@ -16,15 +12,9 @@ export const IDLE_AS_ABANDONED_MS = 30 * 60 * 1000;
  */
 export const RECENT_MS = 60 * 60 * 1000;
 
+/** The session's title on one line, at most 80 characters. */
 export function sessionTitle(meta: SessionMeta): string {
-  const title = meta.title ?? meta.purpose ?? meta.id;
-  return flatten(title, 80);
-}
-
-/** The status the tree shows: the stored one, except that a long-idle live session shows as abandoned. */
-export function displayedStatus(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): SessionStatus {
-  if (meta.status === 'live' && now - meta.updatedAt > idleMs) return 'abandoned';
-  return meta.status;
+  return flatten(fullSessionTitle(meta), 80);
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -33,6 +23,8 @@ function plural(count: number, one: string, many = `${one}s`): string {
 
 /** `react · 7 thoughts · 2 branches · 1 revision` (branches and revisions only when there are any). */
 export function sessionDescription(meta: SessionMeta): string {
+  // The store lists a journal it cannot read with zero counts: say so instead of "0 thoughts".
+  if (meta.unreadable !== undefined) return 'unreadable';
   const parts = [meta.strategy, plural(meta.thoughtCount, 'thought')];
   if (meta.branchIds.length > 0) parts.push(plural(meta.branchIds.length, 'branch', 'branches'));
   if (meta.revisionCount > 0) parts.push(plural(meta.revisionCount, 'revision'));
@@ -212,6 +204,15 @@ const STATUS_WORDS: Record<SessionStatus, string> = { live: 'Live', complete: 'C
 
 /** The session tooltip as Markdown; every piece of agent-written text is escaped. */
 export function sessionTooltipMarkdown(meta: SessionMeta, now: number, idleMs = IDLE_AS_ABANDONED_MS): string {
+  if (meta.unreadable !== undefined) {
+    return [
+      `**${escapeMarkdown(sessionTitle(meta))}**`,
+      '',
+      `Unreadable: ${escapeMarkdown(flatten(meta.unreadable, 500))}`,
+      '',
+      `\`${meta.id}\``,
+    ].join('\n');
+  }
   const status = displayedStatus(meta, now, idleMs);
   const idleNote = status !== meta.status ? ' (no thought for 30 minutes)' : '';
   const lines = [

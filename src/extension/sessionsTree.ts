@@ -3,14 +3,13 @@
 // change on disk (sessions written by the stdio CLI).
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
+import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/sessionStatus';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
 import {
   dayLabel,
-  displayedStatus,
   feedbackTooltipMarkdown,
   groupSessions,
-  IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   placementOf,
   RECENT_MS,
@@ -74,7 +73,6 @@ export type SessionsTreeNode = GroupNode | DayNode | SessionNode | BranchNode | 
 
 export interface SessionsTreeOptions {
   now?: () => number;
-  idleMs?: number;
   /** How long a finished session stays under Recent. */
   recentMs?: number;
   /** Engine events arriving within this window are drawn in one update. */
@@ -91,7 +89,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   readonly onDidRenderRoot = this.renderEmitter.event;
 
   private readonly now: () => number;
-  private readonly idleMs: number;
   private readonly recentMs: number;
   private readonly coalesceMs: number;
   private readonly disposables: vscode.Disposable[] = [];
@@ -116,7 +113,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     options: SessionsTreeOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.idleMs = options.idleMs ?? IDLE_AS_ABANDONED_MS;
     this.recentMs = options.recentMs ?? RECENT_MS;
     this.coalesceMs = options.coalesceMs ?? 50;
     this.onFirstRender = options.onFirstRender;
@@ -270,7 +266,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       this.renderEmitter.fire(0);
       return [];
     }
-    const grouped = groupSessions(sessions, this.now(), this.idleMs, this.recentMs);
+    const grouped = groupSessions(sessions, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs);
     const startTimes = startTimesForSameTitles(sessions);
     const seen = new Set<string>();
     const nodesOf = (list: SessionMeta[], parent: GroupNode) =>
@@ -304,7 +300,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   private sessionNode(meta: SessionMeta, startTime: string | undefined): SessionNode {
-    const placement = placementOf(meta, this.now(), this.idleMs, this.recentMs);
+    const placement = placementOf(meta, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs);
     const existing = this.sessionNodes.get(meta.id);
     if (existing) {
       existing.meta = meta;
@@ -370,17 +366,22 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const meta = node.meta;
-    const status = displayedStatus(meta, this.now(), this.idleMs);
+    const status = displayedStatus(meta, this.now(), IDLE_AS_ABANDONED_MS);
     // The start time leads the label, not the description: a long title in a narrow sidebar hides the description.
     const title = sessionTitle(meta);
-    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, vscode.TreeItemCollapsibleState.Collapsed);
+    // An unreadable session has no thoughts to show under it.
+    const state = meta.unreadable !== undefined ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(node.startTime ? `${node.startTime} · ${title}` : title, state);
     item.id = `session:${meta.id}`;
     item.description = sessionDescription(meta);
-    const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), this.idleMs));
+    const tooltip = new vscode.MarkdownString(sessionTooltipMarkdown(meta, this.now(), IDLE_AS_ABANDONED_MS));
     tooltip.isTrusted = false;
     tooltip.supportHtml = false;
     item.tooltip = tooltip;
-    item.iconPath = statusIcon(status);
+    item.iconPath =
+      meta.unreadable !== undefined
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+        : statusIcon(status);
     item.contextValue = `session.${status}`;
     return item;
   }
@@ -445,7 +446,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
         if (
           !node ||
           !meta ||
-          node.placement !== placementOf(meta, this.now(), this.idleMs, this.recentMs) ||
+          node.placement !== placementOf(meta, this.now(), IDLE_AS_ABANDONED_MS, this.recentMs) ||
           this.filterText !== undefined
         ) {
           full = true;
@@ -465,7 +466,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private checkIdle(): void {
     const now = this.now();
     for (const node of this.sessionNodes.values()) {
-      if (node.placement !== placementOf(node.meta, now, this.idleMs, this.recentMs)) {
+      if (node.placement !== placementOf(node.meta, now, IDLE_AS_ABANDONED_MS, this.recentMs)) {
         this.refresh();
         return;
       }

@@ -5,8 +5,10 @@ import * as vscode from 'vscode';
 import type { EngineEvent } from '../engine/events';
 import type { SessionMeta } from '../engine/model';
 import type { ExtensionServices } from './services';
-import { IDLE_AS_ABANDONED_MS, sessionTitle } from './sessionTreeModel';
+import { sessionTitle } from './sessionTreeModel';
+import { IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/sessionStatus';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { traceStreamSummary, type TraceStreamingHost } from './traceStreaming';
 
 /** The item's text for a live session: thought n of total, strategy, stage. */
 export function statusBarText(meta: SessionMeta): string {
@@ -90,6 +92,7 @@ const STORE_SYNC_DELAY_MS = 100;
 export function registerStatusBar(
   context: vscode.ExtensionContext,
   services: ExtensionServices,
+  traceStream?: Pick<TraceStreamingHost, 'stats' | 'onDidChange'>,
 ): { item: vscode.StatusBarItem; tracker: LiveSessionTracker } {
   const item = vscode.window.createStatusBarItem('thoughtExplorer.liveSession', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Thought Explorer: live session';
@@ -101,7 +104,10 @@ export function registerStatusBar(
       return;
     }
     item.text = statusBarText(meta);
-    item.tooltip = vscode.l10n.t('Thought Explorer: {0} (click to open in the explorer)', sessionTitle(meta));
+    const session = vscode.l10n.t('Thought Explorer: {0} (click to open in the explorer)', sessionTitle(meta));
+    // With trace streaming on, what was sent and dropped (a dropped span is never a lost thought: it is on disk).
+    const traces = traceStreamSummary(traceStream?.stats());
+    item.tooltip = traces === undefined ? session : `${session}\n${traces}`;
     item.command = { title: vscode.l10n.t('Open in Explorer'), command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
     item.show();
   };
@@ -129,6 +135,7 @@ export function registerStatusBar(
     services.onEngineEvent((event) => {
       if (tracker.apply(event)) update();
     }),
+    ...(traceStream ? [traceStream.onDidChange(update)] : []),
     // Changes on disk come only from other processes (the store watcher already debounced them); the store opening
     // finds a CLI session that was live before. Either way one short listing, deferred and coalesced.
     services.onDidChangeStoreOnDisk(scheduleSync),

@@ -30,7 +30,7 @@ const LOOPBACK = '127.0.0.1';
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool (the extension passes VS Code's). */
 export interface HttpServerOptions extends Pick<
   CreateServerOptions,
-  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'openExplorer' | 'replyDetail'
+  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'openExplorer' | 'replyDetail' | 'telemetry'
 > {
   engine: ThinkingEngine;
   /** 0 (the default) picks a free port. */
@@ -112,6 +112,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       toolGateway: options.toolGateway,
       decisionPoints: options.decisionPoints,
       replyDetail: options.replyDetail,
+      telemetry: options.telemetry,
       availableTools: options.availableTools,
       openExplorer: options.openExplorer,
       tools: options.tools?.(),

@@ -2,6 +2,7 @@
 // three Mermaid diagrams (`thinking://sessions/{id}/markdown`). The template lists recent sessions and completes ids.
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
+import { sessionTitle } from '../engine/browserSafe/sessionTitle';
 import type { SessionSnapshot } from '../engine/model';
 import { sessionMarkdown } from '../export/markdown';
 import { documentationMarkdown } from './documentation';
@@ -78,7 +79,7 @@ function listedSessions(engine: ThinkingEngine, suffix: string, mimeType: string
   return engine.listSessions({ limit: LISTED_SESSIONS }).sessions.map((meta) => ({
     uri: `${sessionUri(meta.id)}${suffix}`,
     name: meta.id,
-    title: meta.title ?? meta.purpose ?? meta.id,
+    title: sessionTitle(meta),
     description:
       meta.unreadable !== undefined ? `unreadable: ${meta.unreadable}` : `${meta.strategy}, ${meta.thoughtCount} thoughts, ${meta.status}`,
     mimeType,

@@ -24,6 +24,7 @@ import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 import type { StatelessContinuation } from './statelessContinuation';
 import type { ToolContext } from './toolContext';
 import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
+import type { ToolCallTelemetry } from './toolCallTelemetry';
 
 export const SERVER_NAME = 'thought-explorer';
 
@@ -55,6 +56,8 @@ export interface CreateServerOptions {
   tools?: readonly ModelToolName[];
   /** Serving without protocol sessions (one connection per request): how a thought without sessionId finds its session. */
   continuation?: StatelessContinuation;
+  /** Live trace streaming, when on: trace context from calls' `_meta`, and its counters in `thinking_sessions stats`. */
+  telemetry?: ToolCallTelemetry;
 }
 
 export interface CreatedServer {
@@ -95,6 +98,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     toolGateway: options.toolGateway,
     openExplorer: options.openExplorer,
     continuation: options.continuation,
+    telemetry: options.telemetry,
   };
   if (tools.has('sequentialthinking')) registerSequentialThinkingTool(server, context);
   if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, context);

@@ -301,7 +301,7 @@ export function messageProblem(value: unknown): string {
 /** modelGateway/toolGateway: passed to createServer for the deliberate tool. */
 export interface StdioServerOptions extends Pick<
   CreateServerOptions,
-  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'tools' | 'replyDetail'
+  'modelGateway' | 'toolGateway' | 'decisionPoints' | 'tools' | 'replyDetail' | 'telemetry'
 > {
   engine: ThinkingEngine;
   name?: string;
@@ -329,6 +329,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<RunningSt
     decisionPoints: options.decisionPoints,
     tools: options.tools,
     replyDetail: options.replyDetail,
+    telemetry: options.telemetry,
   });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
   const closed = new Promise<void>((resolve) => {

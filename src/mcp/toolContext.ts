@@ -9,6 +9,7 @@ import type { OpenExplorer } from './app/openExplorerTool';
 import type { ConnectionLog } from './connectionLog';
 import type { DecisionPointAsker } from './decisionPoints';
 import type { StatelessContinuation } from './statelessContinuation';
+import type { ToolCallTelemetry } from './toolCallTelemetry';
 
 export interface ToolContext {
   engine: ThinkingEngine;
@@ -30,4 +31,6 @@ export interface ToolContext {
   openExplorer?: OpenExplorer;
   /** Serving without protocol sessions: how a thought without sessionId finds its session. */
   continuation?: StatelessContinuation;
+  /** Live trace streaming, when on: trace context from calls' `_meta`, its counters in `thinking_sessions stats`. */
+  telemetry?: ToolCallTelemetry;
 }

@@ -1,6 +1,8 @@
 // The explorer protocol's deliberation messages (added to the unions in protocol.ts): the host tells the webview how a
 // running deliberation stands (roles running, done, failed, cancelled; model; tokens), and the webview's Stop button
 // asks the host to cancel it. Kept apart so the core protocol stays as it was.
+import * as z from 'zod/mini';
+import { boundedArray, count, shortText } from './wireSchemas';
 
 export type RoleRunState = 'running' | 'done' | 'failed' | 'cancelled' | 'budget-exhausted';
 
@@ -26,45 +28,29 @@ export interface LiveDeliberationState {
   maxTotalTokens?: number;
 }
 
-export type DeliberationHostMessage = { type: 'deliberationState'; state: LiveDeliberationState };
-export type DeliberationWebviewMessage = { type: 'stopDeliberation'; sessionId: string };
+export type DeliberationHostMessage = z.infer<typeof deliberationStateSchema>;
+export type DeliberationWebviewMessage = z.infer<typeof stopDeliberationSchema>;
 
-const ROLE_STATES: readonly string[] = ['running', 'done', 'failed', 'cancelled', 'budget-exhausted'];
-const RUN_STATES: readonly string[] = ['running', 'complete', 'partial', 'cancelled', 'failed'];
+const roleStateShape = z.looseObject({
+  role: z.string(),
+  title: z.string(),
+  state: z.enum(['running', 'done', 'failed', 'cancelled', 'budget-exhausted']),
+  thoughtNumber: z.optional(count()),
+  tokens: z.optional(count()),
+});
+const liveStateShape = z.looseObject({
+  sessionId: z.string(),
+  model: z.string(),
+  status: z.enum(['running', 'complete', 'partial', 'cancelled', 'failed']),
+  roles: boundedArray(roleStateShape, 1000),
+  inputTokens: count(),
+  outputTokens: count(),
+  calls: count(),
+  maxTotalTokens: z.optional(count()),
+});
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function isRoleState(value: unknown): value is LiveRoleState {
-  return (
-    isObject(value) &&
-    typeof value.role === 'string' &&
-    typeof value.title === 'string' &&
-    typeof value.state === 'string' &&
-    ROLE_STATES.includes(value.state) &&
-    (value.thoughtNumber === undefined || isCount(value.thoughtNumber)) &&
-    (value.tokens === undefined || isCount(value.tokens))
-  );
-}
-
-export function isLiveDeliberationState(value: unknown): value is LiveDeliberationState {
-  return (
-    isObject(value) &&
-    typeof value.sessionId === 'string' &&
-    typeof value.model === 'string' &&
-    typeof value.status === 'string' &&
-    RUN_STATES.includes(value.status) &&
-    Array.isArray(value.roles) &&
-    value.roles.length <= 1000 &&
-    value.roles.every(isRoleState) &&
-    isCount(value.inputTokens) &&
-    isCount(value.outputTokens) &&
-    isCount(value.calls) &&
-    (value.maxTotalTokens === undefined || isCount(value.maxTotalTokens))
-  );
-}
+export const deliberationStateSchema = z.object({
+  type: z.literal('deliberationState'),
+  state: z.custom<LiveDeliberationState>((value) => liveStateShape.safeParse(value).success),
+});
+export const stopDeliberationSchema = z.object({ type: z.literal('stopDeliberation'), sessionId: shortText() });

@@ -14,7 +14,7 @@ import type {
   StrategySwitch,
   ThoughtRecord,
 } from '../engine/model';
-import { resetDerived } from './metaDerivation';
+import { resetDerived } from '../engine/browserSafe/sessionMeta';
 import { MAX_LINE_BYTES } from './journalLines';
 import { requireStorableSnapshot } from './recordValidation';
 import {

@@ -1,74 +1,15 @@
-// How a session's meta follows from its thoughts. The journal stores these counters nowhere: they are recomputed from
-// the thought lines on every read, so a journal can never disagree with itself about how many thoughts it holds.
+// What a journal records of a session's meta besides its thoughts: the patch of fields a writer set that the thoughts
+// do not give. The counters are stored nowhere: they are recomputed from the thought lines on every read (by the rule
+// in src/engine/browserSafe/sessionMeta.ts), so a journal can never disagree with itself about how many thoughts it holds.
+import { DERIVED_FIELDS, type DerivedField } from '../engine/browserSafe/sessionMeta';
 import type { SessionMeta, ThoughtRecord } from '../engine/model';
 
-/** Meta fields that are always derived from the thoughts and never taken from a stored meta. */
-export const DERIVED_FIELDS = ['thoughtCount', 'revisionCount', 'branchIds', 'lastThoughtNumber'] as const;
-
-type DerivedField = (typeof DERIVED_FIELDS)[number];
 export type MetaPatch = { [K in Exclude<keyof SessionMeta, DerivedField>]?: SessionMeta[K] | null };
 
-/** The meta with no thoughts applied: counters back to zero. */
-export function resetDerived(meta: SessionMeta): SessionMeta {
-  return { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
-}
-
-/** Takes the non-derived fields from `source` and the derived ones from `counters`. */
-export function withDerivedFrom(source: SessionMeta, counters: SessionMeta): SessionMeta {
-  return {
-    ...source,
-    thoughtCount: counters.thoughtCount,
-    revisionCount: counters.revisionCount,
-    branchIds: counters.branchIds,
-    lastThoughtNumber: counters.lastThoughtNumber,
-  };
-}
-
-/** The meta after one more thought, by the rules every writer follows; anything else is recorded as a patch. */
-export function applyThought(meta: SessionMeta, thought: ThoughtRecord): SessionMeta {
-  const next: SessionMeta = {
-    ...meta,
-    updatedAt: thought.timestamp,
-    thoughtCount: meta.thoughtCount + 1,
-    revisionCount: meta.revisionCount + (thought.isRevision === true ? 1 : 0),
-    branchIds:
-      thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId) ? [...meta.branchIds, thought.branchId] : meta.branchIds,
-    lastThoughtNumber: thought.thoughtNumber,
-    totalThoughts: thought.totalThoughts,
-  };
-  if (thought.stage !== undefined) next.stage = thought.stage;
-  return next;
-}
-
-/** applyThought without copying: for readers replaying a journal into a meta object nobody else holds yet. */
-export function applyThoughtInPlace(meta: SessionMeta, thought: ThoughtRecord): void {
-  meta.updatedAt = thought.timestamp;
-  meta.thoughtCount++;
-  if (thought.isRevision === true) meta.revisionCount++;
-  if (thought.branchId !== undefined && !meta.branchIds.includes(thought.branchId)) meta.branchIds.push(thought.branchId);
-  meta.lastThoughtNumber = thought.thoughtNumber;
-  meta.totalThoughts = thought.totalThoughts;
-  if (thought.stage !== undefined) meta.stage = thought.stage;
-}
-
-/** The non-derived fields in which `actual` differs from `expected`; null marks a field that `actual` lacks. */
-export function metaPatch(expected: SessionMeta, actual: SessionMeta): MetaPatch | undefined {
-  let patch: Record<string, unknown> | undefined;
-  const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
-  for (const key of keys) {
-    if ((DERIVED_FIELDS as readonly string[]).includes(key)) continue;
-    const want = (actual as unknown as Record<string, unknown>)[key];
-    const have = (expected as unknown as Record<string, unknown>)[key];
-    if (sameValue(want, have)) continue;
-    patch ??= {};
-    patch[key] = want === undefined ? null : want;
-  }
-  return patch as MetaPatch | undefined;
-}
-
 /**
- * metaPatch(applyThought(previous, thought), next), without building the derived meta: the store computes this for
- * every thought it appends, and the answer is nearly always "no patch".
+ * The non-derived fields in which `next` differs from applyThought(previous, thought) (null marks a field `next`
+ * lacks), without building the derived meta: the store computes this for every thought it appends, and the answer is
+ * nearly always "no patch".
  */
 export function thoughtMetaPatch(previous: SessionMeta, next: SessionMeta, thought: ThoughtRecord): MetaPatch | undefined {
   const before = previous as unknown as Record<string, unknown>;
@@ -131,12 +72,4 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-const PURPOSE_LENGTH = 120;
-
-/** A one-line summary of a thought, as the engine makes a session's purpose from its first thought. */
-export function purposeOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > PURPOSE_LENGTH ? `${flat.slice(0, PURPOSE_LENGTH - 1)}…` : flat;
 }

@@ -238,7 +238,9 @@ export class SessionIndex {
     const signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
     let result: JournalReadResult | undefined;
     try {
-      if (entry && entry.size >= 0 && entry.meta.unreadable === undefined)
+      // Only a journal that grew continues the one read before: at the same size a changed mtime or ctime means
+      // it was rewritten in place (or its permissions changed), so it is read whole again.
+      if (entry && entry.size >= 0 && stat.size > entry.size && entry.meta.unreadable === undefined)
         result = readJournalTail(path, entry.meta, entry.consumed, entry.ino);
       result ??= readJournal(path, false);
     } catch (error) {

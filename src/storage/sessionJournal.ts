@@ -23,15 +23,8 @@ import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSy
 import { MAX_LINE_BYTES, scanLines, type LineScan } from './journalLines';
 import { openRegularFile } from './regularFiles';
 import type { FeedbackEntry, FeedbackRecord, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
-import {
-  applyPatch,
-  applyThought,
-  applyThoughtInPlace,
-  resetDerived,
-  thoughtMetaPatch,
-  withDerivedFrom,
-  type MetaPatch,
-} from './metaDerivation';
+import { applyThought, applyThoughtInPlace, resetDerived, withDerivedFrom } from '../engine/browserSafe/sessionMeta';
+import { applyPatch, thoughtMetaPatch, type MetaPatch } from './metaDerivation';
 import {
   SessionFormatError,
   isObject,
@@ -433,7 +426,7 @@ export function readJournalTail(path: string, meta: SessionMeta, consumed: numbe
 export function journalLines(snapshot: SessionSnapshot): string[] {
   const switches = [...snapshot.strategySwitches].sort((a, b) => a.atSeq - b.atSeq);
   const firstStrategy = switches.length > 0 ? switches[0].from : snapshot.meta.strategy;
-  let meta = resetDerived({ ...snapshot.meta, strategy: firstStrategy, stage: undefined, status: 'live' });
+  let meta = resetDerived<SessionMeta>({ ...snapshot.meta, strategy: firstStrategy, stage: undefined, status: 'live' });
   delete meta.stage;
   const lines: string[] = [serializeRecord({ type: 'session', version: JOURNAL_VERSION, meta })];
   let switchIndex = 0;

@@ -4,10 +4,9 @@
 // names the offending field, never half-imported.
 import type { FeedbackRecord, ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/fieldRules';
-import { applyThought, purposeOf } from './metaDerivation';
+import { metaFromThoughts, purposeOf } from '../engine/browserSafe/sessionMeta';
 import {
   SessionFormatError,
-  isObject,
   readFeedbackList,
   readOptionalThoughtFields,
   readSessionMeta,
@@ -172,8 +171,7 @@ function parseLossless(file: JsonObject, options: ParseSessionOptions): ParsedSe
     return strategySwitch;
   });
   // The counters must agree with the thoughts: a file that disagrees with itself is refused rather than guessed at.
-  let derived: SessionMeta = { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
-  for (const thought of thoughts) derived = applyThought(derived, thought);
+  const derived = metaFromThoughts(meta, thoughts);
   for (const field of ['thoughtCount', 'revisionCount', 'lastThoughtNumber'] as const) {
     if (meta[field] !== derived[field])
       throw new SessionFormatError(`meta.${field}`, `the thoughts give ${derived[field]}, the meta says ${meta[field]}`);
@@ -251,20 +249,22 @@ function parseSequentialThinkingPlus(file: JsonObject, options: ParseSessionOpti
   }
   if (thoughts.length === 0) throw new SessionFormatError('thoughtHistory', 'expected at least one thought');
 
-  let meta: SessionMeta = {
-    id,
-    strategy,
-    status: 'live',
-    createdAt,
-    updatedAt: createdAt,
-    thoughtCount: 0,
-    revisionCount: 0,
-    branchIds: [],
-    lastThoughtNumber: 0,
-    totalThoughts: thoughts[0].totalThoughts,
-    purpose: purposeOf(thoughts[0].thought),
-  };
-  for (const thought of thoughts) meta = applyThought(meta, thought);
+  const meta = metaFromThoughts<SessionMeta>(
+    {
+      id,
+      strategy,
+      status: 'live',
+      createdAt,
+      updatedAt: createdAt,
+      thoughtCount: 0,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 0,
+      totalThoughts: thoughts[0].totalThoughts,
+      purpose: purposeOf(thoughts[0].thought),
+    },
+    thoughts,
+  );
   // A saved session is not live anywhere: it either finished or was left.
   meta.status = finished ? 'complete' : 'abandoned';
   warnings.push(...referenceWarnings(thoughts));
@@ -390,9 +390,4 @@ function dropRefusedFeedback(snapshot: SessionSnapshot): string[] {
   });
   if (snapshot.feedback.length === 0) delete snapshot.feedback;
   return warnings;
-}
-
-/** Narrowing helper for callers that hold unknown JSON. */
-export function looksLikeSessionFile(value: unknown): boolean {
-  return isObject(value) && (value.format === LOSSLESS_FORMAT || Array.isArray(value.thoughtHistory));
 }

@@ -18,6 +18,7 @@ import { svgForImage } from '../../src/export/svgSanitize';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from '../webview/support/explorerPage';
 import { INJECTION_CORPUS } from '../webview/support/sessions';
+import { imagesSettled } from '../support/pageSettled';
 
 /** Every payload that could run sets window.__pwned or opens a dialog: either is seen. */
 const CORPUS: readonly string[] = [
@@ -153,14 +154,9 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       await explorer.send({ type: 'snapshot', mode: 'live', session: view });
       await explorer.waitForDiagram('stageGraph', 'g.node');
       await explorer.send({ type: 'requestSvg', requestId: 'adversarial', session: view });
-      const deadline = Date.now() + 90_000;
-      let rendered: { svgs: Record<string, string>; errors: string[] } | undefined;
-      while (!rendered && Date.now() < deadline) {
-        const message = explorer.record.posted.find((posted) => posted.type === 'svgRendered' && posted.requestId === 'adversarial');
-        if (message && message.type === 'svgRendered') rendered = { svgs: message.svgs as Record<string, string>, errors: message.errors };
-        else await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
-      }
-      assert.ok(rendered, 'the explorer rendered the SVGs');
+      const message = await explorer.waitForPosted('svgRendered', 90_000);
+      assert.equal(message.requestId, 'adversarial');
+      const rendered = { svgs: message.svgs as Record<string, string>, errors: message.errors };
       assert.deepEqual(rendered.errors, []);
       svgs = rendered.svgs;
       assert.deepEqual(Object.keys(svgs).sort(), ['branchTree', 'revisionChain', 'stageGraph']);
@@ -206,7 +202,7 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
         void dialog.dismiss();
       });
       await page.goto(pathToFileURL(file).href);
-      await page.waitForTimeout(200);
+      await imagesSettled(page);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned: unknown }).__pwned), undefined, `${key}.svg ran a payload`);
       assert.deepEqual(dialogs, [], `${key}.svg opened a dialog`);
       await context.close();
@@ -233,7 +229,7 @@ describe('injection corpus in Chromium: diagram SVGs and the HTML export', () =>
       });
       await page.goto(pathToFileURL(file).href);
       if (name === 'drawn on opening') await page.waitForSelector('figure svg', { timeout: 60_000 });
-      await page.waitForTimeout(300);
+      await imagesSettled(page);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned: unknown }).__pwned), undefined, `${name}: a payload ran`);
       assert.deepEqual(dialogs, [], `${name}: dialogs`);
       const live = await page.evaluate(() => {

@@ -115,6 +115,7 @@ describe('kill -9 loop on the stdio CLI', () => {
             },
           });
         }
+        // Deliberate: paces the kill loop, so the SIGKILL lands at a random point of the writes in flight.
         await sleep(5 + Math.floor(Math.random() * 60));
         server.kill('SIGKILL');
         await server.exited;

@@ -4,16 +4,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { raw, type RawResponse } from '../mcp/support/rawHttp';
-import {
-  PROTOCOL_VERSION,
-  RawStdioServer,
-  requireBuiltCli,
-  sleep,
-  startHttpCli,
-  tempStore,
-  type HttpCli,
-  type JsonRpcReply,
-} from './support';
+import { waitFor } from '../support/waitFor';
+import { PROTOCOL_VERSION, RawStdioServer, requireBuiltCli, startHttpCli, tempStore, type HttpCli, type JsonRpcReply } from './support';
 
 interface MalformedCase {
   name: string;
@@ -279,11 +271,11 @@ describe('HTTP browser origins on the CLI', () => {
   it('admits an Origin given with --allow-origin (with the token) and refuses every other one', { timeout: 30_000 }, async () => {
     requireBuiltCli();
     const allowed = 'http://localhost:6274';
-    server = await startHttpCli(store.dir, ['--allow-origin', allowed]);
+    const started = await startHttpCli(store.dir, ['--allow-origin', allowed]);
+    server = started;
     // The line comes after the token line the start waited for: wait for it rather than read at once.
     const announced = /browser origins allowed: http:\/\/localhost:6274/;
-    for (let waited = 0; !announced.test(server.stderr()) && waited < 5000; waited += 50) await sleep(50);
-    assert.match(server.stderr(), announced);
+    await waitFor(() => announced.test(started.stderr()), 'the allowed origins line');
     const initialize = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,

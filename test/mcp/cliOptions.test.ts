@@ -90,6 +90,29 @@ describe('parseCliArguments', () => {
     }
   });
 
+  it('reads --otlp-endpoint and --otlp-include-text for serving', () => {
+    assert.deepEqual(parseCliArguments(['--otlp-endpoint', 'http://127.0.0.1:4318', '--otlp-include-text']), {
+      kind: 'serve',
+      otlp: { endpoint: 'http://127.0.0.1:4318', includeText: true },
+      limits: {},
+    });
+    assert.deepEqual(parseCliArguments(['--otlp-include-text']), { kind: 'serve', otlp: { includeText: true }, limits: {} });
+    const cases: [string[], RegExp][] = [
+      [
+        ['--otlp-endpoint', 'ftp://collector'],
+        /^--otlp-endpoint: the OTLP endpoint must be an http:\/\/ or https:\/\/ URL, got "ftp:\/\/collector"$/,
+      ],
+      [['--otlp-endpoint'], /--otlp-endpoint needs a value/],
+      [['export', 'x', '--format', 'otlp', '--otlp-endpoint', 'http://h:4318'], /are for serving/],
+    ];
+    for (const [argv, message] of cases)
+      assert.throws(
+        () => parseCliArguments(argv),
+        (error: unknown) => error instanceof UsageError && message.test(error.message),
+        argv.join(' '),
+      );
+  });
+
   it('answers help and version first', () => {
     assert.deepEqual(parseCliArguments(['--help', '--bogus']), { kind: 'help' });
     assert.deepEqual(parseCliArguments(['-v']), { kind: 'version' });

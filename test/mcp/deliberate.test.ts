@@ -312,7 +312,8 @@ describe('deliberate: time-outs, failures and cancellation', () => {
       await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence }, budgets: { timeoutMs: 300 } }),
     );
     const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 300 && elapsed < 1000, `took ${elapsed} ms`);
+    // Without the cut the plan would wait forever; the upper bound only has to be generous on a loaded machine.
+    assert.ok(elapsed >= 300 && elapsed < 10_000, `took ${elapsed} ms`);
     assert.deepEqual(
       reply.roles.map((role) => [role.role, role.status]),
       [
@@ -321,7 +322,7 @@ describe('deliberate: time-outs, failures and cancellation', () => {
         ['synthesis', 'ok'],
       ],
     );
-    assert.ok(reply.roles[1].durationMs >= 299 && reply.roles[1].durationMs < 600, `${reply.roles[1].durationMs}`);
+    assert.ok(reply.roles[1].durationMs >= 299 && reply.roles[1].durationMs < 5_000, `${reply.roles[1].durationMs}`);
     assert.equal(reply.roles[1].error, 'timed out after 300 ms');
     assert.deepEqual(reply.failed, ['factual']);
     assert.equal(h.log.cancelled.length, 1, 'the client was told to stop the cut call');
@@ -336,8 +337,9 @@ describe('deliberate: time-outs, failures and cancellation', () => {
       await h.deliberate({ problem: PROBLEM, plan: { strategy: 'task', role: 'factual', resolution: { maxCycles: 12, timeoutMs: 300 } } }),
     );
     const cycles = reply.roles.filter((role) => role.phase === 'cycle');
-    assert.ok(cycles.length >= 2 && cycles.length <= 3, `${cycles.length} cycles`);
-    assert.ok(cycles.reduce((sum, role) => sum + role.durationMs, 0) <= 330);
+    assert.ok(cycles.length >= 1 && cycles.length <= 3, `${cycles.length} cycles`);
+    // The cut ends the cycles at the budget; the bound leaves room for a loaded machine's scheduling, not more.
+    assert.ok(cycles.reduce((sum, role) => sum + role.durationMs, 0) <= 300 + 200);
     assert.match(reply.budgets.cut[0], /timeoutMs/);
     assert.equal(reply.result, 'best effort');
   });
@@ -357,8 +359,11 @@ describe('deliberate: time-outs, failures and cancellation', () => {
   it('cancellation mid-plan aborts the model call in flight, records what finished and marks the rest cancelled', async () => {
     const h = await connect(() => ({ text: 'done', delayMs: 150 }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 380);
-    await assert.rejects(h.deliberate({ problem: PROBLEM, plan: 'hats' }, { signal: controller.signal }));
+    const call = h.deliberate({ problem: PROBLEM, plan: 'hats' }, { signal: controller.signal });
+    // Cancelled while the third call is in flight (two finished).
+    await waitFor(() => h.log.calls.length === 3, 'the third model call');
+    controller.abort();
+    await assert.rejects(call);
     // The server finishes recording (the final thought completes the session) once the cancellation reaches it.
     await waitFor(() => h.engine.listSessions().sessions[0]?.status === 'complete', 'the cancelled deliberation to be recorded');
     const [meta] = h.engine.listSessions().sessions;
@@ -519,18 +524,16 @@ describe('deliberate: sessions, progress and records', () => {
   });
 });
 
-describe('deliberate: concurrency (loose sanity; bench/deliberation.ts measures)', () => {
-  it('six hats at 300 ms per call: parallel well under 2x, sequential about 6x', async () => {
-    const h = await connect(() => ({ text: 'x', delayMs: 300 }));
+describe('deliberate: concurrency (counted in flight; bench/deliberation.ts measures the time)', () => {
+  it('six roles: parallel has all six calls in flight at once, sequential one at a time', async () => {
+    // A second per call: ample for six calls to start together even on a loaded machine.
+    const h = await connect(() => ({ text: 'x', delayMs: 1000 }));
     const six = ['factual', 'emotional', 'critical', 'optimistic', 'creative', 'synthesis'].map((role) => ({ role, strategy: 'direct' }));
-    let started = Date.now();
     replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'parallel', roles: six } }));
-    const parallel = Date.now() - started;
-    started = Date.now();
-    replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence: six } }));
-    const sequential = Date.now() - started;
-    assert.ok(parallel < 600, `parallel took ${parallel} ms`);
-    assert.ok(sequential >= 1800, `sequential took ${sequential} ms`);
+    assert.equal(h.log.maxInFlight, 6);
+    h.log.maxInFlight = 0;
+    replyOf(await h.deliberate({ problem: PROBLEM, plan: { strategy: 'sequential', sequence: six.map((step) => ({ ...step })) } }));
+    assert.equal(h.log.maxInFlight, 1);
   });
 });
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { DeliberationReply } from '../../src/deliberation/deliberate';
 import type { ThoughtRecord } from '../../src/engine/model';
 import { connectDeliberation, ScriptedToolGateway, textOf, type DeliberationHarness, type Script } from './support/scriptedModel';
+import { waitFor } from './support/waitFor';
 
 let harness: DeliberationHarness | undefined;
 afterEach(async () => {
@@ -186,12 +187,11 @@ describe('deliberate: task steps with tools', () => {
       { problem: PROBLEM, plan: { strategy: 'task', role: 'factual', tools: ['slow'] } },
       { signal: controller.signal },
     );
-    while (gateway.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => gateway.calls.length > 0, 'the tool call');
     controller.abort();
     await assert.rejects(call);
     const sessionId = h.engine.listSessions().sessions[0].id;
-    for (let waited = 0; waited < 2000 && h.engine.getSession(sessionId)?.meta.status !== 'complete'; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => h.engine.getSession(sessionId)?.meta.status === 'complete', 'the cancelled deliberation to be recorded');
     const thoughts = thoughtsOf(h, sessionId);
     assert.equal(gateway.aborted.length, 1);
     assert.equal(thoughts.find((thought) => thought.stage === 'tool_call')?.extra?.status, 'cancelled');

@@ -1,7 +1,7 @@
 // startHttpServer's MCP session lifetime and browser origins: sessions a client never closed are reclaimed (after an
 // idle time, and the least recently used idle one when the limit is reached), a session with a request in flight is
 // never reclaimed, a 503 says when to retry, and an allowed browser Origin gets CORS answers while others stay refused.
-import { afterEach, describe, it } from 'node:test';
+import { afterEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
@@ -97,14 +97,29 @@ describe('HTTP session lifetime', () => {
   });
 
   it('keeps a real client with its SSE stream open past the idle time', async () => {
+    // The server's idle timers run on node:test's mock clock: "past the idle time" is time the test moves on.
+    mock.timers.enable({ apis: ['setTimeout'] });
     const running = await start({ sessionIdleMs: 150 });
     const client = new Client({ name: 'listening', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: AUTH } }));
+    // The client opens its SSE stream (a GET) on its own after connecting: known open once the server answered it.
+    let streamOpened: () => void = () => undefined;
+    const streamOpen = new Promise<void>((resolve) => (streamOpened = resolve));
+    const fetchSeeingTheStream: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === 'GET' && response.ok) streamOpened();
+      return response;
+    };
     try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: AUTH }, fetch: fetchSeeingTheStream }),
+      );
+      await streamOpen;
+      mock.timers.tick(500);
       assert.equal(running.openSessions(), 1);
+      mock.timers.reset();
       assert.ok((await client.listTools()).tools.length > 0);
     } finally {
+      mock.timers.reset();
       await client.close();
     }
   });
@@ -125,14 +140,19 @@ describe('HTTP session lifetime', () => {
   });
 
   it('never closes a session with a request in flight, and says when to retry when all are busy', async () => {
+    // The idle timers armed until the streams are open run on node:test's mock clock, moved on by the test.
+    mock.timers.enable({ apis: ['setTimeout'] });
     const running = await start({ maxSessions: 2, sessionIdleMs: 100 });
-    const one = await initialize(running.port);
-    const two = await initialize(running.port);
-    const streams = [await openStream(running.port, one), await openStream(running.port, two)];
+    const streams: ClientRequest[] = [];
     try {
+      const one = await initialize(running.port);
+      const two = await initialize(running.port);
+      streams.push(await openStream(running.port, one), await openStream(running.port, two));
       // Longer than the idle time: open streams are requests in flight, not idleness.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      mock.timers.tick(400);
       assert.equal(running.openSessions(), 2);
+      // Real timers again: the dropped stream below is reclaimed after the real idle time.
+      mock.timers.reset();
       const refused = await raw(running.port, { headers: AUTH, body: INITIALIZE });
       assert.equal(refused.status, 503, refused.body);
       assert.match(String(refused.headers['retry-after']), /^\d+$/);
@@ -144,6 +164,7 @@ describe('HTTP session lifetime', () => {
       await initialize(running.port);
       assert.equal((await ping(running.port, two)).status, 200, 'the busy session is untouched');
     } finally {
+      mock.timers.reset();
       for (const stream of streams) stream.destroy();
     }
   });

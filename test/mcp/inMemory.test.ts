@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
+import { SERVED_TOOL_NAMES } from './support/toolNames';
 
 const quiet = () => {};
 const REFERENCE_FIELDS = [
@@ -32,14 +33,7 @@ describe('tools/list', () => {
   after(() => connected.close());
 
   it('lists sequentialthinking, thinking_sessions and deliberate', () => {
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-      'deliberate',
-      'sequentialthinking',
-      'thinking_sessions',
-      // The inline thought graph's app-only tools (visibility ["app"]: hosts keep them from the model).
-      'thought_graph_open_explorer',
-      'thought_graph_session_page',
-    ]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
   });
 
   it('advertises the reference fields plus sessionId, strategy and stage, camelCase with JSON types', () => {

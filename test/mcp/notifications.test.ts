@@ -212,16 +212,28 @@ describe('server notifications', () => {
     const engine = new ThinkingEngine({ log: () => {} });
     const server = await startHttpServer({ engine, token: TOKEN, log: () => {} });
     cleanups.push(() => server.close());
-    const clientOver = async () => {
+    // The standalone SSE stream (a GET the client opens by itself after connecting) carries updates not tied to a
+    // request: `streamOpen` resolves once the server has answered it.
+    let streamOpened: () => void = () => undefined;
+    const streamOpen = new Promise<void>((resolve) => (streamOpened = resolve));
+    const clientOver = async (watchStream = false) => {
       const client = new Client({ name: 'http-notify', version: '1' });
+      const seeingTheStream: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (watchStream && init?.method === 'GET' && response.ok) streamOpened();
+        return response;
+      };
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+          fetch: seeingTheStream,
+        }),
       );
       cleanups.unshift(() => client.close());
       return client;
     };
     const writer = await clientOver();
-    const watcher = await clientOver();
+    const watcher = await clientOver(true);
     const messages = collect<LoggingMessageNotification>(writer, 'notifications/message');
     const updated = collect<{ params: { uri: string } }>(watcher, 'notifications/resources/updated');
 
@@ -237,12 +249,9 @@ describe('server notifications', () => {
       await think(writer, { thought: 'one', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }),
     );
     await watcher.subscribeResource({ uri: uriOf(first.sessionId) });
-    // The standalone SSE stream carries updates not tied to a request; retry until it is open.
-    for (let attempt = 0; updated.length === 0 && attempt < 20; attempt++) {
-      engine.setStatus(first.sessionId, attempt % 2 === 0 ? 'abandoned' : 'live');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(updated.length > 0, 'resources/updated over HTTP');
+    await streamOpen;
+    engine.setStatus(first.sessionId, 'abandoned');
+    await waitFor(() => updated.length > 0, 'resources/updated over HTTP');
     assert.equal(updated[0].params.uri, uriOf(first.sessionId));
   });
 });

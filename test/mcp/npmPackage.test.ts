@@ -10,6 +10,7 @@ import { join, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
+import { SERVED_TOOL_NAMES } from './support/toolNames';
 
 interface PackResult {
   path: string;
@@ -165,13 +166,7 @@ describe('the npm package thought-explorer-mcp', () => {
     let sessionId: string;
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-        'deliberate',
-        'sequentialthinking',
-        'thinking_sessions',
-        'thought_graph_open_explorer',
-        'thought_graph_session_page',
-      ]);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
       // The inline thought graph (MCP App) is embedded in the CLI bundle: the installed package serves it on its own.
       const inline = await client.readResource({ uri: 'ui://thought-explorer/thought-graph.html' });
       assert.equal(inline.contents[0]?.mimeType, 'text/html;profile=mcp-app');

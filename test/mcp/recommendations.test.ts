@@ -1,5 +1,5 @@
-// Tool recommendations and QA workflows (issue 13, seed 004) through a real MCP Client over the in-memory transport:
-// the seed's Tailwind example replayed call for call with replies and the stored journal checked field by field, the
+// Tool recommendations and QA workflows (issue 13) through a real MCP Client over the in-memory transport:
+// the QA workflows' Tailwind example replayed call for call with replies and the stored journal checked field by field, the
 // agent's own recommendations kept and flagged against a tool list, workflow rules suggesting revisions and branches,
 // the QA workflows as strategies (resources, prompts, stages), the editor's tool list used when a call sends none, and
 // bad input refused with nothing stored.
@@ -15,7 +15,7 @@ import type { ToolInfo } from '../../src/engine/qaInput';
 import { createServer } from '../../src/mcp/server';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { jsonOf, tempDir, textOf } from './support/clients';
-import { SEED_TOOLS, TAILWIND_BRANCH, TAILWIND_REVISION, TAILWIND_STEPS } from './fixtures/seed004Tailwind';
+import { EXAMPLE_TOOLS, TAILWIND_BRANCH, TAILWIND_REVISION, TAILWIND_STEPS } from './fixtures/qaTailwindExample';
 
 const quiet = () => {};
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -56,7 +56,7 @@ async function harness(availableTools?: () => readonly ToolInfo[] | undefined): 
   };
 }
 
-/** The seed's snake_case step in our camelCase, written out independently of the parser. */
+/** The example's snake_case step in our camelCase, written out independently of the parser. */
 function camelStep(step: Json): Json {
   return {
     stepDescription: step.step_description,
@@ -84,7 +84,7 @@ const GENERIC_CAPABILITIES = new Set([
   'browser_preview',
 ]);
 
-describe("seed 004's Tailwind example, replayed exactly", () => {
+describe("the QA workflows' Tailwind example, replayed exactly", () => {
   let h: Harness;
   const replies: Json[] = [];
   const calls = [...TAILWIND_STEPS, TAILWIND_REVISION, TAILWIND_BRANCH];
@@ -202,7 +202,7 @@ describe('recommendations against a tool list', () => {
 
   it('names only listed tools, flags agent-sent names the list lacks, keeps them', async () => {
     h = await harness();
-    const listed = SEED_TOOLS.filter((tool) => tool.name !== 'browser_navigate');
+    const listed = EXAMPLE_TOOLS.filter((tool) => tool.name !== 'browser_navigate');
     const reply = jsonOf<Json>(await h.call({ ...TAILWIND_STEPS[1], available_client_tools: listed }));
     const tools = reply.recommendation.recommendedTools as Json[];
     assert.equal(reply.recommendation.toolsFrom, 'request');
@@ -233,7 +233,7 @@ describe('recommendations against a tool list', () => {
         thoughtNumber: 2,
         totalThoughts: 3,
         nextThoughtNeeded: true,
-        availableTools: SEED_TOOLS,
+        availableTools: EXAMPLE_TOOLS,
         currentStep: { stepDescription: 'Build the project with the installed version', expectedOutcome: 'Build passes' },
       }),
     );

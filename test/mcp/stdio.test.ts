@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
+import { waitFor } from './support/waitFor';
+import { SERVED_TOOL_NAMES } from './support/toolNames';
 
 const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
 
@@ -52,14 +54,7 @@ describe('the CLI over stdio', () => {
     const ours = await connectCli(tempDir());
     try {
       const { tools } = await ours.client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), [
-        'deliberate',
-        'sequentialthinking',
-        'thinking_sessions',
-        // The inline thought graph's app-only tools (visibility ["app"]: hosts keep them from the model).
-        'thought_graph_open_explorer',
-        'thought_graph_session_page',
-      ]);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
       const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);
@@ -215,6 +210,7 @@ describe('the stdio wire format', () => {
     // Split inside a multi-byte character.
     const cut = bytes.indexOf(Buffer.from('é')) + 1;
     child.stdin?.write(bytes.subarray(0, cut));
+    // Deliberate: a pause between the two writes, so the server reads the line in two chunks.
     await new Promise((resolve) => setTimeout(resolve, 20));
     child.stdin?.write(Buffer.concat([bytes.subarray(cut), Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping"}\n')]));
     // Both answered; JSON-RPC leaves their order to the server (the quick ping may overtake the tool call).
@@ -336,10 +332,7 @@ describe('the CLI commands', () => {
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     try {
-      await new Promise<void>((resolve) => {
-        const check = () => (/bearer token: \S+/.test(stderr) ? resolve() : setTimeout(check, 20));
-        check();
-      });
+      await waitFor(() => /bearer token: \S+/.test(stderr), 'the bearer token line', 30_000);
       const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1] as string;
       const token = /bearer token: (\S+)/.exec(stderr)?.[1] as string;
       assert.ok(token.length >= 32, 'a long random token');
@@ -364,10 +357,7 @@ describe('the CLI commands', () => {
     const child = spawn(process.execPath, [CLI, '--storage-path', tempDir()], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    await new Promise<void>((resolve) => {
-      const check = () => (stderr.includes('MCP server on stdio') ? resolve() : setTimeout(check, 20));
-      check();
-    });
+    await waitFor(() => stderr.includes('MCP server on stdio'), 'the server to start', 30_000);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     assert.equal(code, 0);

@@ -11,9 +11,9 @@ import type { ThoughtRecord } from '../../src/engine/model';
 import { MODEL_TOOLS, type ModelToolName } from '../../src/mcp/toolSelection';
 import { advertisedTools } from '../../src/extension/toolSettings';
 import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
+import { APP_TOOL_NAMES } from './support/toolNames';
 
 const quiet = () => {};
-const APP_TOOLS = ['thought_graph_open_explorer', 'thought_graph_session_page'];
 
 /** A real Client over the in-memory transport, advertising `tools` (all when absent). */
 function connect(engine: ThinkingEngine, tools?: readonly ModelToolName[]) {
@@ -191,10 +191,10 @@ describe('choosing the tools', () => {
       await connected.close();
       return listed;
     };
-    assert.deepEqual(await names(), [...MODEL_TOOLS, ...APP_TOOLS].sort());
-    assert.deepEqual(await names(['sequentialthinking']), ['sequentialthinking', ...APP_TOOLS].sort());
+    assert.deepEqual(await names(), [...MODEL_TOOLS, ...APP_TOOL_NAMES].sort());
+    assert.deepEqual(await names(['sequentialthinking']), ['sequentialthinking', ...APP_TOOL_NAMES].sort());
     assert.deepEqual(await names(['thinking_sessions']), ['thinking_sessions']);
-    assert.deepEqual(await names(['deliberate', 'thinking_sessions']), ['deliberate', 'thinking_sessions', ...APP_TOOLS].sort());
+    assert.deepEqual(await names(['deliberate', 'thinking_sessions']), ['deliberate', 'thinking_sessions', ...APP_TOOL_NAMES].sort());
   });
 
   it('an unchosen tool cannot be called', async () => {
@@ -216,7 +216,7 @@ describe('choosing the tools', () => {
       const connected = await connectCli(dir, ['--tools', 'sequentialthinking']);
       try {
         const listed = (await connected.client.listTools()).tools.map((tool) => tool.name).sort();
-        assert.deepEqual(listed, ['sequentialthinking', ...APP_TOOLS].sort());
+        assert.deepEqual(listed, ['sequentialthinking', ...APP_TOOL_NAMES].sort());
         const result = await think(connected.client, CANONICAL_THOUGHTS[0]);
         assert.notEqual(result.isError, true);
         assert.doesNotMatch(connected.client.getInstructions() ?? '', /deliberate/);

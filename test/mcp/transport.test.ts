@@ -12,7 +12,8 @@ type Reply = { jsonrpc: string; id: string | number | null; result?: Record<stri
 async function harness(maxLineBytes?: number) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const running = await serveStdio({ engine: new ThinkingEngine({ log: () => {} }), input, output, maxLineBytes });
+  const engine = new ThinkingEngine({ log: () => {} });
+  const running = await serveStdio({ engine, input, output, maxLineBytes });
   const replies: Reply[] = [];
   let waiters: (() => void)[] = [];
   let buffered = '';
@@ -33,7 +34,7 @@ async function harness(maxLineBytes?: number) {
     while (replies.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
     return replies.splice(0, count);
   };
-  return { input, output, running, next };
+  return { input, output, running, next, engine };
 }
 
 const ping = (id: number | string) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
@@ -164,10 +165,19 @@ describe('the stdio transport', () => {
   });
 
   it('closes when its input ends, once', async () => {
-    const { input, running } = await harness();
+    const { input, running, engine } = await harness();
+    // The connection's end is counted where the server ends it: the engine forgets the connection.
+    const closedConnections: string[] = [];
+    const closeConnection = engine.closeConnection.bind(engine);
+    engine.closeConnection = (id) => {
+      closedConnections.push(id);
+      closeConnection(id);
+    };
     input.end();
     await running.closed;
+    assert.deepEqual(closedConnections, ['stdio']);
     await running.close();
+    assert.deepEqual(closedConnections, ['stdio'], 'closing again ends nothing more');
   });
 });
 

@@ -50,7 +50,7 @@ const FAKE_RENDERER = 'document.documentElement.dataset.rendered = "yes";';
 
 describe('exportSession', () => {
   it('knows its formats, and the old name json-seed001 only as an alias of sequentialthinking-plus', () => {
-    assert.deepEqual([...EXPORT_FORMATS], ['md', 'json', 'sequentialthinking-plus', 'html']);
+    assert.deepEqual([...EXPORT_FORMATS], ['md', 'json', 'sequentialthinking-plus', 'html', 'otlp']);
     for (const format of EXPORT_FORMATS) assert.ok(isExportFormat(format) && exportFormatNamed(format) === format, format);
     assert.ok(!isExportFormat('json-seed001'), 'the old name is not listed as a format of its own');
     assert.equal(exportFormatNamed('json-seed001'), 'sequentialthinking-plus');

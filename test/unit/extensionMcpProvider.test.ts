@@ -8,6 +8,7 @@ import * as httpServerModule from '../../src/mcp/httpServer';
 import { registerMcpProvider, type HttpServerLoader, type McpServerHost } from '../../src/extension/mcpProvider';
 import { servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
 import { extensionContext, type McpHttpServerDefinition, resetStub, setConfiguration, stub } from './support/vscodeStub';
+import { waitFor } from '../support/waitFor';
 
 // Static import (the loader's laziness is what these tests count, not Node's module loading).
 const loadServer: HttpServerLoader = async () => httpServerModule;
@@ -171,7 +172,7 @@ describe('MCP server definition provider', () => {
     const url = resolved.uri.toString();
     setConfiguration('mcpServer.enabled', false);
     fixture.services.reloadSettings();
-    await waitFor(() => changes === 1);
+    await waitFor(() => changes === 1, 'one change');
     assert.deepEqual(await provider().provideMcpServerDefinitions(), []);
     assert.equal(host.url, undefined);
     await assert.rejects(fetch(url, { method: 'POST' }), 'the listener is closed');
@@ -179,7 +180,7 @@ describe('MCP server definition provider', () => {
 
     setConfiguration('mcpServer.enabled', true);
     fixture.services.reloadSettings();
-    await waitFor(() => changes === 2);
+    await waitFor(() => changes === 2, 'two changes');
     assert.equal(((await provider().provideMcpServerDefinitions()) as unknown[]).length, 1);
   });
 
@@ -192,7 +193,7 @@ describe('MCP server definition provider', () => {
     const oldEngine = fixture.services.engine;
     setConfiguration('storagePath', `${fixture.directory}-moved`);
     fixture.services.reloadSettings();
-    await waitFor(() => fixture.services.engine !== oldEngine);
+    await waitFor(() => fixture.services.engine !== oldEngine, 'a new engine');
     assert.equal(host.url, url, 'same server');
     // VS Code is not told: a change event would make it reconnect and cancel a tool call in flight.
     await new Promise((resolve) => setImmediate(resolve));
@@ -214,7 +215,7 @@ describe('MCP server definition provider', () => {
     const first = await resolveDefinition();
     setConfiguration('limits.maxThoughtLength', 1_000_000);
     fixture.services.reloadSettings();
-    await waitFor(() => changes === 1);
+    await waitFor(() => changes === 1, 'one change');
     assert.equal(host.url, undefined);
     const second = await resolveDefinition();
     assert.notEqual(second.headers.Authorization, first.headers.Authorization, 'a new secret per start');
@@ -254,25 +255,16 @@ describe('MCP server definition provider', () => {
     register();
     const resolved = await resolveDefinition();
     context.disposeAll();
-    await waitFor(() => host.url === undefined);
+    await waitFor(() => host.url === undefined, 'the server URL to be cleared');
     // The port closes once the server has shut down: poll until a request is refused (the condition, not a fixed delay).
-    const deadline = Date.now() + 3000;
-    while (
-      await fetch(resolved.uri.toString(), { method: 'POST' }).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      if (Date.now() > deadline) assert.fail('the server still answers after deactivation');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitFor(
+      () =>
+        fetch(resolved.uri.toString(), { method: 'POST' }).then(
+          () => false,
+          () => true,
+        ),
+      'the server to stop answering after deactivation',
+      3000,
+    );
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

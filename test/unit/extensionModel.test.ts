@@ -5,17 +5,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../../src/engine/browserSafe/sessionStatus';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
 import { strategyNames } from '../../src/engine/strategies/catalog';
 import { stdioClientConfiguration } from '../../src/extension/mcpConfig';
 import {
   dayKey,
-  displayedStatus,
   escapeMarkdown,
   groupSessions,
   startTimesForSameTitles,
-  IDLE_AS_ABANDONED_MS,
   layoutThoughts,
   sessionDescription,
   sessionTitle,
@@ -141,6 +140,14 @@ describe('Sessions tree model', () => {
       'react · 1 thought · 1 branch · 1 revision',
     );
     assert.equal(sessionDescription(meta({ branchIds: ['a', 'b'], revisionCount: 3 })), 'react · 4 thoughts · 2 branches · 3 revisions');
+  });
+
+  test('a session the store cannot read is shown as unreadable, with the reason (escaped) in its tooltip', () => {
+    const unreadable = meta({ thoughtCount: 0, unreadable: '/s/x.jsonl: not a session journal <b>' });
+    assert.equal(sessionDescription(unreadable), 'unreadable');
+    const markdown = sessionTooltipMarkdown(unreadable, NOW);
+    assert.match(markdown, /^\*\*s1\*\*\n\nUnreadable: .*x\\\.jsonl.* not a session journal \\<b\\>/);
+    assert.doesNotMatch(markdown, /Thought 0 of/);
   });
 
   test('a live session idle for more than 30 minutes is shown as abandoned; the stored status is not touched', () => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
-import { applyThought, metaPatch, thoughtMetaPatch } from '../../src/storage/metaDerivation';
+import { applyThought, DERIVED_FIELDS } from '../../src/engine/browserSafe/sessionMeta';
+import { thoughtMetaPatch, type MetaPatch } from '../../src/storage/metaDerivation';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { JournalWriter } from '../../src/storage/sessionJournal';
 
@@ -29,6 +30,20 @@ function baseMeta(): SessionMeta {
 
 function thoughtRecord(changes: Partial<ThoughtRecord> = {}): ThoughtRecord {
   return { seq: 2, thought: 'third', thoughtNumber: 3, totalThoughts: 5, nextThoughtNeeded: true, timestamp: 2000, ...changes };
+}
+
+/** The plain reference: every non-derived field in which `actual` differs from `expected` (null: `actual` lacks it). */
+function metaPatch(expected: SessionMeta, actual: SessionMeta): MetaPatch | undefined {
+  let patch: Record<string, unknown> | undefined;
+  for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+    if ((DERIVED_FIELDS as readonly string[]).includes(key)) continue;
+    const want = (actual as unknown as Record<string, unknown>)[key];
+    const have = (expected as unknown as Record<string, unknown>)[key];
+    if (want === have || (typeof want === 'object' && typeof have === 'object' && JSON.stringify(want) === JSON.stringify(have))) continue;
+    patch ??= {};
+    patch[key] = want === undefined ? null : want;
+  }
+  return patch as MetaPatch | undefined;
 }
 
 test('thoughtMetaPatch equals metaPatch(applyThought(previous, thought), next) in every case', () => {

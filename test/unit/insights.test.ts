@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { sessionInsights } from '../../src/engine/insights/sessionInsights';
-import { ABANDONED_AFTER_IDLE_MS, overallInsights } from '../../src/engine/insights/overallInsights';
+import { IDLE_AS_ABANDONED_MS } from '../../src/engine/browserSafe/sessionStatus';
+import { overallInsights } from '../../src/engine/insights/overallInsights';
 import { median } from '../../src/engine/insights/statistics';
 import { sessionHtml } from '../../src/export/html';
 import { sessionMarkdown } from '../../src/export/markdown';
@@ -166,8 +167,8 @@ describe('overallInsights', () => {
   });
 
   it('counts a live session as abandoned only after the idle time', () => {
-    const fresh = meta('h', { status: 'live', updatedAt: NOW - ABANDONED_AFTER_IDLE_MS });
-    const stale = meta('i', { status: 'live', updatedAt: NOW - ABANDONED_AFTER_IDLE_MS - 1 });
+    const fresh = meta('h', { status: 'live', updatedAt: NOW - IDLE_AS_ABANDONED_MS });
+    const stale = meta('i', { status: 'live', updatedAt: NOW - IDLE_AS_ABANDONED_MS - 1 });
     assert.deepEqual(overallInsights([fresh, stale], {}, NOW).byStatus, { live: 1, complete: 0, abandoned: 1 });
   });
 

@@ -51,6 +51,7 @@ describe('packaging checks', () => {
       'extension/dist/extension.js',
       'extension/dist/core.js',
       'extension/dist/mcpServer.js',
+      'extension/dist/telemetry.js',
       'extension/LICENSE.txt',
       'extension/changelog.md',
     ];

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { InvalidSessionIdError, type SessionMeta, type SessionStatus, type ThoughtRecord } from '../../src/engine/model';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { INDEX_FILE_NAME } from '../../src/storage/sessionIndex';
-import { applyThought } from '../../src/storage/metaDerivation';
+import { applyThought } from '../../src/engine/browserSafe/sessionMeta';
 
 let root: string;
 before(() => {

@@ -198,7 +198,7 @@ const SPEC: Record<string, { stages: string[]; listed: Record<string, string[]>;
     },
     typicalLength: 9,
   },
-  // The QA workflows of seed 004 (docs/strategies.md, "QA workflows").
+  // The QA workflows (docs/strategies.md, "QA workflows").
   qa_version_verification: {
     stages: [
       'version_check',

@@ -19,15 +19,10 @@ import {
   registerWalkthroughProgress,
 } from '../../src/extension/walkthroughProgress';
 import { EventEmitter, extensionContext, resetStub, stub } from './support/vscodeStub';
+import { waitFor } from '../support/waitFor';
 
 /** Waits (bounded) for a condition the code under test reaches asynchronously. */
-async function eventually(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const eventually = (condition: () => boolean): Promise<void> => waitFor(condition, 'the condition', 5000);
 
 const ROOT = resolve(__dirname, '..', '..');
 

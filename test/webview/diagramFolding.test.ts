@@ -23,10 +23,9 @@ after(async () => {
 const BUDGET = 30;
 const FOLDED = /^(run|branch|roots)_\d+(_\d+)?$/;
 
-async function openWith(snapshot: SessionSnapshot, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
-  const explorer = await ExplorerPage.open(browser, { nodeBudget: BUDGET, ...options });
-  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
-  return explorer;
+/** The explorer with a small node budget, so a test session folds. */
+function openFolded(snapshot: SessionSnapshot, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
+  return ExplorerPage.openWith(browser, snapshot, { nodeBudget: BUDGET, ...options });
 }
 
 /** Waits until the diagram has been drawn `count` times or more (data-renders), then returns its node ids. */
@@ -47,7 +46,7 @@ describe('folded diagrams in the explorer', () => {
   it('draws the demo-sized session whole: 12 thoughts, both branches, nothing folded', async () => {
     const snapshot = reactSession({ thoughts: 12, branchEvery: 4 });
     assert.equal(new Set(snapshot.thoughts.map((thought) => thought.branchId).filter(Boolean)).size, 2, 'two branches in the fixture');
-    const explorer = await openWith(snapshot, { nodeBudget: undefined });
+    const explorer = await openFolded(snapshot, { nodeBudget: undefined });
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
@@ -60,7 +59,7 @@ describe('folded diagrams in the explorer', () => {
 
   it('opens a folded node in place on click, folds back on "Fold", opens everything on "Expand all"', async () => {
     const snapshot = reactSession({ thoughts: 300 });
-    const explorer = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    const explorer = await openFolded(snapshot, { surface: 'panel', width: 1280, height: 900 });
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node.folded');
@@ -112,7 +111,7 @@ describe('folded diagrams in the explorer', () => {
 
   it('keeps what was opened across hide/show, and marks a selected thought that sits inside a folded node', async () => {
     const snapshot = reactSession({ thoughts: 200 });
-    const first = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    const first = await openFolded(snapshot, { surface: 'panel', width: 1280, height: 900 });
     let target: string;
     let saved: unknown;
     try {
@@ -128,7 +127,7 @@ describe('folded diagrams in the explorer', () => {
       await first.close();
     }
     // The webview is recreated with the saved state (VS Code destroys hidden webviews).
-    const second = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900, savedState: saved });
+    const second = await openFolded(snapshot, { surface: 'panel', width: 1280, height: 900, savedState: saved });
     try {
       await second.waitForDiagram('branchTree', 'g.node');
       const ids = await drawnNodeIds(second, 'branchTree');
@@ -145,7 +144,7 @@ describe('folded diagrams in the explorer', () => {
 
   it('folds the revision chains of a long session and opens them on click', async () => {
     const snapshot = reactSession({ thoughts: 600 });
-    const explorer = await openWith(snapshot, { surface: 'panel', width: 1280, height: 900 });
+    const explorer = await openFolded(snapshot, { surface: 'panel', width: 1280, height: 900 });
     try {
       await explorer.showTab('revisionChain');
       await explorer.waitForDiagram('revisionChain', 'g.node.folded');

@@ -21,12 +21,6 @@ after(async () => {
   await browser?.close();
 });
 
-async function openWith(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
-  const explorer = await ExplorerPage.open(browser, options);
-  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
-  return explorer;
-}
-
 /** The computed fill of a node's shape in a drawn diagram. */
 async function nodeFill(explorer: ExplorerPage, kind: string, nodeId: string): Promise<string> {
   return explorer.page.evaluate(
@@ -46,7 +40,7 @@ async function nodeFill(explorer: ExplorerPage, kind: string, nodeId: string): P
 describe('explorer webview in Chromium', () => {
   it('draws the stage graph once, with visits, the current stage and transition counts', async () => {
     const snapshot = reactSession({ thoughts: 30 });
-    const explorer = await openWith(snapshot);
+    const explorer = await ExplorerPage.openWith(browser, snapshot);
     try {
       await explorer.waitForDiagram('stageGraph', 'g.node.current');
       const strategy = findStrategy('react');
@@ -81,7 +75,7 @@ describe('explorer webview in Chromium', () => {
   it('moves the stage graph with each live thought without re-rendering it, and shows the card first', async () => {
     const full = reactSession({ thoughts: 12 });
     const start: SessionSnapshot = { ...full, thoughts: full.thoughts.slice(0, 8) };
-    const explorer = await openWith(start);
+    const explorer = await ExplorerPage.openWith(browser, start);
     try {
       await explorer.waitForDiagram('stageGraph', 'g.node.current');
       const rendersBefore = await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders');
@@ -109,7 +103,7 @@ describe('explorer webview in Chromium', () => {
 
   it('coalesces a burst of thoughts into a few renders that end on the latest thought', async () => {
     const full = reactSession({ thoughts: 60 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 30) });
+    const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 30) });
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t29-"]');
@@ -122,14 +116,14 @@ describe('explorer webview in Chromium', () => {
         full.thoughts.slice(30).map((thought) => ({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought })),
       );
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t59-"]');
-      await explorer.page.waitForTimeout(300);
-      const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
-      assert.ok(renders >= 1 && renders <= 3, `30 thoughts drawn in ${renders} render(s)`);
       assert.equal(await cardCount(explorer), 60);
       // While thoughts stream in the tree is folded to a few nodes; once they stop, the 60 thoughts (within the node
       // budget) are drawn whole, old thoughts included.
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t30-"]');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
+      // Counted once the whole tree is on screen: the folded drawing while they streamed in, then the whole one.
+      const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
+      assert.ok(renders >= 1 && renders <= 3, `30 thoughts drawn in ${renders} render(s)`);
     } finally {
       await explorer.close();
     }
@@ -137,7 +131,7 @@ describe('explorer webview in Chromium', () => {
 
   it('asks for the full session when a delta does not follow what it holds', async () => {
     const full = reactSession({ thoughts: 10 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 5) });
+    const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 5) });
     try {
       await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[7] });
       const request = await explorer.waitForPosted('requestFullSession', 5_000);
@@ -150,7 +144,7 @@ describe('explorer webview in Chromium', () => {
 
   it('draws a session that fits the node budget whole, live: every thought and every branch', async () => {
     const snapshot = reactSession({ thoughts: 60 });
-    const explorer = await openWith(snapshot);
+    const explorer = await ExplorerPage.openWith(browser, snapshot);
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
@@ -178,7 +172,7 @@ describe('explorer webview in Chromium', () => {
     });
     const revision = snapshot.thoughts.find((thought) => thought.revisesThought === 7);
     assert.ok(revision, 'fixture has a revision of #7');
-    const explorer = await openWith(snapshot, { surface: 'panel', width: 1200, height: 800 });
+    const explorer = await ExplorerPage.openWith(browser, snapshot, { surface: 'panel', width: 1200, height: 800 });
     try {
       await explorer.showTab('revisionChain');
       await explorer.waitForDiagram('revisionChain', 'g.node');
@@ -200,7 +194,7 @@ describe('explorer webview in Chromium', () => {
 
   it('selects the card when a diagram node is clicked, and marks the node when a card is clicked', async () => {
     const snapshot = reactSession({ thoughts: 20 });
-    const explorer = await openWith(snapshot);
+    const explorer = await ExplorerPage.openWith(browser, snapshot);
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t17-"]');
@@ -225,7 +219,7 @@ describe('explorer webview in Chromium', () => {
 
   it('follows the VS Code theme: a theme switch re-renders with the new colours', async () => {
     const snapshot = reactSession({ thoughts: 16 });
-    const explorer = await openWith(snapshot, { theme: 'dark' });
+    const explorer = await ExplorerPage.openWith(browser, snapshot, { theme: 'dark' });
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t15-"]');
@@ -285,11 +279,14 @@ describe('explorer webview in Chromium', () => {
       await explorer.waitForDiagram('stageGraph', `g.node.current[id*="-flowchart-${stageNodeId(snapshot.thoughts[2].stage ?? '')}-"]`);
       assert.match((await explorer.page.textContent('.replay-position')) ?? '', new RegExp(`^3 / ${snapshot.thoughts.length}$`));
 
+      // The replay's timers run on Playwright's clock, so "paused" is checked over time the test moves on, not slept.
+      await explorer.page.clock.install();
       await explorer.send({ type: 'replayState', speed: 8, playing: true });
       await explorer.page.waitForFunction(() => document.querySelectorAll('.thought-card').length >= 5, undefined, { timeout: 10_000 });
       await explorer.page.keyboard.press(' ');
+      await explorer.page.waitForSelector('.replay-bar[data-playing="false"]');
       const paused = await cardCount(explorer);
-      await explorer.page.waitForTimeout(400);
+      await explorer.page.clock.runFor(10_000);
       assert.equal(await cardCount(explorer), paused, 'space pauses');
       assert.equal(await explorer.page.inputValue('.replay-speed'), '8');
       await explorer.screenshot('replay-panel');
@@ -340,7 +337,7 @@ describe('explorer webview in Chromium', () => {
 
   it('keeps the selected thought and tab across hide/show through getState/setState', async () => {
     const snapshot = reactSession({ thoughts: 12 });
-    const first = await openWith(snapshot);
+    const first = await ExplorerPage.openWith(browser, snapshot);
     let saved: unknown;
     try {
       await first.showTab('revisionChain');
@@ -349,7 +346,7 @@ describe('explorer webview in Chromium', () => {
     } finally {
       await first.close();
     }
-    const second = await openWith(snapshot, { savedState: saved });
+    const second = await ExplorerPage.openWith(browser, snapshot, { savedState: saved });
     try {
       await second.page.waitForSelector('.thought-card.selected[data-seq="9"]');
       assert.equal(await second.page.getAttribute('vscode-tabs', 'selected-index'), '2');
@@ -360,7 +357,7 @@ describe('explorer webview in Chromium', () => {
 
   it('keeps the last good drawing and says what failed when Mermaid cannot render', async () => {
     const full = reactSession({ thoughts: 14 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 12) });
+    const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 12) });
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t11-"]');
@@ -392,7 +389,7 @@ describe('explorer webview in Chromium', () => {
     { timeout: 240_000 },
     async () => {
       const snapshot = reactSession({ thoughts: 1_000 });
-      const explorer = await openWith(snapshot, { width: 1280, height: 900, surface: 'panel' });
+      const explorer = await ExplorerPage.openWith(browser, snapshot, { width: 1280, height: 900, surface: 'panel' });
       try {
         await explorer.page.waitForSelector('.thought-card[data-seq="999"]', { state: 'attached' });
         await explorer.waitForDiagram('stageGraph', 'g.node.current');

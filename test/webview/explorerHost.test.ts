@@ -9,6 +9,8 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
 import { ExplorerConnection, type ExplorerServices } from '../../src/extension/explorer/explorerConnection';
 import { isHostMessage, type HostMessage } from '../../src/shared/protocol';
+import type { RequestTimers } from '../../src/shared/requests';
+import { ManualTimers } from '../unit/support/manualTimers';
 import { EventEmitter, Uri } from '../unit/support/vscodeStub';
 
 /** A stand-in for vscode.Webview that records what the host posts and lets the test post as the webview. */
@@ -59,7 +61,9 @@ function thought(engine: ThinkingEngine, connection: string, sessionId: string, 
   assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
 }
 
-function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: string; follow?: boolean } = {}): Harness {
+function connect(
+  options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: string; follow?: boolean; timers?: RequestTimers } = {},
+): Harness {
   // A clock that always moves, so "the session updated last" is never a tie.
   let clock = Date.UTC(2026, 0, 1);
   const engine = new ThinkingEngine({ log: () => undefined, now: () => (clock += 1_000) });
@@ -93,6 +97,7 @@ function connect(options: { mode?: 'live' | 'pinned' | 'replay'; sessionId?: str
     mode: options.mode ?? 'live',
     sessionId: options.sessionId,
     onOpenInPanel: (sessionId) => opened.push(sessionId),
+    timers: options.timers,
   });
   return { engine, webview, connection, warnings, settings, opened, diskChanged: () => disk.fire(), wired };
 }
@@ -314,5 +319,38 @@ describe('explorer host connection', () => {
     webview.fromWebview({ type: 'svgRendered', requestId: second.requestId, svgs: {}, errors: ['Branch tree: failed'] });
     assert.deepEqual(await other, {});
     connection.dispose();
+  });
+
+  it('exports without pre-rendered SVGs when the webview does not answer in time, and drops the late answer', async () => {
+    const timers = new ManualTimers();
+    const { engine, webview, connection, warnings } = connect({ timers });
+    thought(engine, 'agent', 'slow', 1);
+    webview.fromWebview({ type: 'ready' });
+    const pending = connection.requestSvgs();
+    const request = webview.last();
+    assert.ok(request?.type === 'requestSvg');
+    assert.deepEqual(timers.waiting(), [120_000]);
+    timers.fire();
+    assert.deepEqual(await pending, {});
+    assert.match(warnings.join('\n'), /did not render the diagrams for export in time/);
+    webview.fromWebview({ type: 'svgRendered', requestId: request.requestId, svgs: { stageGraph: '<svg/>' }, errors: ['late'] });
+    assert.ok(!warnings.some((warning) => warning.includes('late')), 'an answer nobody waits for is dropped');
+    // Closing the explorer ends a waiting export the same way, and clears its timer.
+    const closed = connection.requestSvgs();
+    connection.dispose();
+    assert.deepEqual(await closed, {});
+    assert.deepEqual(timers.waiting(), []);
+  });
+
+  it("answers requestInsights with the figures and the request's id", () => {
+    const { engine, webview } = harness;
+    thought(engine, 'agent', 'counted', 1);
+    webview.fromWebview({ type: 'ready' });
+    webview.fromWebview({ type: 'requestInsights', requestId: 'insights-1', sessionId: 'counted', filter: { range: 'all' } });
+    const answer = webview.last();
+    assert.ok(answer?.type === 'insights');
+    assert.equal(answer.requestId, 'insights-1');
+    assert.equal(answer.session?.sessionId, 'counted');
+    assert.equal(answer.overall.sessions, 1);
   });
 });

@@ -81,7 +81,8 @@ describe('explorer webview with hostile thought text', () => {
       await explorer.page.click(`.thought-card[data-seq="${revision.seq}"]`);
       await explorer.page.waitForSelector('.revision-diff ins, .revision-diff del');
       await explorer.page.click(`section.diagram-revisionChain g.node[id*="-flowchart-t${revision.seq}-"]`);
-      await explorer.page.waitForTimeout(300);
+      // Whatever the clicks made the page post or report (CSP violations included) has arrived once this returns.
+      await explorer.postedSoFar();
 
       // Every thought is shown verbatim, as text.
       assert.equal(await cardCount(explorer), snapshot.thoughts.length);

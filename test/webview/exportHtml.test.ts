@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { exportSession } from '../../src/export/index';
+import { imagesSettled } from '../support/pageSettled';
 
 const ROOT = resolve(__dirname, '../..');
 const RENDERER = join(ROOT, 'dist', 'webview', 'export-render.js');
@@ -165,7 +166,7 @@ describe('exported HTML in Chromium', () => {
         labels.join('\n'),
       );
 
-      await page.waitForTimeout(300); // let any late handler (onerror of a broken image) fire if one existed
+      await imagesSettled(page);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
       assert.deepEqual(observed.dialogs, []);
       assert.deepEqual(observed.violations, []);
@@ -211,7 +212,7 @@ describe('exported HTML in Chromium', () => {
       );
       assert.equal(sizes.length, 3);
       for (const width of sizes) assert.ok(width > 0, `an SVG image failed to load (${sizes.join(', ')})`);
-      await opened.page.waitForTimeout(300);
+      await imagesSettled(opened.page);
       assert.equal(await opened.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
       assert.deepEqual(opened.observed.dialogs, []);
       await opened.page.screenshot({ path: join(RESULTS, 'prerendered.png'), fullPage: true });

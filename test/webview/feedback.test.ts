@@ -13,6 +13,7 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
+import { waitFor } from '../support/waitFor';
 import { ROOT } from '../mcp/support/clients';
 
 let browser: Browser;
@@ -67,28 +68,18 @@ function ciSession(options: { steered?: boolean; complete?: boolean } = {}): Ses
   return snapshot;
 }
 
-async function open(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}, mode: 'live' | 'replay' = 'live') {
-  const explorer = await ExplorerPage.open(browser, options);
-  await explorer.send({ type: 'snapshot', mode, session: toSessionView(snapshot) });
-  return explorer;
-}
-
 function postedFeedback(explorer: ExplorerPage) {
   return explorer.record.posted.filter((message) => message.type === 'giveFeedback');
 }
 
 async function waitForFeedbackPosts(explorer: ExplorerPage, count: number) {
-  const started = Date.now();
-  while (postedFeedback(explorer).length < count) {
-    if (Date.now() - started > 10_000) throw new Error(`expected ${count} giveFeedback messages, got ${postedFeedback(explorer).length}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(() => postedFeedback(explorer).length >= count, `${count} giveFeedback messages`, 10_000);
   return postedFeedback(explorer);
 }
 
 describe('feedback controls in the explorer (Chromium)', () => {
   it('posts a note, a rejection, an alternative and a conclusion with the right fields, and shows the host’s answer', async () => {
-    const explorer = await open(ciSession());
+    const explorer = await ExplorerPage.openWith(browser, ciSession());
     try {
       const page = explorer.page;
       await page.waitForSelector('.feedback-panel:not([hidden])');
@@ -161,7 +152,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
 
   it('draws feedback on its card, the applied state on the revision, and the feedback class on the branch tree node', async () => {
     const snapshot = ciSession({ steered: true });
-    const explorer = await open(snapshot, { surface: 'panel', width: 1280, height: 820 });
+    const explorer = await ExplorerPage.openWith(browser, snapshot, { surface: 'panel', width: 1280, height: 820 });
     try {
       const page = explorer.page;
       await page.waitForSelector('.thought-card[data-seq="2"].has-feedback .feedback-mark.feedback-reject.feedback-applied');
@@ -190,8 +181,8 @@ describe('feedback controls in the explorer (Chromium)', () => {
       await page.waitForSelector('.feedback-general .feedback-mark.feedback-note.feedback-delivered');
       // The picture for the docs: the rejected card and the revision that applied it, selected.
       await page.click('.thought-card[data-seq="5"] .thought-text');
+      await page.waitForSelector('.thought-card.selected[data-seq="5"]');
       await page.locator('.thought-card[data-seq="2"]').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
       const path = await explorer.screenshot('feedback-rejection');
       // The picture in docs/ is refreshed on request only: a test run leaves the working tree as it found it.
       if (process.env.THOUGHT_EXPLORER_UPDATE_DOCS === '1') copyFileSync(path, join(ROOT, 'docs', 'feedback-rejection.png'));
@@ -237,7 +228,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
     reject('states', 4);
     const live = engine.getSession('states');
     assert.ok(live);
-    const explorer = await open(live, { surface: 'panel', width: 1280, height: 900 });
+    const explorer = await ExplorerPage.openWith(browser, live, { surface: 'panel', width: 1280, height: 900 });
     try {
       const page = explorer.page;
       const stateOf = async (seq: number) => {
@@ -285,13 +276,18 @@ describe('feedback controls in the explorer (Chromium)', () => {
       [ciSession({ complete: true }), 'live'],
       [ciSession(), 'replay'],
     ] as const) {
-      const explorer = await open(snapshot, {}, mode);
+      const explorer = await ExplorerPage.openWith(browser, snapshot, {}, mode);
       try {
         const page = explorer.page;
-        await page.waitForSelector('.thought-card', { state: 'attached' }).catch(() => undefined);
+        // A replay starts before the first thought: step to the end so there are cards to click.
+        if (mode === 'replay') {
+          await page.waitForSelector('.replay-bar:not([hidden])');
+          await page.keyboard.press('End');
+        }
+        await page.waitForSelector('.thought-card');
         assert.equal(await page.locator('.feedback-panel:not([hidden])').count(), 0, `${mode}: panel shown`);
-        const firstCard = page.locator('.thought-card').first();
-        if ((await firstCard.count()) > 0) await firstCard.click();
+        await page.locator('.thought-card').first().click();
+        await page.waitForSelector('.thought-card.selected');
         assert.equal(await page.locator('.feedback-actions').count(), 0, `${mode}: card actions shown`);
       } finally {
         await explorer.close();

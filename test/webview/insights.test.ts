@@ -83,7 +83,7 @@ async function openInsights(explorer: ExplorerPage): Promise<void> {
   const request = await explorer.waitForPosted('requestInsights');
   assert.equal(request.sessionId, shown.meta.id);
   assert.deepEqual(request.filter, { range: 'all' });
-  await explorer.send(insightsMessage(engine, request.sessionId, request.filter));
+  await explorer.send({ ...insightsMessage(engine, request.sessionId, request.filter), requestId: request.requestId });
   await explorer.page.waitForSelector('.insights-bars rect.insights-bar', { state: 'visible' });
 }
 
@@ -178,7 +178,7 @@ describe('explorer: the Insights tab', () => {
       await explorer.page.selectOption('select.insights-strategy', 'react');
       const byStrategy = await explorer.waitForPosted('requestInsights');
       assert.deepEqual(byStrategy.filter, { range: 'all', strategy: 'react' });
-      await explorer.send(insightsMessage(engine, byStrategy.sessionId, byStrategy.filter));
+      await explorer.send({ ...insightsMessage(engine, byStrategy.sessionId, byStrategy.filter), requestId: byStrategy.requestId });
       await explorer.page.waitForFunction(() => document.querySelectorAll('rect.insights-bar').length === 1);
       assert.equal((await figures(explorer, '.insights-overall')).Sessions, '2');
       explorer.record.posted.length = 0;
@@ -186,7 +186,10 @@ describe('explorer: the Insights tab', () => {
       const byRange = await explorer.waitForPosted('requestInsights');
       assert.deepEqual(byRange.filter, { range: 'day', strategy: 'react' });
       // Everything was recorded just now; a day later none of it is in the last 24 hours.
-      await explorer.send(insightsMessage(engine, byRange.sessionId, byRange.filter, Date.now() + 2 * 24 * 3600 * 1000));
+      await explorer.send({
+        ...insightsMessage(engine, byRange.sessionId, byRange.filter, Date.now() + 2 * 24 * 3600 * 1000),
+        requestId: byRange.requestId,
+      });
       await explorer.page.waitForSelector('.insights-chart .insights-none');
       assert.equal((await figures(explorer, '.insights-overall')).Sessions, '0');
       assert.equal(await explorer.page.$eval('select.insights-strategy', (select) => (select as HTMLSelectElement).value), 'react');
@@ -220,10 +223,14 @@ describe('explorer: the Insights tab', () => {
     const explorer = await ExplorerPage.open(browser, { theme: 'dark' });
     try {
       await openInsights(explorer);
+      explorer.record.posted.length = 0;
+      await explorer.page.selectOption('select.insights-range', 'week');
+      const request = await explorer.waitForPosted('requestInsights');
       const hostile = '<img src=x onerror=alert(1)>';
       const message: InsightsMessage = {
         type: 'insights',
-        filter: { range: 'all' },
+        requestId: request.requestId,
+        filter: { range: 'week' },
         overall: {
           sessions: 1,
           thoughts: 1,
@@ -246,8 +253,7 @@ describe('explorer: the Insights tab', () => {
       // No session in the answer: the tab says so.
       assert.equal(await explorer.page.$eval('.insights-session .insights-none', (text) => text.textContent), 'No session shown.');
       // A malformed answer (a negative count) is ignored: the chart stays as it was.
-      await explorer.send({ ...message, overall: { ...message.overall, sessions: -1, byStrategy: [] } } as InsightsMessage);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+      await explorer.sendHandled({ ...message, overall: { ...message.overall, sessions: -1, byStrategy: [] } } as InsightsMessage);
       assert.equal((await figures(explorer, '.insights-overall')).Sessions, '1');
       assert.equal(await explorer.page.$$eval('rect.insights-bar', (rects) => rects.length), 1);
       assert.deepEqual(explorer.record.dialogs, []);

@@ -8,7 +8,6 @@ import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import { resolveLinks } from '../../src/diagrams/thoughtLinks';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { findStrategy } from '../../src/engine/strategies/catalog';
-import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
 import { reactSession } from './support/sessions';
 
@@ -24,15 +23,9 @@ after(async () => {
   await browser?.close();
 });
 
-async function openWith(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
-  const explorer = await ExplorerPage.open(browser, options);
-  await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(snapshot) });
-  return explorer;
-}
-
 /** The whole branch tree of `snapshot` drawn at natural size ("Show all"). */
 async function openWholeTree(snapshot: SessionSnapshot, options: Parameters<typeof ExplorerPage.open>[1] = {}): Promise<ExplorerPage> {
-  const explorer = await openWith(snapshot, { width: 1280, height: 900, surface: 'panel', ...options });
+  const explorer = await ExplorerPage.openWith(browser, snapshot, { width: 1280, height: 900, surface: 'panel', ...options });
   await explorer.showTab('branchTree');
   await explorer.waitForDiagram('branchTree', 'g.node');
   // A session within the node budget is drawn whole, folded nothing, so the "Expand all" row is hidden; its button
@@ -89,7 +82,7 @@ function inside(inner: ViewFacts['drawing'], outer: ViewFacts['canvas']): boolea
 
 async function sendThought(explorer: ExplorerPage, full: SessionSnapshot, seq: number): Promise<void> {
   const thought = full.thoughts[seq];
-  await explorer.send({
+  await explorer.sendHandled({
     type: 'thoughtAdded',
     sessionId: full.meta.id,
     meta: { ...full.meta, stage: thought.stage, thoughtCount: seq + 1 },
@@ -161,9 +154,8 @@ describe('diagram navigation in Chromium', () => {
       const dragged = await viewFacts(explorer);
       near(dragged.x - zoomed.x, -40, 1, 'dragged x');
       near(dragged.y - zoomed.y, -60, 1, 'dragged y');
-      await page.waitForTimeout(50);
       assert.equal(
-        explorer.record.posted.filter((message) => message.type === 'selectThought').length,
+        (await explorer.postedSoFar()).filter((message) => message.type === 'selectThought').length,
         selectsBefore,
         'a drag is not a click',
       );
@@ -365,7 +357,11 @@ describe('diagram navigation in Chromium', () => {
 
   it('moves keyboard focus to the nearest node when the focused one is no longer drawn', async () => {
     const full = reactSession({ thoughts: 12 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 10) }, { width: 1280, height: 900, surface: 'panel' });
+    const explorer = await ExplorerPage.openWith(
+      browser,
+      { ...full, thoughts: full.thoughts.slice(0, 10) },
+      { width: 1280, height: 900, surface: 'panel' },
+    );
     try {
       const page = explorer.page;
       await explorer.showTab('branchTree');
@@ -538,7 +534,7 @@ describe('diagram navigation in Chromium', () => {
 
   it('announces new live thoughts politely, at most once per two seconds, summarising a burst', async () => {
     const full = reactSession({ thoughts: 12 });
-    const explorer = await openWith({ ...full, thoughts: full.thoughts.slice(0, 5) });
+    const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 5) });
     try {
       const page = explorer.page;
       await page.waitForSelector('.thought-card[data-seq="4"]');
@@ -557,23 +553,28 @@ describe('diagram navigation in Chromium', () => {
       const announced = (): Promise<{ at: number; text: string }[]> =>
         page.evaluate(() => (window as unknown as { __announced: { at: number; text: string }[] }).__announced);
 
+      // The page's clock stands still from here and moves only when the test moves it: "not within two seconds" is
+      // checked over two seconds of the page's own time, whatever the load on the machine.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
       await sendThought(explorer, full, 5);
-      await page.waitForFunction(() => (window as unknown as { __announced: unknown[] }).__announced.length === 1);
+      await page.clock.runFor(10);
       const first = await announced();
+      assert.equal(first.length, 1);
       assert.equal(first[0].text, `New thought 6, ${full.thoughts[5].stage?.replace(/_/g, ' ')}`);
 
       // A burst of four right after: nothing more until two seconds have passed, then one summary.
       for (let seq = 6; seq <= 9; seq++) await sendThought(explorer, full, seq);
-      await page.waitForTimeout(1_000);
+      await page.clock.runFor(1_500);
       assert.equal((await announced()).length, 1, 'nothing within the two seconds');
-      await page.waitForFunction(() => (window as unknown as { __announced: unknown[] }).__announced.length === 2, undefined, {
-        timeout: 5_000,
-      });
-      await page.waitForTimeout(2_500);
+      await page.clock.runFor(600);
+      assert.equal((await announced()).length, 2, 'the summary once two seconds have passed');
+      await page.clock.runFor(5_000);
       const all = await announced();
       assert.equal(all.length, 2, `one summary for the burst: ${all.map((entry) => entry.text).join(' | ')}`);
       assert.equal(all[1].text, `4 new thoughts, latest thought 10, ${full.thoughts[9].stage?.replace(/_/g, ' ')}, revises 7`);
-      assert.ok(all[1].at - all[0].at >= 1_950, `${Math.round(all[1].at - all[0].at)} ms apart`);
+      const apart = all[1].at - all[0].at;
+      assert.ok(apart >= 2_000 && apart <= 2_010, `${Math.round(apart)} ms apart`);
     } finally {
       await explorer.close();
     }

@@ -28,7 +28,7 @@ const STEPS = [
   'Test the configuration',
 ];
 
-/** Seed 004's four steps, one thought each, with a tool list holding a hostile name. */
+/** The Tailwind example's four QA steps, one thought each, with a tool list holding a hostile name. */
 function qaSession(): SessionSnapshot {
   const engine = new ThinkingEngine({ log: () => undefined });
   const annotate = qaAnnotator();

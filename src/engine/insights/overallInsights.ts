@@ -1,11 +1,9 @@
 // Insights across sessions, from their metas only (the store's index): how many sessions per strategy, how often
 // agents revise and branch, how long sessions run, how many are abandoned. Never opens a journal, so it stays fast
 // over 10,000 saved sessions.
+import { displayedStatus } from '../browserSafe/sessionStatus';
 import type { SessionMeta, SessionStatus } from '../model';
 import { median, ratio } from './statistics';
-
-/** A live session with no thought for this long counts as abandoned (as the Sessions tree draws it). */
-export const ABANDONED_AFTER_IDLE_MS = 30 * 60 * 1000;
 
 export interface InsightsFilter {
   /** Only sessions created at or after this time (ms since the epoch). */
@@ -26,7 +24,7 @@ export interface SessionGroupFigures {
   branchRate: number;
   revisionsPerThought: number;
   branchesPerSession: number;
-  /** Stored as abandoned, or live and idle longer than ABANDONED_AFTER_IDLE_MS. */
+  /** Stored as abandoned, or live and idle longer than IDLE_AS_ABANDONED_MS (as the Sessions tree draws it). */
   abandoned: number;
   abandonedRate: number;
 }
@@ -51,11 +49,6 @@ export function matchesInsightsFilter(meta: SessionMeta, filter: InsightsFilter)
   return true;
 }
 
-/** The status a person would give the session now: a long-idle live session is abandoned. */
-export function effectiveStatus(meta: SessionMeta, now: number): SessionStatus {
-  return meta.status === 'live' && now - meta.updatedAt > ABANDONED_AFTER_IDLE_MS ? 'abandoned' : meta.status;
-}
-
 export function overallInsights(metas: readonly SessionMeta[], filter: InsightsFilter = {}, now = Date.now()): OverallInsights {
   const all = new Accumulator();
   const byStrategy = new Map<string, Accumulator>();
@@ -67,7 +60,7 @@ export function overallInsights(metas: readonly SessionMeta[], filter: InsightsF
       unreadable++;
       continue;
     }
-    const status = effectiveStatus(meta, now);
+    const status = displayedStatus(meta, now);
     byStatus[status]++;
     all.add(meta, status);
     let group = byStrategy.get(meta.strategy);

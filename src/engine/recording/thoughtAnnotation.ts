@@ -1,4 +1,4 @@
-// A hook into the plan step for data derived from a thought and its session (tool recommendations, seed 004): called
+// A hook into the plan step for data derived from a thought and its session (tool recommendations, the QA workflows): called
 // once the stage is decided and before anything is stored, so what it returns is journaled with the thought (`extra`)
 // and answered in the reply, or, when it fails, nothing is recorded at all. The engine knows nothing of what it
 // computes: the layer above (src/recommendations) passes it in per call.

@@ -35,7 +35,7 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
   trilemmaStrategy,
   systemArchitectStrategy,
   cyclicReasoningStrategy,
-  // QA workflows (seed 004): strategies whose stages are verification steps (qaWorkflow.ts adds their tool needs).
+  // The QA workflows: strategies whose stages are verification steps (qaWorkflow.ts adds their tool needs).
   qaVersionVerificationStrategy,
   qaSyntaxValidationStrategy,
   qaCompatibilityCheckStrategy,

@@ -1,4 +1,4 @@
-// QA workflow `qa_version_verification` (seed 004's Tailwind example): check the installed version, read the docs of
+// QA workflow `qa_version_verification` (the Tailwind CSS upgrade example): check the installed version, read the docs of
 // that version, plan the implementation, validate it; a failed validation revises the implementation, several valid
 // approaches in the docs open a branch.
 import { FAILURE, SEVERAL_OPTIONS, type QaWorkflow } from './qaWorkflow';

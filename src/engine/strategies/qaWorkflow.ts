@@ -1,4 +1,4 @@
-// What a QA workflow (seed 004) adds to a strategy: for each stage, the verification step it stands for (expected
+// What a QA workflow adds to a strategy: for each stage, the verification step it stands for (expected
 // outcome, the tool capabilities it needs, the conditions to move on), and rules that suggest a revision or a branch
 // when a thought reports a failure or several options. The workflows are ordinary strategies of the stage flow
 // (stage graph, guidance, thinking://strategies/… resources and think-… prompts come from the catalog); this is the
@@ -32,7 +32,7 @@ export const TOOL_CAPABILITIES: readonly ToolCapability[] = [
 ];
 
 export interface QaStep {
-  /** The step as the seed words it ("Check installed version in package.json"). */
+  /** The step as the workflow words it ("Check installed version in package.json"). */
   description: string;
   expectedOutcome: string;
   /** Most needed first. */

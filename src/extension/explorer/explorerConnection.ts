@@ -1,18 +1,20 @@
 // One explorer webview (the sidebar view, an editor panel or a replay panel) connected to the engine: answers the
 // webview's messages, sends a full snapshot on `ready`, then forwards the engine's events as deltas, and decides
 // which session is shown (the live one, or the one a person picked).
+import type { DiagramKind } from '../../engine/browserSafe/diagramKinds';
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../../engine/events';
 import {
   assertNever,
-  isWebviewMessage,
-  type DiagramKind,
+  parseWebviewMessage,
   type ExplorerMode,
   type HostMessage,
   type RenderedSvgs,
+  type ResponseTo,
   type SessionView,
   type WebviewMessage,
 } from '../../shared/protocol';
+import { PendingRequests, RequestFailedError, type RequestTimers } from '../../shared/requests';
 import type { LiveDeliberationState } from '../../shared/deliberationProtocol';
 import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
@@ -42,11 +44,6 @@ const SVG_REQUEST_TIMEOUT_MS = 120_000;
 /** More new thoughts than this after a change on disk are sent as one snapshot rather than one message each. */
 const MAX_DELTAS_FROM_DISK = 50;
 
-interface PendingSvgRequest {
-  resolve: (svgs: RenderedSvgs) => void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 export interface ExplorerConnectionStatus {
   surface: ExplorerSurface;
   mode: ExplorerMode;
@@ -69,6 +66,8 @@ export interface ExplorerConnectionOptions {
   onSelectThought?: (sessionId: string, seq: number) => void;
   /** A replay plays from the start when it opens (default); a replay panel revived after a reload does not. */
   autoplay?: boolean;
+  /** The clock requests to the webview wait on (tests pass their own). */
+  timers?: RequestTimers;
 }
 
 export class ExplorerConnection implements vscode.Disposable {
@@ -82,8 +81,7 @@ export class ExplorerConnection implements vscode.Disposable {
   private sentSwitches = 0;
   /** A replay starts playing when its panel first opens; a panel shown again resumes where it was, paused. */
   private autoplayPending: boolean;
-  private readonly pendingSvgs = new Map<string, PendingSvgRequest>();
-  private requestCounter = 0;
+  private readonly svgRequests: PendingRequests<ResponseTo<'requestSvg'>>;
   private deliberationSent: LiveDeliberationState | undefined;
   private viewState: ExplorerConnectionStatus['view'];
 
@@ -94,6 +92,12 @@ export class ExplorerConnection implements vscode.Disposable {
   ) {
     this.mode = options.mode;
     this.sessionId = options.sessionId;
+    this.svgRequests = new PendingRequests({
+      what: 'The diagrams for export',
+      prefix: 'svg',
+      timeoutMs: SVG_REQUEST_TIMEOUT_MS,
+      timers: options.timers,
+    });
     this.autoplayPending = options.mode === 'replay' && options.autoplay !== false;
     webview.options = webviewOptions(services.extensionUri);
     const root = webviewRoot(services.extensionUri);
@@ -161,40 +165,38 @@ export class ExplorerConnection implements vscode.Disposable {
   }
 
   /** Full SVGs of the diagrams of `sessionId` (or of the shown session), rendered by this webview's Mermaid. */
-  requestSvgs(sessionId?: string): Promise<RenderedSvgs> {
-    if (!this.ready) return Promise.resolve({});
-    const requestId = `svg-${++this.requestCounter}`;
+  async requestSvgs(sessionId?: string): Promise<RenderedSvgs> {
+    if (!this.ready) return {};
     let session: SessionView | undefined;
     if (sessionId !== undefined && sessionId !== this.sessionId) {
       session = this.sessionView(sessionId) ?? undefined;
-      if (!session) return Promise.resolve({});
+      if (!session) return {};
     }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pendingSvgs.delete(requestId);
+    try {
+      const answer = await this.svgRequests.request((requestId) => this.post({ type: 'requestSvg', requestId, session }));
+      for (const error of answer.errors) this.services.log.warn(`Export rendering: ${error}`);
+      return answer.svgs;
+    } catch (error) {
+      if (!(error instanceof RequestFailedError)) throw error;
+      // An export goes on without pre-rendered SVGs (the exporter draws Mermaid text instead).
+      if (error.reason === 'timeout')
         this.services.log.warn('The explorer did not render the diagrams for export in time; exporting without pre-rendered SVGs.');
-        resolve({});
-      }, SVG_REQUEST_TIMEOUT_MS);
-      this.pendingSvgs.set(requestId, { resolve, timer });
-      this.post({ type: 'requestSvg', requestId, session });
-    });
+      return {};
+    }
   }
 
   dispose(): void {
-    for (const pending of this.pendingSvgs.values()) {
-      clearTimeout(pending.timer);
-      pending.resolve({});
-    }
-    this.pendingSvgs.clear();
+    this.svgRequests.closeAll('the explorer closed');
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
 
   private receive(raw: unknown): void {
-    if (!isWebviewMessage(raw)) {
-      this.services.log.warn(`Explorer sent a message this version does not understand: ${describe(raw)}`);
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.services.log.warn(`Explorer sent a message this version does not understand: ${parsed.problem}`);
       return;
     }
-    this.handle(raw);
+    this.handle(parsed.message);
   }
 
   private handle(message: WebviewMessage): void {
@@ -222,15 +224,10 @@ export class ExplorerConnection implements vscode.Disposable {
       case 'renderFailed':
         this.services.log.warn(`Explorer could not draw the ${message.diagram}: ${message.message}`);
         return;
-      case 'svgRendered': {
-        const pending = this.pendingSvgs.get(message.requestId);
-        if (!pending) return;
-        this.pendingSvgs.delete(message.requestId);
-        clearTimeout(pending.timer);
-        for (const error of message.errors) this.services.log.warn(`Export rendering: ${error}`);
-        pending.resolve(message.svgs);
+      case 'svgRendered':
+        // An answer to no request waiting (late, repeated, or another webview's) is dropped.
+        this.svgRequests.answer(message.requestId, message);
         return;
-      }
       case 'uiState':
         this.viewState = { sessionId: message.sessionId, activeTab: message.activeTab, selectedSeq: message.selectedSeq };
         return;
@@ -239,7 +236,10 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'requestInsights':
         // A session's own figures only for the session this webview shows.
-        this.post(insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter));
+        this.post({
+          ...insightsMessage(this.services.engine, message.sessionId === this.sessionId ? this.sessionId : undefined, message.filter),
+          requestId: message.requestId,
+        });
         return;
       case 'stopDeliberation':
         // Only the session this webview shows: a webview cannot stop runs it was never told about.
@@ -399,14 +399,5 @@ async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | un
     const message = errorMessage(error);
     services.log.error(`SVG export failed: ${message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the SVG: {0}', message));
-  }
-}
-
-function describe(value: unknown): string {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? String(value) : text.slice(0, 200);
-  } catch {
-    return String(value);
   }
 }

@@ -4,20 +4,20 @@
 import type { ThinkingEngine } from '../../engine/engine';
 import { overallInsights, type InsightsFilter } from '../../engine/insights/overallInsights';
 import { sessionInsights } from '../../engine/insights/sessionInsights';
-import type { InsightsMessage, InsightsRange, InsightsRequestFilter } from '../../shared/insightsView';
+import type { InsightsFigures, InsightsRange, InsightsRequestFilter } from '../../shared/insightsView';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RANGE_MS: Record<InsightsRange, number | undefined> = { all: undefined, day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS };
 
 type InsightsEngine = Pick<ThinkingEngine, 'getSession' | 'listSessions'>;
 
-/** The `insights` message for a request; `sessionId` only when it is the session the webview shows. */
+/** The figures of the `insights` answer to a request; `sessionId` only when it is the session the webview shows. */
 export function insightsMessage(
   engine: InsightsEngine,
   sessionId: string | undefined,
   request: InsightsRequestFilter,
   now = Date.now(),
-): InsightsMessage {
+): InsightsFigures {
   const all = engine.listSessions().sessions;
   const filter: InsightsFilter = {};
   const span = RANGE_MS[request.range];

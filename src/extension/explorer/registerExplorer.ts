@@ -2,8 +2,10 @@
 // the replay panel (command `thoughtExplorer.replaySession`), and the functions other parts of the extension call
 // (show a session, open the panel, pre-rendered SVGs for exports). Registers "Open Explorer" (the panel) and
 // "Replay Session…"; the commands' palette entries and menus are declared in package.json by the extension.
+import type { DiagramKind } from '../../engine/browserSafe/diagramKinds';
 import * as vscode from 'vscode';
-import type { DiagramKind, RenderedSvgs } from '../../shared/protocol';
+import { sessionTitle } from '../../engine/browserSafe/sessionTitle';
+import type { RenderedSvgs } from '../../shared/protocol';
 import type { ExplorerHandle, ExtensionServices } from '../services';
 import { sessionIdFromArgument } from '../sessionPicker';
 import { ExplorerConnection, webviewOptions, type ExplorerConnectionStatus, type ExplorerServices } from './explorerConnection';
@@ -181,7 +183,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
       void vscode.window.showErrorMessage(vscode.l10n.t('Session "{0}" was not found; it may have been deleted.', id));
       return;
     }
-    const title = snapshot.meta.title ?? snapshot.meta.purpose ?? id;
+    const title = sessionTitle(snapshot.meta);
     const panel = vscode.window.createWebviewPanel(
       REPLAY_VIEW_TYPE,
       `Replay: ${title.length > 40 ? `${title.slice(0, 39)}…` : title}`,
@@ -273,7 +275,7 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     }
     const picked = await vscode.window.showQuickPick(
       sessions.map((meta) => ({
-        label: meta.title ?? meta.purpose ?? meta.id,
+        label: sessionTitle(meta),
         description: vscode.l10n.t('{0} · {1} thoughts · {2}', meta.strategy, meta.thoughtCount, meta.status),
         detail: new Date(meta.updatedAt).toLocaleString(),
         sessionId: meta.id,

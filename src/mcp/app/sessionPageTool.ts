@@ -4,6 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
 import { errorResult } from '../toolResults';
@@ -78,7 +79,7 @@ export function sessionPage(
     thoughts: thoughts.slice(offset, end).map(pageThought),
   };
   // A person-given name, else what the session is about (its first thought, shortened), as the explorer titles it.
-  const title = meta.title ?? meta.purpose;
+  const title = sessionName(meta);
   if (title !== undefined) page.title = title;
   if (meta.stage !== undefined) page.stage = meta.stage;
   if (end < thoughts.length) page.nextOffset = end;

@@ -75,7 +75,7 @@ const replySchema = z.looseObject({
 });
 
 export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, log, decisionPoints, replyDetail, continuation } = context;
+  const { engine, connectionId, log, decisionPoints, replyDetail, continuation, telemetry } = context;
   const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
   mcpApp(server).registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
@@ -104,7 +104,9 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
           return errorResult(routed.error);
         }
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
-        const outcome = engine.process(connectionId, routed.args, processOptions);
+        // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
+        const record = () => engine.process(connectionId, routed.args, processOptions);
+        const outcome = telemetry ? telemetry.inCallContext(extra.mcpReq._meta, record) : record();
         if (!outcome.ok) {
           log(
             outcome.storeFailed ? 'error' : 'warning',
@@ -118,7 +120,9 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
         const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
-        return asking ? asking.then(shaped) : shaped(outcome.reply);
+        // The answer is not journaled: a trace stream, if any, records it.
+        const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
+        return asking ? asking.then(answered) : shaped(outcome.reply);
       } catch (error) {
         log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.mcpReq.id);
         return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);

@@ -16,7 +16,7 @@ The user may steer through userFeedback in a reply: act on it first.`;
 
 const thoughtNumber = (description: string) => z.int().min(1).describe(description);
 
-/** A step of a QA verification, as the agent writes it (seed 004). */
+/** A step of a QA verification, as the agent writes it (the QA workflows). */
 const qaStep = z.object({
   stepDescription: z.string(),
   expectedOutcome: z.string().optional(),

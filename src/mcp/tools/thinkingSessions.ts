@@ -19,6 +19,7 @@ import { errorResult } from '../toolResults';
 import { StatsArgumentError, sessionStats } from './sessionStats';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import type { ToolContext } from '../toolContext';
+import { searchSessions } from '../../engine/browserSafe/sessionSearch';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
@@ -100,6 +101,9 @@ const item = z.looseObject({});
 /** Every action answers with one object; which members it has depends on the action (see the description). */
 const resultSchema = z.looseObject({
   sessions: z.array(item).optional().describe('list: the sessions of this page, newest first.'),
+  traceStream: item
+    .optional()
+    .describe('stats, when live trace streaming is on: where spans go and how many were exported, dropped and queued.'),
   total: z.number().int().optional().describe('list: how many sessions match.'),
   offset: z.number().int().optional().describe('list and get (full): where this page starts.'),
   nextOffset: z.number().int().optional().describe('list, search and get (full): the offset of the next page, when there is one.'),
@@ -143,7 +147,7 @@ const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, on
 class ArgumentProblem extends Error {}
 
 export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, log } = context;
+  const { engine, connectionId, log, telemetry } = context;
   server.registerTool(
     THINKING_SESSIONS_TOOL_NAME,
     {
@@ -164,6 +168,9 @@ export function registerThinkingSessionsTool(server: McpServer, context: ToolCon
     (args, extra): CallToolResult => {
       try {
         const value = run(engine, connectionId, args as Arguments) as Record<string, unknown>;
+        // Live trace streaming's counters (spans sent, dropped, queued) go with the stats when streaming is on.
+        const traceStream = args.action === 'stats' ? telemetry?.stats() : undefined;
+        if (traceStream) value.traceStream = traceStream;
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);
@@ -256,27 +263,22 @@ function search(engine: ThinkingEngine, args: Arguments): unknown {
   const query = optionalString(args, 'query') ?? optionalString(args, 'text');
   if (query === undefined || query.trim() === '')
     throw new ArgumentProblem('Invalid query: search needs a non-empty query (the text to look for).');
-  const needle = query.toLowerCase();
   const offset = optionalCount(args, 'offset') ?? 0;
   const limit = pageLimit(args);
   const page = engine.listSessions({ offset, limit: SEARCH_MAX_SESSIONS_SCANNED });
-  const matches: unknown[] = [];
-  let scannedSessions = 0;
-  let scannedThoughts = 0;
-  for (const meta of page.sessions) {
-    if (matches.length >= limit || scannedThoughts >= SEARCH_MAX_THOUGHTS_SCANNED) break;
-    scannedSessions++;
-    const inMeta = `${meta.title ?? ''}\n${meta.purpose ?? ''}\n${meta.id}`.toLowerCase().includes(needle);
-    const snapshot = engine.getSession(meta.id);
-    const hits: { thoughtNumber: number; seq: number; snippet: string }[] = [];
-    for (const thought of snapshot?.thoughts ?? []) {
-      scannedThoughts++;
-      const at = thought.thought.toLowerCase().indexOf(needle);
-      if (at >= 0 && hits.length < 5)
-        hits.push({ thoughtNumber: thought.thoughtNumber, seq: thought.seq, snippet: snippet(thought.thought, at, needle.length) });
-    }
-    if (inMeta || hits.length > 0) matches.push({ ...summarizeMeta(meta), matchingThoughts: hits });
-  }
+  const found = searchSessions(page.sessions, (meta) => engine.getSession(meta.id)?.thoughts, query, {
+    exhausted: (progress) => progress.matches >= limit || progress.scannedThoughts >= SEARCH_MAX_THOUGHTS_SCANNED,
+    hitsPerSession: 5,
+  });
+  const matches = found.matches.map(({ meta, hits }) => ({
+    ...summarizeMeta(meta),
+    matchingThoughts: hits.map(({ thought, at }) => ({
+      thoughtNumber: thought.thoughtNumber,
+      seq: thought.seq,
+      snippet: snippet(thought.thought, at, query.toLowerCase().length),
+    })),
+  }));
+  const scannedSessions = found.scannedSessions;
   const nextOffset = offset + scannedSessions;
   return {
     query,
@@ -433,8 +435,12 @@ function requireSessionId(args: Arguments): string {
 function requireSession(engine: ThinkingEngine, args: Arguments): SessionSnapshot {
   const id = requireSessionId(args);
   const snapshot = engine.getSession(id);
-  if (!snapshot) throw new ArgumentProblem(unknownSession(id));
-  return snapshot;
+  if (snapshot) return snapshot;
+  // A journal the store could not open is listed (marked unreadable, with the reason): say that, not "no session".
+  const listed = engine.listSessions().sessions.find((meta) => meta.id === id);
+  if (listed?.unreadable !== undefined)
+    throw new ArgumentProblem(`Session ${describeValue(id)} is unreadable: ${listed.unreadable}. Its journal was left untouched.`);
+  throw new ArgumentProblem(unknownSession(id));
 }
 
 function unknownSession(id: string): string {

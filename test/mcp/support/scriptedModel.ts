@@ -9,6 +9,7 @@ import { ThinkingEngine } from '../../../src/engine/engine';
 import type { ModelGateway, ModelTool, ModelToolCall } from '../../../src/engine/modelGateway';
 import type { ToolCallOutcome, ToolGateway } from '../../../src/engine/toolGateway';
 import { createServer } from '../../../src/mcp/server';
+import type { ToolCallTelemetry } from '../../../src/mcp/toolCallTelemetry';
 
 export interface ScriptedCall {
   role: string;
@@ -75,6 +76,7 @@ export async function connectDeliberation(
     gateway?: ModelGateway;
     toolGateway?: ToolGateway;
     connectionId?: string;
+    telemetry?: ToolCallTelemetry;
   } = {},
 ): Promise<DeliberationHarness> {
   const engine = options.engine ?? new ThinkingEngine({ log: quiet });
@@ -83,6 +85,7 @@ export async function connectDeliberation(
     connectionId: options.connectionId ?? 'test-connection',
     modelGateway: options.gateway,
     toolGateway: options.toolGateway,
+    telemetry: options.telemetry,
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);

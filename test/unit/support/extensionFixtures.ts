@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { ExtensionServices } from '../../../src/extension/services';
 import { FileSessionStore } from '../../../src/storage/fileSessionStore';
 import { stub, window, workspace, Uri, type StubLogChannel } from './vscodeStub';
+import { waitFor } from '../../support/waitFor';
 
 export interface ServicesFixture {
   services: ExtensionServices;
@@ -44,12 +45,8 @@ export function servicesFixture(options: { storageDirectory?: string } = {}): Se
 }
 
 /** Waits until `condition` holds (polling), failing after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+export function eventually(condition: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
+  return waitFor(condition, what, timeoutMs);
 }
 
 /** A plain thought's arguments, as an agent sends them. */

@@ -6,6 +6,7 @@
 // call never overlaps the previous redraw. Not a *.test.ts file: the normal in-editor suite never runs it.
 import * as vscode from 'vscode';
 import { workloadCalls } from '../../../bench/workload';
+import { sequentialThinkingTool } from '../suite/support';
 
 const EXTENSION_ID = 'thought-explorer.thought-explorer';
 /** Thought text length: the benchmark's usual 400 characters, so each card is a realistic size. */
@@ -32,22 +33,6 @@ async function askBench(path: string, body: Record<string, unknown>): Promise<vo
   if (!response.ok) throw new Error(`bench ${path} answered ${response.status}: ${await response.text()}`);
 }
 
-async function findTool(): Promise<string> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const found = vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith('_sequentialthinking'));
-    if (found) return found.name;
-    if (Date.now() > deadline) throw new Error('the mcp_…_sequentialthinking tool did not appear within 90 s');
-    // Right after activation the provider's collection may not be registered yet: repeat until the tool shows up.
-    try {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true });
-    } catch (error) {
-      say(`startServer: ${error instanceof Error ? error.message : String(error)} (retrying)`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-}
-
 function historyLength(result: vscode.LanguageModelToolResult): number {
   const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   let reply: unknown;
@@ -71,7 +56,7 @@ export async function run(): Promise<void> {
     await extension.activate();
     // In test mode the tool-confirmation dialog would throw; this is what the auto-approve setting means here.
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    const toolName = await findTool();
+    const toolName = await sequentialThinkingTool();
     say(`tool ${toolName}`);
     await vscode.commands.executeCommand('thoughtExplorer.openExplorer');
     // The bench process finds the explorer's frame, puts the branch tree on screen and starts watching it.

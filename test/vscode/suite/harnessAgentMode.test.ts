@@ -13,6 +13,7 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { sequentialThinkingTool } from './support';
 
 const EXTENSION_ID = 'thought-explorer.thought-explorer';
 const HELPER_ID = 'thought-explorer-tests.scripted-model';
@@ -44,36 +45,6 @@ interface ThoughtExplorerTestApi {
       | { meta: { status: string }; thoughts: { thought: string; thoughtNumber: number; isRevision?: boolean; revisesThought?: number }[] }
       | undefined;
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function ourTool(): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find((tool) => tool.name.startsWith('mcp_') && tool.name.endsWith(TOOL_SUFFIX));
-}
-
-/**
- * VS Code starts MCP servers on demand; right after activation the provider's collection may not be registered
- * yet, so a first start can find nothing. Ask again until the tool is listed.
- */
-async function startOurMcpServer(timeoutMs: number): Promise<vscode.LanguageModelToolInformation> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const tool = ourTool();
-    if (tool) return tool;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `No MCP tool ending in "${TOOL_SUFFIX}" after ${timeoutMs} ms; tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`,
-      );
-    }
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true }).then(
-      () => undefined,
-      () => undefined, // not registered yet: try again
-    );
-    if (!ourTool()) await sleep(2000);
-  }
 }
 
 /** The tool's reply is JSON text (the MCP result's text content). */
@@ -116,7 +87,7 @@ suite('harness: agent loop without Copilot', () => {
     explorer = await extension.activate();
     // Tool confirmations are dialogs, and dialogs throw in test mode: approve tool calls for this run.
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    await startOurMcpServer(90_000);
+    await sequentialThinkingTool(90_000);
   });
 
   setup(() => helper.reset());

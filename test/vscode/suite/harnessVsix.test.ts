@@ -6,9 +6,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
+import { sequentialThinkingTool } from './support';
 
 const EXTENSION_ID = 'thought-explorer.thought-explorer';
-const TOOL_SUFFIX = 'sequentialthinking';
 
 interface Manifest {
   readonly version: string;
@@ -23,20 +23,6 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? filesUnder(join(dir, entry.name)).map((name) => `${entry.name}/${name}`) : [entry.name],
   );
-}
-
-async function waitForTool(timeoutMs: number): Promise<vscode.LanguageModelToolInformation> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const tool = vscode.lm.tools.find((candidate) => candidate.name.startsWith('mcp_') && candidate.name.endsWith(TOOL_SUFFIX));
-    if (tool) return tool;
-    if (Date.now() > deadline) throw new Error(`The packaged MCP server's tool did not appear within ${timeoutMs} ms`);
-    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { autoTrustChanges: true, waitForLiveTools: true }).then(
-      () => undefined,
-      () => undefined, // the provider may not be registered yet: ask again
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
 }
 
 suite('harness: the packaged .vsix installed into code-server', () => {
@@ -75,9 +61,9 @@ suite('harness: the packaged .vsix installed into code-server', () => {
     assert.ok(extension);
     const api = await extension.activate();
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    const tool = await waitForTool(90_000);
+    const toolName = await sequentialThinkingTool(90_000);
     const text = `packaged-check ${Date.now()}`;
-    const result = await vscode.lm.invokeTool(tool.name, {
+    const result = await vscode.lm.invokeTool(toolName, {
       input: { thought: text, thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
       toolInvocationToken: undefined,
     });

@@ -11,53 +11,10 @@ import * as vscode from 'vscode';
 import { routeProblem } from '../../../src/deliberation/routing';
 import type { ThoughtRecord } from '../../../src/engine/model';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
+import { HELPER_ID, answered, ask, hatOf, sessionWith, warmUpChat, type HelperApi } from './scriptedChat';
 import { EXTENSION_ID, eventually, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
 
-const HELPER_ID = 'thought-explorer-tests.scripted-model';
 const TEST_TOOL = 'thought_explorer_test_lookup';
-
-interface ScriptedRequest {
-  readonly texts: readonly string[];
-  readonly offeredTools: readonly string[];
-  readonly token: vscode.CancellationToken;
-}
-type ScriptedReply = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
-interface HelperApi {
-  readonly vendor: string;
-  readonly modelId: string;
-  reset(): void;
-  setResponder(responder: ((request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>) | undefined): void;
-  readonly responded: number;
-  unregisterModel(): void;
-  registerModel(): void;
-  readonly toolInvocations: readonly { input: unknown; hadToken: boolean }[];
-}
-
-/** Which hat a request is for: its instructions start with the hat's system prompt, which names the hat. */
-function hatOf(request: ScriptedRequest): string {
-  const instructions = request.texts[0] ?? '';
-  const match = /\b(factual|emotional|critical|optimistic|creative|synthesis)\b/i.exec(instructions);
-  return match ? match[1].toLowerCase() : 'unknown';
-}
-
-async function ask(query: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, mode: 'ask', blockOnResponse: true });
-}
-
-/** The request @thinking answered whose prompt holds `marker` (the chat view may return before the handler ends). */
-function answered(api: ThoughtExplorerApi, marker: string) {
-  return eventually(
-    () => api.chatRequests().find((entry) => entry.prompt.includes(marker)),
-    `@thinking to answer the request ${marker}`,
-    60_000,
-  );
-}
-
-function sessionWith(api: ThoughtExplorerApi, marker: string): { id: string; thoughts: ThoughtRecord[] } | undefined {
-  const meta = api.engine().listSessions({ text: marker }).sessions[0];
-  const session = meta && api.engine().getSession(meta.id);
-  return session ? { id: session.meta.id, thoughts: session.thoughts } : undefined;
-}
 
 const roleOf = (thought: ThoughtRecord) => (thought.extra as { role?: string } | undefined)?.role;
 const statusOf = (thought: ThoughtRecord) => (thought.extra as { status?: string } | undefined)?.status;
@@ -77,24 +34,10 @@ suite('@thinking: deliberation on VS Code models', () => {
     api = await extension.activate();
     storage = await isolateStorage(api, 'thinking-participant-');
     await vscode.commands.executeCommand('setContext', 'vscode.chat.tools.global.autoApprove.testMode', true);
-    // The first request of a fresh window can be sent before the chat view knows its participants and models: repeat
-    // a harmless one (/resume of a session that does not exist, which records nothing) until @thinking answers it.
-    await eventually(
-      async () => {
-        const marker = `warmup-${randomUUID().slice(0, 8)}`;
-        await ask(`@thinking /resume ${marker}`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        return api.chatRequests().find((entry) => entry.prompt.includes(marker));
-      },
-      '@thinking to answer a first request',
-      90_000,
-      0,
-    );
+    await warmUpChat(api);
   });
 
   suiteTeardown(async () => {
-    // Screenshot staging leaves the window as it is: the runner captures it after the suite (its profile is temporary).
-    if (process.env.THOUGHT_EXPLORER_SCREENSHOT) return;
     helper.registerModel();
     helper.reset();
     for (const key of ['deliberation.maxToolCalls', 'deliberation.maxCycles']) {
@@ -310,51 +253,5 @@ suite('@thinking: deliberation on VS Code models', () => {
     assert.match(text, /Nothing was run or recorded/);
     assert.equal(api.engine().listSessions({}).total, before, 'nothing recorded');
     assert.equal(helper.responded, 0);
-  });
-
-  // Not a check: leaves the window showing a six-hats deliberation for `npm run test:vscode -- --grep screenshot
-  // --screenshot docs/….png` with THOUGHT_EXPLORER_SCREENSHOT=chat (the chat view streaming) or =explorer (the
-  // explorer panel while the last hat still runs: role states and the Stop button). Skipped otherwise.
-  test('screenshot staging: six hats in the chat view or the explorer', async function () {
-    const stage = process.env.THOUGHT_EXPLORER_SCREENSHOT;
-    if (stage !== 'chat' && stage !== 'explorer') this.skip();
-    this.timeout(120_000);
-    const marker = `screens-${randomUUID().slice(0, 4)}`;
-    const answers: Record<string, string> = {
-      factual: 'Billing handles 40k invoices a day; the current p99 is 140 ms; the queue would add one network hop per invoice.',
-      emotional: 'The team is wary: the last migration broke month-end invoicing, and finance will notice any delay first.',
-      critical: 'Risks: duplicate invoices on redelivery, lost events if the broker fails over, and a longer tail latency.',
-      optimistic: 'Events decouple billing from checkout, so peak traffic stops slowing the storefront; retries become cheap.',
-      creative: 'Run both paths for a month: write invoices synchronously and publish events, then compare before switching.',
-      synthesis: 'Go event-driven behind a flag: idempotent invoice ids, an outbox table, and a one-month shadow run before the switch.',
-    };
-    let calls = 0;
-    helper.setResponder(async (request) => {
-      calls += 1;
-      const hat = hatOf(request);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      if (stage === 'explorer' && hat === 'synthesis')
-        await new Promise<void>((resolve) => request.token.onCancellationRequested(() => resolve()));
-      return { text: answers[hat] ?? 'Scripted answer.' };
-    });
-    await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    const query = `@thinking /hats --full ${marker}: should billing move to an event-driven architecture?`;
-    if (stage === 'chat') {
-      await ask(query);
-      // The whole window for the chat, so the roles read as they do in a wide chat view.
-      await vscode.commands.executeCommand('workbench.action.toggleMaximizedAuxiliaryBar').then(undefined, () => undefined);
-      await answered(api, marker);
-      return;
-    }
-    void ask(query);
-    const sessionId = await eventually(() => (calls >= 6 ? sessionWith(api, marker)?.id : undefined), 'the synthesis hat to start', 60_000);
-    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.commands.executeCommand('thoughtExplorer.openExplorer', sessionId);
-    await eventually(
-      () => api.explorer.status().find((status) => status.surface === 'panel' && status.ready && status.deliberation?.status === 'running'),
-      'the panel to show the running deliberation',
-      30_000,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 3000));
   });
 });

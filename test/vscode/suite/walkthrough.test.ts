@@ -73,6 +73,7 @@ async function seenByRunner(label: string, expectDone: number): Promise<SeenStep
 
 /** Runs a command by its palette title through the Command Palette; closes or accepts the picker it opens, if asked. */
 async function fromCommandPalette(title: string, then: { thenClose?: boolean; thenAccept?: boolean } = {}): Promise<void> {
+  // Paced, deliberately: the Command Palette offers no API that says its list is filled or a picker is open.
   await vscode.commands.executeCommand('workbench.action.quickOpen', `>${title}`);
   await new Promise((resolve) => setTimeout(resolve, 700));
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

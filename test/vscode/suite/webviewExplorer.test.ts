@@ -16,6 +16,7 @@ import type { ExplorerConnectionStatus } from '../../../src/extension/explorer/e
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { RenderedSvgs } from '../../../src/shared/protocol';
 import { parseSessionJson } from '../../../src/storage/sessionJsonFormats';
+import { parseSessionFile } from '../../../src/telemetry/otlpImport';
 import { EXTENSION_ID, eventually, invokeJson, isolateStorage, sequentialThinkingTool, type IsolatedStorage } from './support';
 
 const INJECTION = '<img src=x onerror=alert(1)>';
@@ -241,6 +242,20 @@ suite('explorer: the webviews and export in real VS Code', () => {
     const parsed = parseSessionJson(readFileSync(target, 'utf8'));
     assert.equal(parsed.format, 'sequentialthinking-plus');
     assert.equal(parsed.snapshot.thoughts.length, THOUGHTS.length);
+  });
+
+  test('Export Session writes an OTLP/JSON trace (from the lazily loaded telemetry bundle) that imports back unchanged', async function () {
+    this.timeout(30_000);
+    const target = join(exportDir, 'session.otlp.json');
+    assert.equal(await vscode.commands.executeCommand('thoughtExplorer.exportSession', sessionId, 'otlp', target), target);
+    const text = readFileSync(target, 'utf8');
+    const file = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
+    const spans = file.resourceSpans[0].scopeSpans[0].spans;
+    assert.equal(spans.filter((span) => span.name === 'thinking session').length, 1);
+    assert.equal(spans.length, THOUGHTS.length + 1, 'the session span and one per thought');
+    const parsed = parseSessionFile(text);
+    assert.equal(parsed.format, 'otlp');
+    assert.deepEqual(parsed.snapshot, api.engine().getSession(sessionId), 'the trace holds the session exactly');
   });
 
   test("Export Session writes self-contained HTML: CSP, no remote resource, the editor's SVGs, thought text escaped", async function () {

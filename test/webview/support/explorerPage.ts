@@ -4,13 +4,19 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { SessionSnapshot } from '../../../src/engine/model';
 import { explorerHtml, type ExplorerSurface } from '../../../src/extension/explorer/explorerHtml';
-import type { HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
+import { toSessionView } from '../../../src/extension/explorer/sessionView';
+import type { ExplorerMode, HostMessage, ThemeKind, WebviewMessage } from '../../../src/shared/protocol';
 import { THEMES, themeBodyClass, themeStyle } from './themes';
+import { waitFor } from '../../support/waitFor';
 
 const ROOT = resolve(__dirname, '../../..');
 const BUNDLE_DIR = join(ROOT, 'dist', 'webview');
 /** Stands in for `webview.cspSource`; the bundle is served from here and nowhere else. */
+/** What postedSoFar() posts to know that every earlier message arrived; never recorded. */
+const POSTED_MARKER = 'test:postedSoFar';
+
 export const WEBVIEW_ORIGIN = 'https://explorer-webview.test';
 export const RESULTS_DIR = join(ROOT, 'test-results', 'webview');
 
@@ -74,6 +80,18 @@ export class ExplorerPage {
 
   private constructor(readonly page: Page) {}
 
+  /** Opens the explorer and sends it `snapshot` as the host does (a live session unless `mode` says otherwise). */
+  static async openWith(
+    browser: Browser,
+    snapshot: SessionSnapshot,
+    options: ExplorerPageOptions = {},
+    mode: ExplorerMode = 'live',
+  ): Promise<ExplorerPage> {
+    const explorer = await ExplorerPage.open(browser, options);
+    await explorer.send({ type: 'snapshot', mode, session: toSessionView(snapshot) });
+    return explorer;
+  }
+
   static async open(browser: Browser, options: ExplorerPageOptions = {}): Promise<ExplorerPage> {
     requireBundle();
     const context = await browser.newContext({ viewport: { width: options.width ?? 420, height: options.height ?? 900 } });
@@ -82,7 +100,7 @@ export class ExplorerPage {
     const theme = options.theme ?? 'dark';
 
     await page.exposeBinding('__explorerPosted', (_source, message: WebviewMessage) => {
-      explorer.record.posted.push(message);
+      if ((message as { type: string }).type !== POSTED_MARKER) explorer.record.posted.push(message);
     });
     await page.exposeBinding('__explorerCsp', (_source, violation: string) => {
       explorer.record.cspViolations.push(violation);
@@ -155,14 +173,35 @@ export class ExplorerPage {
     await this.page.evaluate((data) => window.postMessage(data, '*'), message);
   }
 
-  async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
-    const started = Date.now();
-    for (;;) {
-      const found = this.record.posted.find((message) => message.type === type);
-      if (found) return found as Extract<WebviewMessage, { type: T }>;
-      if (Date.now() - started > timeoutMs) throw new Error(`The webview did not post "${type}" within ${timeoutMs} ms`);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+  /**
+   * Waits until every message the webview posted so far has reached `record.posted`: a marker posted through the same
+   * binding comes back only after them. For asserting that something was not posted, instead of a sleep.
+   */
+  async postedSoFar(): Promise<readonly WebviewMessage[]> {
+    await this.page.evaluate(
+      (type) => (window as unknown as { __explorerPosted(message: unknown): Promise<void> }).__explorerPosted({ type }),
+      POSTED_MARKER,
+    );
+    return this.record.posted;
+  }
+
+  /** Sends a host message and waits until the webview has handled (or ignored) it: for asserting that nothing changed. */
+  async sendHandled(message: HostMessage): Promise<void> {
+    const handled = (): Promise<number> => this.page.evaluate(() => Number(document.body.dataset.hostMessages ?? 0));
+    const before = await handled();
+    await this.send(message);
+    // Asked from here rather than with waitForFunction, whose polling runs on the page's timers (a test may have
+    // paused them with page.clock).
+    const deadline = Date.now() + 10_000;
+    while ((await handled()) <= before) {
+      if (Date.now() > deadline) throw new Error(`the webview did not handle "${message.type}" within 10 s`);
     }
+  }
+
+  async waitForPosted<T extends WebviewMessage['type']>(type: T, timeoutMs = 30_000): Promise<Extract<WebviewMessage, { type: T }>> {
+    const found = (): WebviewMessage | undefined => this.record.posted.find((message) => message.type === type);
+    await waitFor(() => found() !== undefined, `the webview to post "${type}"`, timeoutMs);
+    return found() as Extract<WebviewMessage, { type: T }>;
   }
 
   /** Switches theme the way VS Code does: body class and <html> colour variables together. */
