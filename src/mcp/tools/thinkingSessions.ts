@@ -20,6 +20,7 @@ import { StatsArgumentError, sessionStats } from './sessionStats';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import type { ToolContext } from '../toolContext';
 import { searchSessions } from '../../engine/browserSafe/sessionSearch';
+import { sessionName } from '../../engine/browserSafe/sessionTitle';
 
 export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
@@ -381,7 +382,7 @@ function summarizeMeta(meta: SessionMeta): Record<string, unknown> {
 
 /** Titles come from thoughts: shown with their hidden controls (bidi and the like) written out. */
 function shownTitle(meta: SessionMeta): string | undefined {
-  const title = meta.title ?? meta.purpose;
+  const title = sessionName(meta);
   return title === undefined ? undefined : visibleText(title);
 }
 
