@@ -3,7 +3,8 @@
 // The client is loaded on the first call: it is a third of the CLI bundle and most runs never use it (start-up).
 // Tools go out as native function tools and the model's tool_calls come back as ModelToolCalls.
 import { randomUUID } from 'node:crypto';
-import type OpenAI from 'openai';
+// The ESM declarations, as the lazy import() below loads the ESM build (the CommonJS ones are a distinct class type).
+import type OpenAI from 'openai' with { 'resolution-mode': 'import' };
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
   checkedUsage,

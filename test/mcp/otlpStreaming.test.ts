@@ -264,6 +264,7 @@ describe('decision-point answers in the trace', () => {
       // A form request (the URL kind has no schema): the first choice offered.
       const schema = (request.params as { requestedSchema: { properties: Record<string, { enum?: string[] }> } }).requestedSchema;
       const choice = schema.properties.choice.enum?.[0];
+      assert.ok(choice, 'the form offers choices');
       return { action: 'accept', content: { choice, note: 'Private reasons.' } };
     });
     await client.connect(clientTransport);
