@@ -4,24 +4,13 @@
 // thought). Target: p50 with streaming ≤ 1.05× without; the with-text figure is reported beside it.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { formatMs, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
+import { formatMs, median, positiveIntegerFromEnv, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { runRound, serversUnderTest, type RunResult, type ServerUnderTest } from './toolCalls';
 import { DEFAULT_WORKLOAD, type WorkloadOptions } from './workload';
 
 export const STREAMING_P50_RATIO_TARGET = 1.05;
 const DEFAULT_ROUNDS = 7;
 const DEFAULT_THOUGHTS = 2_000;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function positiveIntegerFromEnv(name: string): number | undefined {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
-}
 
 export const otlpStreamingSection: BenchSection = {
   title: 'OTLP trace streaming: tool p50 with streaming on vs off',

@@ -36,6 +36,19 @@ export function percentile(sortedAscending: readonly number[], fraction: number)
   return sortedAscending[Math.min(sortedAscending.length - 1, Math.max(0, rank))];
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** A run-size override from the environment (e.g. THOUGHT_EXPLORER_BENCH_ROUNDS); anything but a positive whole number is ignored. */
+export function positiveIntegerFromEnv(name: string): number | undefined {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 export function formatMs(ms: number): string {
   return ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`;
 }

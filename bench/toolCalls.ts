@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
+import { formatMs, median, percentile, positiveIntegerFromEnv, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
 /** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */
@@ -153,17 +153,6 @@ export function serversUnderTest(
       env: { ...env, DISABLE_THOUGHT_LOGGING: 'true' },
     },
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function positiveIntegerFromEnv(name: string): number | undefined {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 interface RoundResult {

@@ -3,59 +3,19 @@
 // API as activationMs and written to its log). Each launch is a new code-server with a new profile, so each is a new
 // extension host that loads and activates the extension once: the first launch after the build is "cold", the ones
 // after it are "warm" (the bundle and VS Code's own files in the OS cache). The target is the warm median.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { prepareInEditorBench } from './inEditor';
 import { formatMs, percentile, type BenchSection } from './section';
 
 const WARM_LAUNCHES = Number(process.env.THOUGHT_EXPLORER_BENCH_ACTIVATION_WARM ?? 3);
 const WARM_TARGET_MS = 10;
 const RUN_TIMEOUT_SECONDS = 300;
 
-// The harness scripts are plain ES modules without type declarations; these are the parts used here.
-interface SuiteRunnerModule {
-  runInEditorSuite(options: {
-    developRepo: boolean;
-    testsPath: string;
-    timeoutSeconds: number;
-    log: (line: string) => void;
-    onOutput: (line: string) => void;
-  }): Promise<number>;
-}
-interface CodeServerModule {
-  cleanupAll(): Promise<void>;
-}
-interface EnvironmentModule {
-  environmentDir(): string;
-  findChromium(): string;
-  CODE_SERVER_VERSION: string;
-}
-
-async function loadScript<T>(root: string, file: string): Promise<T> {
-  return (await import(pathToFileURL(join(root, 'scripts', file)).href)) as T;
-}
-
 export const vscodeActivationSection: BenchSection = {
   title: 'Extension activation in real VS Code (code-server)',
   async run({ root, progress }) {
-    const environment = await loadScript<EnvironmentModule>(root, 'vscodeEnvironment.mjs');
-    if (!existsSync(join(environment.environmentDir(), 'installed.json'))) {
-      return {
-        lines: [
-          `skipped: code-server ${environment.CODE_SERVER_VERSION} is not installed (run \`node scripts/vscodeEnvironment.mjs\` or \`npm run test:vscode\` once to install it)`,
-        ],
-        checks: [],
-      };
-    }
-    try {
-      environment.findChromium();
-    } catch (error) {
-      return { lines: [`skipped: ${error instanceof Error ? error.message : String(error)}`], checks: [] };
-    }
-    const testsPath = join(root, 'out', 'test', 'vscode-bench', 'activation.bench.js');
-    if (!existsSync(testsPath)) throw new Error(`${testsPath} is missing: run \`npm run build\` first (\`npm run bench\` does)`);
-    const { runInEditorSuite } = await loadScript<SuiteRunnerModule>(root, 'suiteRunner.mjs');
-    const { cleanupAll } = await loadScript<CodeServerModule>(root, 'codeServer.mjs');
+    const prepared = await prepareInEditorBench(root, 'activation.bench.js');
+    if ('skipped' in prepared) return { lines: [prepared.skipped], checks: [] };
+    const { harness: { runInEditorSuite, cleanupAll }, testsPath } = prepared;
 
     const samples: number[] = [];
     for (let launch = 0; launch <= WARM_LAUNCHES; launch++) {

@@ -8,12 +8,13 @@
 // latency (console forwarding, Playwright round trips) enters a sample; monotonic clocks of two processes would not
 // be comparable. The cost is millisecond resolution, ample against a 100 ms target.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { CDPSession, Frame, Page } from 'playwright-core';
+import { errorMessage } from '../src/engine/browserSafe/errorMessage';
+import { prepareInEditorBench } from './inEditor';
 import { formatMs, percentile, type BenchCheck, type BenchSection } from './section';
 
 /**
@@ -41,31 +42,6 @@ const BRANCH_TAB = 'vscode-tab-header[data-diagram="branchTree"]';
  * Chromium's DevTools or any .cpuprofile reader.
  */
 const PROFILE_DIR = process.env.THOUGHT_EXPLORER_BENCH_PROFILE;
-
-// The harness scripts are plain ES modules without type declarations; these are the parts used here.
-interface SuiteRunnerModule {
-  runInEditorSuite(options: {
-    developRepo: boolean;
-    testsPath: string;
-    timeoutSeconds: number;
-    env: Record<string, string>;
-    log: (line: string) => void;
-    onPage: (page: Page) => void;
-    onOutput: (line: string) => void;
-  }): Promise<number>;
-}
-interface CodeServerModule {
-  cleanupAll(): Promise<void>;
-}
-interface EnvironmentModule {
-  environmentDir(): string;
-  findChromium(): string;
-  CODE_SERVER_VERSION: string;
-}
-
-async function loadScript<T>(root: string, file: string): Promise<T> {
-  return (await import(pathToFileURL(join(root, 'scripts', file)).href)) as T;
-}
 
 interface Sample {
   seq: number;
@@ -250,7 +226,7 @@ class Coordinator {
           return answer(404, `no ${request.url}`);
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.failure ??= message;
       answer(500, message);
     }
@@ -313,26 +289,9 @@ function row(label: string, values: number[]): string {
 export const vscodeRedrawSection: BenchSection = {
   title: 'Tool call → redraw in real VS Code (code-server)',
   async run({ root, progress }) {
-    const environment = await loadScript<EnvironmentModule>(root, 'vscodeEnvironment.mjs');
-    // Installing code-server takes minutes and native builds; a benchmark run only uses one that is already there.
-    if (!existsSync(join(environment.environmentDir(), 'installed.json'))) {
-      return {
-        lines: [
-          `skipped: code-server ${environment.CODE_SERVER_VERSION} is not installed (run \`node scripts/vscodeEnvironment.mjs\` or \`npm run test:vscode\` once to install it)`,
-        ],
-        checks: [],
-      };
-    }
-    try {
-      environment.findChromium();
-    } catch (error) {
-      return { lines: [`skipped: ${error instanceof Error ? error.message : String(error)}`], checks: [] };
-    }
-    const testsPath = join(root, 'out', 'test', 'vscode-bench', 'redraw.bench.js');
-    if (!existsSync(testsPath)) throw new Error(`${testsPath} is missing: run \`npm run build\` first (\`npm run bench\` does)`);
-
-    const { runInEditorSuite } = await loadScript<SuiteRunnerModule>(root, 'suiteRunner.mjs');
-    const { cleanupAll } = await loadScript<CodeServerModule>(root, 'codeServer.mjs');
+    const prepared = await prepareInEditorBench(root, 'redraw.bench.js');
+    if ('skipped' in prepared) return { lines: [prepared.skipped], checks: [] };
+    const { harness: { runInEditorSuite, cleanupAll }, testsPath } = prepared;
     const coordinator = new Coordinator(progress);
     const url = await coordinator.listen();
     const suiteOutput: string[] = [];

@@ -5,7 +5,8 @@
 // server reaches it through this host, which reads the current stream on every call.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { ToolCallTelemetry, TraceStreamCounters } from '../mcp/toolCallTelemetry';
+import type { ToolCallTelemetry } from '../mcp/toolCallTelemetry';
+import type { TraceStreamStats } from '../shared/traceStreamStats';
 import type { LiveTraceStreamer } from '../telemetry/liveTraces';
 import type { startOtlpStreaming } from '../telemetry/otlpExporter';
 import type { toOtlpJson } from '../telemetry/otlpFile';
@@ -49,7 +50,7 @@ export function readTraceSettings(source: SettingsSource): TraceSettings {
 }
 
 /** One line for the status bar's tooltip while streaming is on. */
-export function traceStreamSummary(stats: TraceStreamCounters | undefined): string | undefined {
+export function traceStreamSummary(stats: TraceStreamStats | undefined): string | undefined {
   if (stats === undefined) return undefined;
   const counts = vscode.l10n.t('{0} spans sent, {1} dropped', stats.exported, stats.dropped);
   return vscode.l10n.t('Traces to {0}: {1}', stats.endpoint, counts) + (stats.lastError ? ` (${stats.lastError})` : '');
@@ -108,7 +109,7 @@ export class TraceStreamingHost implements ToolCallTelemetry, vscode.Disposable 
     this.streamer?.decided(reply);
   }
 
-  stats(): TraceStreamCounters | undefined {
+  stats(): TraceStreamStats | undefined {
     return this.streamer?.stats();
   }
 

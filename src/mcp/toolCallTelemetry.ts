@@ -1,16 +1,6 @@
 // What the MCP server needs of live trace streaming, without depending on it: the composition root passes an
 // implementation (src/telemetry's streamer) when streaming is on.
-
-/** The trace stream's counters, as `thinking_sessions stats` reports them. */
-export interface TraceStreamCounters {
-  endpoint: string;
-  protocol: string;
-  includesText: boolean;
-  exported: number;
-  dropped: number;
-  queued: number;
-  lastError?: string;
-}
+import type { TraceStreamStats } from '../shared/traceStreamStats';
 
 /** What a decision-point answer says (src/mcp/decisionPoints.ts's UserDecision). */
 export interface DecisionFields {
@@ -28,5 +18,5 @@ export interface ToolCallTelemetry {
    */
   decided?(reply: { sessionId: string; thoughtNumber: number; userDecision?: DecisionFields }): void;
   /** Undefined while streaming is off (the editor's setting may turn it on and off while the server runs). */
-  stats(): TraceStreamCounters | undefined;
+  stats(): TraceStreamStats | undefined;
 }

@@ -18,24 +18,10 @@ import type { EngineEvent } from '../engine/events';
 import type { SessionSnapshot } from '../engine/model';
 import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import type { TraceStreamStats } from '../shared/traceStreamStats';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
 import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type DecisionRecord, type SessionTrace } from './sessionSpans';
 import { PresetIdGenerator } from './spanIds';
-
-/** What `thinking_sessions stats` and the status bar show about the stream. */
-export interface TraceStreamStats {
-  /** Where spans go (the traces URL, or "from OTEL_EXPORTER_OTLP_* variables"). */
-  endpoint: string;
-  protocol: string;
-  includesText: boolean;
-  /** Spans the collector accepted. */
-  exported: number;
-  /** Spans lost: the queue was full, or the collector refused, failed or did not answer in time. */
-  dropped: number;
-  /** Spans waiting to be sent. */
-  queued: number;
-  lastError?: string;
-}
 
 export interface LiveTraceOptions {
   exporter: SpanExporter;
