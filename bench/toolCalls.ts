@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { formatMs, median, percentile, positiveIntegerFromEnv, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
+import {
+  formatMs,
+  median,
+  percentile,
+  positiveIntegerFromEnv,
+  type BenchContext,
+  type BenchSection,
+  type BenchSectionResult,
+} from './section';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
 /** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */

@@ -15,7 +15,10 @@ export const vscodeActivationSection: BenchSection = {
   async run({ root, progress }) {
     const prepared = await prepareInEditorBench(root, 'activation.bench.js');
     if ('skipped' in prepared) return { lines: [prepared.skipped], checks: [] };
-    const { harness: { runInEditorSuite, cleanupAll }, testsPath } = prepared;
+    const {
+      harness: { runInEditorSuite, cleanupAll },
+      testsPath,
+    } = prepared;
 
     const samples: number[] = [];
     for (let launch = 0; launch <= WARM_LAUNCHES; launch++) {

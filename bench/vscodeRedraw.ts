@@ -291,7 +291,10 @@ export const vscodeRedrawSection: BenchSection = {
   async run({ root, progress }) {
     const prepared = await prepareInEditorBench(root, 'redraw.bench.js');
     if ('skipped' in prepared) return { lines: [prepared.skipped], checks: [] };
-    const { harness: { runInEditorSuite, cleanupAll }, testsPath } = prepared;
+    const {
+      harness: { runInEditorSuite, cleanupAll },
+      testsPath,
+    } = prepared;
     const coordinator = new Coordinator(progress);
     const url = await coordinator.listen();
     const suiteOutput: string[] = [];
