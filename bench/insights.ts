@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ThinkingEngine } from '../src/engine/engine';
 import type { OverallInsights } from '../src/engine/insights/overallInsights';
-import { sessionStats } from '../src/mcp/tools/sessionStats';
+import { sessionStats } from '../src/mcp/tools/thinkingSessions/stats';
 import { FileSessionStore } from '../src/storage/fileSessionStore';
 import { formatMs, percentile, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
 

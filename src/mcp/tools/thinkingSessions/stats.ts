@@ -1,9 +1,29 @@
 // thinking_sessions action "stats": insights for one session (with sessionId) or across saved sessions (filtered by
 // strategy and a time range), and the time-bound parsing it needs. Across sessions reads only the store's listing.
-import type { ThinkingEngine } from '../../engine/engine';
-import { describeValue } from '../../engine/fieldRules';
-import { overallInsights, type InsightsFilter } from '../../engine/insights/overallInsights';
-import { sessionInsights } from '../../engine/insights/sessionInsights';
+import { z } from 'zod';
+import type { ThinkingEngine } from '../../../engine/engine';
+import { describeValue } from '../../../engine/fieldRules';
+import { overallInsights, type InsightsFilter } from '../../../engine/insights/overallInsights';
+import { sessionInsights } from '../../../engine/insights/sessionInsights';
+import type { ToolContext } from '../../toolContext';
+import { ArgumentProblem, sent, text } from './arguments';
+
+export const schema = z.object({
+  action: z.literal('stats'),
+  sessionId: text(),
+  strategy: text(),
+  // Worded by timeBound below, which also takes milliseconds.
+  since: sent(),
+  until: sent(),
+});
+
+export function run(args: z.output<typeof schema>, { engine, telemetry }: ToolContext): Record<string, unknown> {
+  const value = sessionStats(engine, args);
+  // Live trace streaming's counters (spans sent, dropped, queued) go with the stats when streaming is on.
+  const traceStream = telemetry?.stats();
+  if (traceStream) value.traceStream = traceStream;
+  return value;
+}
 
 export interface StatsRequest {
   sessionId?: string;
@@ -12,14 +32,11 @@ export interface StatsRequest {
   until?: unknown;
 }
 
-/** Thrown for an argument stats cannot use; the message names the field, the value and what to send. */
-export class StatsArgumentError extends Error {}
-
 export function sessionStats(engine: ThinkingEngine, request: StatsRequest, now = Date.now()): Record<string, unknown> {
   if (request.sessionId !== undefined && request.sessionId !== '') {
     const snapshot = engine.getSession(request.sessionId);
     if (!snapshot) {
-      throw new StatsArgumentError(
+      throw new ArgumentProblem(
         `Invalid sessionId: no session ${describeValue(request.sessionId)} exists. Omit sessionId for stats across sessions, or use action "list" to find one.`,
       );
     }
@@ -32,7 +49,7 @@ export function sessionStats(engine: ThinkingEngine, request: StatsRequest, now 
   if (since !== undefined) filter.since = since;
   if (until !== undefined) filter.until = until;
   if (since !== undefined && until !== undefined && until <= since)
-    throw new StatsArgumentError(`Invalid until: it must be later than since (got since ${request.since}, until ${request.until}).`);
+    throw new ArgumentProblem(`Invalid until: it must be later than since (got since ${request.since}, until ${request.until}).`);
   const listing = engine.listSessions(filter.strategy === undefined ? {} : { strategy: filter.strategy });
   return { overall: overallInsights(listing.sessions, filter, now) };
 }
@@ -48,7 +65,7 @@ export function timeBound(name: string, value: unknown): number | undefined {
       if (Number.isFinite(parsed)) return parsed;
     }
   }
-  throw new StatsArgumentError(
+  throw new ArgumentProblem(
     `Invalid ${name}: got ${describeValue(value)}; expected an ISO date or date-time such as "2026-01-31" or "2026-01-31T12:00:00Z", or milliseconds since 1970.`,
   );
 }
