@@ -1,6 +1,7 @@
 // The model gateway for an OpenAI-compatible chat endpoint (Ollama, llama.cpp, vLLM, any /v1/chat/completions
 // server): for stdio CLI users whose MCP client cannot sample. Uses the `openai` client rather than hand-written HTTP.
-// The client is loaded on the first call: it is a third of the CLI bundle and most runs never use it (start-up).
+// The client is loaded only when a gateway is made (an endpoint is configured): it is a third of the CLI bundle, and
+// most runs never use it (start-up).
 // Tools go out as native function tools and the model's tool_calls come back as ModelToolCalls.
 import { randomUUID } from 'node:crypto';
 // The ESM declarations, as the lazy import() below loads the ESM build (the CommonJS ones are a distinct class type).
@@ -36,7 +37,6 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
     throw new Error(`The environment variable ${options.apiKeyEnv} (the model endpoint's API key) is not set.`);
   // Local servers ignore the key, but the client insists on one.
   // Responses are read against a byte limit as well as the runner's time-out (see boundedFetch.ts).
-  let client: Promise<OpenAI> | undefined;
   const connect = async (): Promise<OpenAI> => {
     const { default: OpenAIClient } = await import('openai');
     return new OpenAIClient({
@@ -47,11 +47,13 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
       fetch: boundedFetch(),
     });
   };
+  // Loaded in the background from now on, not at the first call: that call's time-out would pay for the load.
+  const client = connect();
+  client.catch(() => undefined); // a failed load is reported by the call that awaits it
   return {
     description: `${options.model} at ${options.endpoint}`,
     toolCalling: true,
     async complete(messages: readonly ModelMessage[], call: ModelCallOptions): Promise<ModelCompletion> {
-      client ??= connect();
       const response = await (
         await client
       ).chat.completions.create(

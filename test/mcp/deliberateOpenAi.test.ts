@@ -107,7 +107,7 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
       const result = await harness.deliberate({
         problem: 'Is a cache worth it?',
         plan: 'hats',
-        budgets: { timeoutMs: 400, maxTokens: 64 },
+        budgets: { timeoutMs: 1_500, maxTokens: 64 },
       });
       assert.notEqual(result.isError, true, textOf(result));
       const reply = result.structuredContent as unknown as DeliberationReply;
@@ -123,7 +123,7 @@ describe('deliberate through an OpenAI-compatible endpoint', () => {
         ],
       );
       assert.match(reply.roles[1].error ?? '', /500/);
-      assert.equal(reply.roles[4].error, 'timed out after 400 ms');
+      assert.equal(reply.roles[4].error, 'timed out after 1500 ms');
       assert.deepEqual([reply.roles[0].inputTokens, reply.roles[0].outputTokens, reply.roles[0].estimatedTokens], [50, 9, false]);
       assert.equal(reply.roles[5].estimatedTokens, true);
       assert.equal(reply.roles[0].model, 'local-model-served');
