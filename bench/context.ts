@@ -275,6 +275,7 @@ export const contextSection: BenchSection = {
     const first = figure((run) => p50Of(run.durations, 0, FIRST_CALLS));
     const firstMean = figure((run) => mean(run.durations.slice(0, FIRST_CALLS)));
     const rss = figure((run) => run.rssMb);
+    const outputCompile = figure((run) => run.outputSchemaCompileMs);
     const startup = { ours: median(startups.ours), reference: median(startups.reference) };
     const startupRatio = startup.ours / startup.reference;
     lines.push(
@@ -287,6 +288,8 @@ export const contextSection: BenchSection = {
       `| mean of the first ${FIRST_CALLS} calls | ${formatMs(firstMean.reference)} | ${formatMs(firstMean.ours)} | ${firstMean.ratio.toFixed(2)} |`,
       `| p50 at steady state (calls ${steadyFrom + 1}–${thoughts}) | ${formatMs(steady.reference)} | ${formatMs(steady.ours)} | ${steady.ratio.toFixed(2)} |`,
       `| RSS after ${thoughts} thoughts | ${rss.reference.toFixed(1)} MB | ${rss.ours.toFixed(1)} MB | ${rss.ratio.toFixed(2)} |`,
+      `| client side: Ajv compile of every listed outputSchema (an SDK 2 Client's first callTool; not in the calls above) | ` +
+        `${formatMs(outputCompile.reference)} | ${formatMs(outputCompile.ours)} | ${outputCompile.ratio.toFixed(2)} |`,
     );
     checks.push(
       {

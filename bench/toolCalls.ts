@@ -21,6 +21,7 @@ import {
   type BenchSection,
   type BenchSectionResult,
 } from './section';
+import { PrecompiledOutputValidators } from './outputValidators';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
 /** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */
@@ -50,6 +51,8 @@ export interface RunResult {
   p50Late: number;
   /** Every call's duration in ms, in the order sent. */
   durations: number[];
+  /** The client's Ajv compile of every listed outputSchema (an SDK 2 Client's first callTool does it), in ms. */
+  outputSchemaCompileMs: number;
 }
 
 /** Calls counted as a fresh server's warm-up in the early/late split (V8 optimises our hot path within ~2,000 calls). */
@@ -82,20 +85,23 @@ interface Connection {
   pid: number;
   durations: number[];
   cpuBeforeMs: number;
+  outputSchemaCompileMs: number;
 }
 
 async function connect(server: ServerUnderTest): Promise<Connection> {
   const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'ignore' });
-  const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' });
+  const validators = new PrecompiledOutputValidators();
+  const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' }, { jsonSchemaValidator: validators });
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) {
     await client.close();
     throw new Error(`${server.label}: no server process`);
   }
-  // tools/list first, as a real client does: it also arms the Client's outputSchema validation.
-  await client.listTools();
-  return { server, client, pid, durations: [], cpuBeforeMs: 0 };
+  // tools/list first, as a real client does; the outputSchema validators compiled with it (see outputValidators.ts).
+  const { tools } = await client.listTools();
+  const outputSchemaCompileMs = validators.compileAll(tools);
+  return { server, client, pid, durations: [], cpuBeforeMs: 0, outputSchemaCompileMs };
 }
 
 async function timedCall(connection: Connection, args: Record<string, unknown>): Promise<void> {
@@ -135,6 +141,7 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
         callsPerSecond: (durations.length / totalMs) * 1000,
         rssMb: rss,
         serverCpuUsPerCall: (cpuMs * 1000) / durations.length,
+        outputSchemaCompileMs: connection.outputSchemaCompileMs,
       };
     });
   } finally {
