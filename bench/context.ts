@@ -9,7 +9,15 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { formatMs, percentile, type BenchCheck, type BenchContext, type BenchSection, type BenchSectionResult } from './section';
-import { P50_RATIO_TARGET, RSS_RATIO_TARGET, runRound, serversUnderTest, type RunResult, type ServerUnderTest } from './toolCalls';
+import {
+  P50_RATIO_TARGET,
+  RSS_RATIO_TARGET,
+  allThreadsCpuMs,
+  runRound,
+  serversUnderTest,
+  type RunResult,
+  type ServerUnderTest,
+} from './toolCalls';
 import { DEFAULT_WORKLOAD } from './workload';
 
 /** The issue's budgets: `sequentialthinking` no larger than the reference's, all model-visible tools at most twice it. */
@@ -138,12 +146,14 @@ const median = (values: readonly number[]) =>
   );
 const ratioText = (ours: number, reference: number) => `${(ours / reference).toFixed(2)}×`;
 
-async function startupMs(server: ServerUnderTest): Promise<number> {
+/** Spawn → initialize answered: the wall time, and the server's CPU time (all its threads) by then. */
+async function startup(server: ServerUnderTest): Promise<{ ms: number; cpuMs: number }> {
   const before = performance.now();
-  const { client } = await connect(server);
-  const elapsed = performance.now() - before;
+  const { client, pid } = await connect(server);
+  const ms = performance.now() - before;
+  const cpuMs = pid === null ? Number.NaN : allThreadsCpuMs(pid);
   await client.close();
-  return elapsed;
+  return { ms, cpuMs };
 }
 
 export const contextSection: BenchSection = {
@@ -247,9 +257,14 @@ export const contextSection: BenchSection = {
     // The raw call.
     context.progress(`start-up: ${STARTUPS} spawns of each server, alternating`);
     const startups: { ours: number[]; reference: number[] } = { ours: [], reference: [] };
+    const startupCpu: { ours: number[]; reference: number[] } = { ours: [], reference: [] };
     for (let index = 0; index < STARTUPS; index++) {
       const order = index % 2 === 0 ? (['ours', 'reference'] as const) : (['reference', 'ours'] as const);
-      for (const side of order) startups[side].push(await startupMs(side === 'ours' ? ours([], round++) : servers.reference));
+      for (const side of order) {
+        const { ms, cpuMs } = await startup(side === 'ours' ? ours([], round++) : servers.reference);
+        startups[side].push(ms);
+        startupCpu[side].push(cpuMs);
+      }
     }
     const thoughts = Number(process.env.BENCH_THOUGHTS) > 0 ? Number(process.env.BENCH_THOUGHTS) : DEFAULT_WORKLOAD.thoughts;
     const rounds = Number(process.env.BENCH_ROUNDS) > 0 ? Number(process.env.BENCH_ROUNDS) : 3;
@@ -275,18 +290,24 @@ export const contextSection: BenchSection = {
     const first = figure((run) => p50Of(run.durations, 0, FIRST_CALLS));
     const firstMean = figure((run) => mean(run.durations.slice(0, FIRST_CALLS)));
     const rss = figure((run) => run.rssMb);
-    const startup = { ours: median(startups.ours), reference: median(startups.reference) };
-    const startupRatio = startup.ours / startup.reference;
+    const outputCompile = figure((run) => run.outputSchemaCompileMs);
+    const startupWall = { ours: median(startups.ours), reference: median(startups.reference) };
+    const startupRatio = startupWall.ours / startupWall.reference;
+    const cpuAtStartup = { ours: median(startupCpu.ours), reference: median(startupCpu.reference) };
     lines.push(
       `Raw call (${rounds} rounds of a ${thoughts}-thought session, both servers fresh in each, calls interleaved; medians of the rounds):`,
       '',
       '| figure | reference | ours | ratio |',
       '|---|---|---|---|',
-      `| start-up, spawn → initialized (median of ${STARTUPS}) | ${formatMs(startup.reference)} | ${formatMs(startup.ours)} | ${startupRatio.toFixed(2)} |`,
+      `| start-up, spawn → initialized (median of ${STARTUPS}) | ${formatMs(startupWall.reference)} | ${formatMs(startupWall.ours)} | ${startupRatio.toFixed(2)} |`,
+      `| server CPU (all threads) by then, less moved by the machine's load | ${formatMs(cpuAtStartup.reference)} | ` +
+        `${formatMs(cpuAtStartup.ours)} | ${(cpuAtStartup.ours / cpuAtStartup.reference).toFixed(2)} |`,
       `| p50 of the first ${FIRST_CALLS} calls of a fresh process | ${formatMs(first.reference)} | ${formatMs(first.ours)} | ${first.ratio.toFixed(2)} |`,
       `| mean of the first ${FIRST_CALLS} calls | ${formatMs(firstMean.reference)} | ${formatMs(firstMean.ours)} | ${firstMean.ratio.toFixed(2)} |`,
       `| p50 at steady state (calls ${steadyFrom + 1}–${thoughts}) | ${formatMs(steady.reference)} | ${formatMs(steady.ours)} | ${steady.ratio.toFixed(2)} |`,
       `| RSS after ${thoughts} thoughts | ${rss.reference.toFixed(1)} MB | ${rss.ours.toFixed(1)} MB | ${rss.ratio.toFixed(2)} |`,
+      `| client side: Ajv compile of every listed outputSchema (an SDK 2 Client's first callTool; not in the calls above) | ` +
+        `${formatMs(outputCompile.reference)} | ${formatMs(outputCompile.ours)} | ${outputCompile.ratio.toFixed(2)} |`,
     );
     checks.push(
       {

@@ -6,7 +6,7 @@
 // else the machine is doing then slows both alike, where whole runs one after the other (an earlier version) let a
 // busy moment land on one server only: the p50 ratio of a round moved between 0.7 and 0.9 with the load. Each
 // round gives its own ratios; the checks use their median over the rounds.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +21,7 @@ import {
   type BenchSection,
   type BenchSectionResult,
 } from './section';
+import { PrecompiledOutputValidators } from './outputValidators';
 import { DEFAULT_WORKLOAD, workloadCalls, type WorkloadOptions } from './workload';
 
 /** Issue 21's product decision: the durable write we make and the reference does not is worth up to a quarter. */
@@ -50,6 +51,8 @@ export interface RunResult {
   p50Late: number;
   /** Every call's duration in ms, in the order sent. */
   durations: number[];
+  /** The client's Ajv compile of every listed outputSchema (an SDK 2 Client's first callTool does it), in ms. */
+  outputSchemaCompileMs: number;
 }
 
 /** Calls counted as a fresh server's warm-up in the early/late split (V8 optimises our hot path within ~2,000 calls). */
@@ -69,6 +72,22 @@ function cpuTimeMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
+/**
+ * CPU time of every thread of a process so far (the JIT's and the GC's helper threads too), from each task's
+ * schedstat in nanoseconds: fine enough for one start-up, and unlike wall time not stretched by a busy machine.
+ */
+export function allThreadsCpuMs(pid: number): number {
+  let nanoseconds = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read: its time is gone with it.
+    }
+  }
+  return nanoseconds / 1e6;
+}
+
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
@@ -82,20 +101,23 @@ interface Connection {
   pid: number;
   durations: number[];
   cpuBeforeMs: number;
+  outputSchemaCompileMs: number;
 }
 
 async function connect(server: ServerUnderTest): Promise<Connection> {
   const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'ignore' });
-  const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' });
+  const validators = new PrecompiledOutputValidators();
+  const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' }, { jsonSchemaValidator: validators });
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) {
     await client.close();
     throw new Error(`${server.label}: no server process`);
   }
-  // tools/list first, as a real client does: it also arms the Client's outputSchema validation.
-  await client.listTools();
-  return { server, client, pid, durations: [], cpuBeforeMs: 0 };
+  // tools/list first, as a real client does; the outputSchema validators compiled with it (see outputValidators.ts).
+  const { tools } = await client.listTools();
+  const outputSchemaCompileMs = validators.compileAll(tools);
+  return { server, client, pid, durations: [], cpuBeforeMs: 0, outputSchemaCompileMs };
 }
 
 async function timedCall(connection: Connection, args: Record<string, unknown>): Promise<void> {
@@ -135,6 +157,7 @@ export async function runRound(servers: readonly ServerUnderTest[], workload: Wo
         callsPerSecond: (durations.length / totalMs) * 1000,
         rssMb: rss,
         serverCpuUsPerCall: (cpuMs * 1000) / durations.length,
+        outputSchemaCompileMs: connection.outputSchemaCompileMs,
       };
     });
   } finally {
