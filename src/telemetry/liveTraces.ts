@@ -3,6 +3,7 @@
 // a bounded queue, so the tool reply never waits on the collector: a slow, failing or absent collector costs spans
 // (counted as dropped), never a reply or a journaled thought. The exporter is given by the caller (otlpExporter.ts
 // makes the official OTLP/HTTP one), so this module loads no network code.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator, ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import {
@@ -164,8 +165,11 @@ export class LiveTraceStreamer {
   /** Per session: its trace and its newest thought, kept after the session is forgotten (small entries). */
   private readonly remembered = new Map<string, { target: SessionTrace; lastSeq?: number; lastTimestamp?: number }>();
   private readonly listeners = new Set<() => void>();
-  /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
-  private currentCaller: SpanContext | undefined;
+  /**
+   * The caller's span of the tools/call whose work is running. Async-local, not a field: a deliberation records its
+   * thoughts after awaits on the model, while other calls run in between, and each must keep its own caller.
+   */
+  private readonly caller = new AsyncLocalStorage<SpanContext | undefined>();
   private closed = false;
   /** Events noted by the listener, made into spans by the next drain. */
   private pending: ({ event: EngineEvent; caller: SpanContext | undefined } | { decision: DecisionRecord; sessionId: string })[] = [];
@@ -217,15 +221,12 @@ export class LiveTraceStreamer {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs a tools/call's work with its request `_meta`, so a session it starts joins the caller's trace. */
+  /**
+   * Runs a tools/call's work with its request `_meta`, so a session it starts joins the caller's trace. `run` may be
+   * async: thoughts it records after an await (a deliberation's model calls) still carry this call's caller.
+   */
   inCallContext<T>(meta: unknown, run: () => T): T {
-    const previous = this.currentCaller;
-    this.currentCaller = callerSpanContext(meta);
-    try {
-      return run();
-    } finally {
-      this.currentCaller = previous;
-    }
+    return this.caller.run(callerSpanContext(meta), run);
   }
 
   /**
@@ -240,7 +241,7 @@ export class LiveTraceStreamer {
       this.notify();
       return;
     }
-    this.pending.push({ event, caller: this.currentCaller });
+    this.pending.push({ event, caller: this.caller.getStore() });
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       // A short pause gathers a burst of thoughts into one pass, so span work rarely meets the next tool call.
