@@ -6,14 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator, ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import {
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  TracerProvider,
-  type ReadableSpan,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { EngineEvent } from '../engine/events';
 import type { SessionSnapshot } from '../engine/model';
@@ -22,7 +15,6 @@ import { errorMessage } from '../engine/browserSafe/errorMessage';
 import type { TraceStreamStats } from '../shared/traceStreamStats';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
 import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type DecisionRecord, type SessionTrace } from './sessionSpans';
-import { PresetIdGenerator } from './spanIds';
 
 export interface LiveTraceOptions {
   exporter: SpanExporter;
@@ -41,6 +33,8 @@ export interface LiveTraceOptions {
 }
 
 export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** The events a streamed session span keeps (the newest): the SDK's default span limit, which the stream always had. */
+const SDK_EVENT_COUNT_LIMIT = 128;
 /** How long noted events wait to be made into spans (the batch processor waits longer still to send them). */
 const DRAIN_DELAY_MS = 50;
 /** Sessions whose links and times the stream keeps at once (an engine holds a few live sessions at a time). */
@@ -156,10 +150,8 @@ class BoundedQueue implements SpanProcessor {
 }
 
 export class LiveTraceStreamer {
-  private readonly ids = new PresetIdGenerator();
   private readonly exporter: CountingExporter;
   private readonly queue: BoundedQueue;
-  private readonly provider: TracerProvider;
   private readonly writer: SessionSpanWriter;
   private readonly sessions = new Map<string, LiveSession>();
   /** Per session: its trace and its newest thought, kept after the session is forgotten (small entries). */
@@ -191,16 +183,15 @@ export class LiveTraceStreamer {
       exportTimeoutMillis: options.exportTimeoutMillis ?? 15_000,
     });
     this.queue = new BoundedQueue(batch, this.exporter, maxQueueSize, changed);
-    this.provider = new TracerProvider({
-      idGenerator: this.ids,
-      sampler: new AlwaysOnSampler(),
+    this.writer = new SessionSpanWriter(this.queue, {
+      includeText: options.includeText,
       resource: resourceFromAttributes({
         'service.name': SERVICE_NAME,
         ...(options.version ? { 'service.version': options.version } : {}),
       }),
-      spanProcessors: [this.queue],
+      scope: { name: TRACE_SCOPE, version: options.version },
+      eventCountLimit: SDK_EVENT_COUNT_LIMIT,
     });
-    this.writer = new SessionSpanWriter(this.provider.getTracer(TRACE_SCOPE, options.version), this.ids, options.includeText);
   }
 
   stats(): TraceStreamStats {
@@ -407,13 +398,13 @@ export class LiveTraceStreamer {
       timer = setTimeout(resolve, timeoutMs);
       timer.unref();
     });
-    await Promise.race([this.provider.shutdown().catch(() => {}), deadline]);
+    await Promise.race([this.queue.shutdown().catch(() => {}), deadline]);
     clearTimeout(timer);
   }
 
   /** Sends what is queued now (tests, and the editor before it reloads). */
   async flush(): Promise<void> {
     this.drain();
-    await this.provider.forceFlush().catch(() => {});
+    await this.queue.forceFlush().catch(() => {});
   }
 }
