@@ -9,7 +9,7 @@ import { W3CTraceContextPropagator, ExportResultCode, type ExportResult } from '
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { EngineEvent } from '../engine/events';
-import type { SessionSnapshot } from '../engine/model';
+import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
 import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 import type { TraceStreamStats } from '../shared/traceStreamStats';
@@ -51,6 +51,13 @@ interface LiveSession {
   /** The session span is owed: thoughts were sent since it was last written. */
   spanOwed: boolean;
 }
+
+/** An event noted for the next drain. */
+type Noted =
+  | { kind: 'thought'; sessionId: string; createdAt: number; strategy: string; thought: ThoughtRecord; caller: SpanContext | undefined }
+  | { kind: 'ended'; sessionId: string; at: number }
+  | { kind: 'deleted'; sessionId: string }
+  | { kind: 'decision'; sessionId: string; decision: DecisionRecord };
 
 /** W3C trace context fields of a tools/call's `_meta` (strings only; anything else is ignored). */
 const META_GETTER: TextMapGetter<Record<string, unknown>> = {
@@ -164,7 +171,7 @@ export class LiveTraceStreamer {
   private readonly caller = new AsyncLocalStorage<SpanContext | undefined>();
   private closed = false;
   /** Events noted by the listener, made into spans by the next drain. */
-  private pending: ({ event: EngineEvent; caller: SpanContext | undefined } | { decision: DecisionRecord; sessionId: string })[] = [];
+  private pending: Noted[] = [];
   private drainScheduled = false;
   private readonly maxQueueSize: number;
   private readonly notify: () => void;
@@ -232,7 +239,21 @@ export class LiveTraceStreamer {
       this.notify();
       return;
     }
-    this.pending.push({ event, caller: this.caller.getStore() });
+    // Only what the span needs: the event's session meta (a new object per thought) is not held until the drain.
+    this.pending.push(
+      event.type === 'thoughtAdded'
+        ? {
+            kind: 'thought',
+            sessionId: event.meta.id,
+            createdAt: event.meta.createdAt,
+            strategy: event.meta.strategy,
+            thought: event.thought,
+            caller: this.caller.getStore(),
+          }
+        : event.type === 'sessionEnded'
+          ? { kind: 'ended', sessionId: event.meta.id, at: event.meta.updatedAt }
+          : { kind: 'deleted', sessionId: event.sessionId },
+    );
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       // A short pause gathers a burst of thoughts into one pass, so span work rarely meets the next tool call.
@@ -248,20 +269,15 @@ export class LiveTraceStreamer {
     this.pending = [];
     for (const item of events) {
       try {
-        if ('decision' in item) {
-          this.decisionAnswered(item.sessionId, item.decision);
-          continue;
-        }
-        const { event, caller } = item;
-        if (event.type === 'thoughtAdded')
-          this.thoughtAdded(event.meta.id, event.meta.createdAt, event.meta.strategy, event.thought, caller);
-        else if (event.type === 'sessionEnded') {
-          this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
+        if (item.kind === 'thought') this.thoughtAdded(item.sessionId, item.createdAt, item.strategy, item.thought, item.caller);
+        else if (item.kind === 'decision') this.decisionAnswered(item.sessionId, item.decision);
+        else if (item.kind === 'ended') {
+          this.writeSessionSpan(item.sessionId, item.at);
           // Forgotten once its span is out; a thought added later seeds the session again from the engine.
-          this.sessions.delete(event.meta.id);
-        } else if (event.type === 'sessionDeleted') {
-          this.sessions.delete(event.sessionId);
-          this.remembered.delete(event.sessionId);
+          this.sessions.delete(item.sessionId);
+        } else {
+          this.sessions.delete(item.sessionId);
+          this.remembered.delete(item.sessionId);
         }
       } catch (error) {
         this.queue.droppedFull++;
@@ -275,7 +291,7 @@ export class LiveTraceStreamer {
     sessionId: string,
     createdAt: number,
     strategy: string,
-    thought: Parameters<SessionSpanWriter['writeThought']>[1],
+    thought: ThoughtRecord,
     caller: SpanContext | undefined,
   ): void {
     let live = this.sessions.get(sessionId);
@@ -349,7 +365,7 @@ export class LiveTraceStreamer {
       ...(answer.text !== undefined ? { text: answer.text } : {}),
       at: Date.now(),
     };
-    this.pending.push({ decision, sessionId: reply.sessionId });
+    this.pending.push({ kind: 'decision', decision, sessionId: reply.sessionId });
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       setTimeout(this.drain, DRAIN_DELAY_MS).unref();

@@ -105,7 +105,6 @@ class FinishedSpan implements ReadableSpan {
   readonly droppedLinksCount = 0;
   readonly startTime: HrTime;
   readonly endTime: HrTime;
-  readonly duration: HrTime;
 
   constructor(
     readonly name: string,
@@ -123,7 +122,11 @@ class FinishedSpan implements ReadableSpan {
     this.startTime = millisToHrTime(startMs);
     // As the SDK does: an end before the start is a zero-length span.
     this.endTime = endMs >= startMs ? millisToHrTime(endMs) : [this.startTime[0], this.startTime[1]];
-    this.duration = hrTimeDuration(this.startTime, this.endTime);
+  }
+
+  /** Worked out when asked (the exporters do not read it). */
+  get duration(): HrTime {
+    return hrTimeDuration(this.startTime, this.endTime);
   }
 
   spanContext(): SpanContext {
