@@ -176,7 +176,7 @@ const contexts = [
   // Screenshot staging (scripts/screenshots.mjs runs it as extensionTestsPath): not part of any test run.
   {
     ...common,
-    entryPoints: ['test/vscode/screens/hats.stage.ts'],
+    entryPoints: ['test/vscode/screens/hats.stage.ts', 'test/vscode/screens/mcpAppChat.stage.ts'],
     outdir: 'out/test/vscode-screens',
     platform: 'node',
     format: 'cjs',

@@ -3,7 +3,8 @@
 // on the stage graph, the Sessions tree expanded) and docs/screenshot-branches-dark.png (the branch tree tab).
 // Options: --no-package (reuse the existing .vsix), --port <n> (default: a free port). With --hats chat|explorer it
 // captures instead a six-hats deliberation on the in-editor tests' scripted model: docs/chat-hats.png (the chat view)
-// or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts.
+// or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts;
+// with --mcp-app the inline thought graph in the chat: docs/mcp-app-chat.png, staged by screens/mcpAppChat.stage.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ const { values: options } = parseArgs({
     'no-package': { type: 'boolean', default: false },
     port: { type: 'string' },
     hats: { type: 'string' },
+    'mcp-app': { type: 'boolean', default: false },
   },
 });
 const log = (line) => process.stderr.write(`[screenshots] ${line}\n`);
@@ -73,24 +75,30 @@ async function capture(theme, vsix) {
   await cleanupAll();
 }
 
-/** A six-hats deliberation staged in the extension under development (after `npm run build`), then the workbench. */
-async function captureHats(stage) {
-  if (stage !== 'chat' && stage !== 'explorer') throw new Error(`--hats takes chat or explorer, not ${stage}`);
+/** A window staged by `stageFile` in the extension under development (after `npm run build`), then the workbench. */
+async function captureStaged(stageFile, screenshot, env = {}) {
   const code = await runInEditorSuite({
     developRepo: true,
-    testsPath: join(repo, 'out', 'test', 'vscode-screens', 'hats.stage.js'),
+    testsPath: join(repo, 'out', 'test', 'vscode-screens', stageFile),
     timeoutSeconds: 300,
-    screenshot: join(docs, `${stage}-hats.png`),
-    env: { THOUGHT_EXPLORER_SCREENSHOT: stage },
+    screenshot: join(docs, screenshot),
+    env,
     log,
   });
   await cleanupAll();
   return code;
 }
 
+/** A six-hats deliberation on the scripted model: the chat view, or the explorer panel while the synthesis hat runs. */
+function captureHats(stage) {
+  if (stage !== 'chat' && stage !== 'explorer') throw new Error(`--hats takes chat or explorer, not ${stage}`);
+  return captureStaged('hats.stage.js', `${stage}-hats.png`, { THOUGHT_EXPLORER_SCREENSHOT: stage });
+}
+
 async function main() {
   mkdirSync(docs, { recursive: true });
   if (options.hats !== undefined) return captureHats(options.hats);
+  if (options['mcp-app']) return captureStaged('mcpAppChat.stage.js', 'mcp-app-chat.png');
   const vsix = options['no-package']
     ? vsixPath()
     : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;

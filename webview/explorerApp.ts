@@ -316,11 +316,12 @@ export class ExplorerApp implements HostMessageHandler {
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
     this.follow.setLive(snapshot.meta.status === 'live');
-    if (this.follow.active) this.scrollToCard(snapshot.thoughts.length - 1, this.follow.behavior);
+    const move = this.follow.active ? this.follow.nextMove() : 'auto';
+    if (this.follow.active) this.scrollToCard(snapshot.thoughts.length - 1, move);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
-    if (this.follow.active) this.followDiagram('stageGraph', true);
+    if (this.follow.active) this.followDiagram('stageGraph', move === 'smooth');
     this.requestThoughtDiagrams(snapshot, true);
     // When the session pauses, draw it again with the full node budget.
     clearTimeout(this.refineTimer);
@@ -335,7 +336,7 @@ export class ExplorerApp implements HostMessageHandler {
   /** Follow mode resumed: the newest card, the current stage and the newest nodes, all at once. */
   private followNewest(glide: boolean): void {
     const last = this.model.shownThoughts().length - 1;
-    if (last >= 0) this.scrollToCard(last, this.follow.behavior);
+    if (last >= 0) this.scrollToCard(last, this.follow.nextMove());
     for (const kind of DIAGRAM_KINDS) this.followDiagram(kind, glide);
   }
 

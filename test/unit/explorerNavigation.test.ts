@@ -1,11 +1,12 @@
 // The explorer's navigation rules that need no browser: the search language, the announcer's throttle (on a fake
-// clock), the zoom/pan arithmetic, reading edge ids back from Mermaid's SVG, node labels and saved navigation state.
+// clock), follow mode's glide-or-jump rule, the zoom/pan arithmetic, reading edge ids back from Mermaid's SVG, node labels and saved navigation state.
 // The same behaviour in real Chromium is in test/webview/navigation.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import type { ThoughtRecord } from '../../src/engine/model';
 import { edgeEndpoints, pickInDirection } from '../../webview/diagramGraph';
+import { BURST_MS, followMove } from '../../webview/followMode';
 import { LiveAnnouncer, announcementFor, type AnnouncerClock } from '../../webview/liveAnnouncer';
 import { readNavigationState } from '../../webview/navigationState';
 import { thoughtNodeLabel } from '../../webview/nodeLabels';
@@ -205,5 +206,15 @@ describe('saved navigation state', () => {
     });
     assert.deepEqual(readNavigationState('garbage'), { views: {}, focusedNode: {}, search: '' });
     assert.equal(readNavigationState({ views: { branchTree: { mode: 'fit', scale: 1e9, x: 0, y: 0 } } }).views.branchTree?.scale, 4);
+  });
+});
+
+describe('follow mode moves', () => {
+  it('glides to a thought that comes alone, jumps within a burst, and always jumps with reduced motion', () => {
+    assert.equal(followMove(Number.POSITIVE_INFINITY, false), 'smooth', 'the first thought');
+    assert.equal(followMove(BURST_MS, false), 'smooth');
+    assert.equal(followMove(BURST_MS - 1, false), 'auto', 'a thought right after another');
+    assert.equal(followMove(0, false), 'auto');
+    assert.equal(followMove(Number.POSITIVE_INFINITY, true), 'auto', 'prefers-reduced-motion');
   });
 });

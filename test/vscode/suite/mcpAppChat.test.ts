@@ -4,7 +4,7 @@
 // our ui:// resource beside it. The extension host cannot see the chat's DOM, so the proof is what the view does
 // through VS Code: VS Code reads the resource (resources/read) and the view, running in the chat, calls the app-only
 // page tool (tools/call beyond the model's own calls) — which it does only once its script runs and the host relays.
-// `npm run test:vscode -- --grep "MCP App" --screenshot docs/mcp-app-chat.png` pictures the chat at the end.
+// `npm run screenshots -- --mcp-app` pictures such a chat (test/vscode/screens/mcpAppChat.stage.ts).
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -80,7 +80,5 @@ suite('MCP App: the thought graph inline in chat', () => {
       since('tools/call') > calls.length,
       `the view never called the page tool: ${since('tools/call')} tools/call for ${calls.length} thoughts`,
     );
-    // Screenshot staging only: the chat's DOM is out of the extension host's reach, so give the last view time to draw.
-    if (process.env.THOUGHT_EXPLORER_SCREENSHOT === 'mcp-app') await new Promise((resolve) => setTimeout(resolve, 4000));
   });
 });

@@ -18,6 +18,8 @@ export interface HelperApi {
   readonly vendor: string;
   readonly modelId: string;
   reset(): void;
+  /** Replies with these tool calls, one per request, then finalText (the @thinker loop). */
+  setScript(script: { toolNameSuffix: string; calls: readonly Record<string, unknown>[]; finalText: string }): void;
   setResponder(responder: ((request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>) | undefined): void;
   readonly responded: number;
   unregisterModel(): void;
