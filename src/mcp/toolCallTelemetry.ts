@@ -11,7 +11,10 @@ export interface DecisionFields {
 }
 
 export interface ToolCallTelemetry {
-  /** Runs a tools/call's work with its request `_meta` (W3C `traceparent`/`tracestate`), so its spans join that trace. */
+  /**
+   * Runs a tools/call's work with its request `_meta` (W3C `traceparent`/`tracestate`), so its spans join that trace.
+   * `run` may be async: what it records after an await (a deliberation's thoughts) is still this call's.
+   */
   inCallContext<T>(meta: unknown, run: () => T): T;
   /**
    * The person's answer at a decision point (not journaled: only the trace keeps it), with the reply it went out on.

@@ -3,25 +3,18 @@
 // a bounded queue, so the tool reply never waits on the collector: a slow, failing or absent collector costs spans
 // (counted as dropped), never a reply or a journaled thought. The exporter is given by the caller (otlpExporter.ts
 // makes the official OTLP/HTTP one), so this module loads no network code.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator, ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import {
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  TracerProvider,
-  type ReadableSpan,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { EngineEvent } from '../engine/events';
-import type { SessionSnapshot } from '../engine/model';
+import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
 import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 import type { TraceStreamStats } from '../shared/traceStreamStats';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
 import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type DecisionRecord, type SessionTrace } from './sessionSpans';
-import { PresetIdGenerator } from './spanIds';
 
 export interface LiveTraceOptions {
   exporter: SpanExporter;
@@ -40,6 +33,8 @@ export interface LiveTraceOptions {
 }
 
 export const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** The events a streamed session span keeps (the newest): the SDK's default span limit, which the stream always had. */
+const SDK_EVENT_COUNT_LIMIT = 128;
 /** How long noted events wait to be made into spans (the batch processor waits longer still to send them). */
 const DRAIN_DELAY_MS = 50;
 /** Sessions whose links and times the stream keeps at once (an engine holds a few live sessions at a time). */
@@ -56,6 +51,13 @@ interface LiveSession {
   /** The session span is owed: thoughts were sent since it was last written. */
   spanOwed: boolean;
 }
+
+/** An event noted for the next drain. */
+type Noted =
+  | { kind: 'thought'; sessionId: string; createdAt: number; strategy: string; thought: ThoughtRecord; caller: SpanContext | undefined }
+  | { kind: 'ended'; sessionId: string; at: number }
+  | { kind: 'deleted'; sessionId: string }
+  | { kind: 'decision'; sessionId: string; decision: DecisionRecord };
 
 /** W3C trace context fields of a tools/call's `_meta` (strings only; anything else is ignored). */
 const META_GETTER: TextMapGetter<Record<string, unknown>> = {
@@ -155,20 +157,21 @@ class BoundedQueue implements SpanProcessor {
 }
 
 export class LiveTraceStreamer {
-  private readonly ids = new PresetIdGenerator();
   private readonly exporter: CountingExporter;
   private readonly queue: BoundedQueue;
-  private readonly provider: TracerProvider;
   private readonly writer: SessionSpanWriter;
   private readonly sessions = new Map<string, LiveSession>();
   /** Per session: its trace and its newest thought, kept after the session is forgotten (small entries). */
   private readonly remembered = new Map<string, { target: SessionTrace; lastSeq?: number; lastTimestamp?: number }>();
   private readonly listeners = new Set<() => void>();
-  /** The caller's span of the tools/call being processed now (set around the engine call; the engine is synchronous). */
-  private currentCaller: SpanContext | undefined;
+  /**
+   * The caller's span of the tools/call whose work is running. Async-local, not a field: a deliberation records its
+   * thoughts after awaits on the model, while other calls run in between, and each must keep its own caller.
+   */
+  private readonly caller = new AsyncLocalStorage<SpanContext | undefined>();
   private closed = false;
   /** Events noted by the listener, made into spans by the next drain. */
-  private pending: ({ event: EngineEvent; caller: SpanContext | undefined } | { decision: DecisionRecord; sessionId: string })[] = [];
+  private pending: Noted[] = [];
   private drainScheduled = false;
   private readonly maxQueueSize: number;
   private readonly notify: () => void;
@@ -187,16 +190,15 @@ export class LiveTraceStreamer {
       exportTimeoutMillis: options.exportTimeoutMillis ?? 15_000,
     });
     this.queue = new BoundedQueue(batch, this.exporter, maxQueueSize, changed);
-    this.provider = new TracerProvider({
-      idGenerator: this.ids,
-      sampler: new AlwaysOnSampler(),
+    this.writer = new SessionSpanWriter(this.queue, {
+      includeText: options.includeText,
       resource: resourceFromAttributes({
         'service.name': SERVICE_NAME,
         ...(options.version ? { 'service.version': options.version } : {}),
       }),
-      spanProcessors: [this.queue],
+      scope: { name: TRACE_SCOPE, version: options.version },
+      eventCountLimit: SDK_EVENT_COUNT_LIMIT,
     });
-    this.writer = new SessionSpanWriter(this.provider.getTracer(TRACE_SCOPE, options.version), this.ids, options.includeText);
   }
 
   stats(): TraceStreamStats {
@@ -217,15 +219,12 @@ export class LiveTraceStreamer {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs a tools/call's work with its request `_meta`, so a session it starts joins the caller's trace. */
+  /**
+   * Runs a tools/call's work with its request `_meta`, so a session it starts joins the caller's trace. `run` may be
+   * async: thoughts it records after an await (a deliberation's model calls) still carry this call's caller.
+   */
   inCallContext<T>(meta: unknown, run: () => T): T {
-    const previous = this.currentCaller;
-    this.currentCaller = callerSpanContext(meta);
-    try {
-      return run();
-    } finally {
-      this.currentCaller = previous;
-    }
+    return this.caller.run(callerSpanContext(meta), run);
   }
 
   /**
@@ -240,7 +239,21 @@ export class LiveTraceStreamer {
       this.notify();
       return;
     }
-    this.pending.push({ event, caller: this.currentCaller });
+    // Only what the span needs: the event's session meta (a new object per thought) is not held until the drain.
+    this.pending.push(
+      event.type === 'thoughtAdded'
+        ? {
+            kind: 'thought',
+            sessionId: event.meta.id,
+            createdAt: event.meta.createdAt,
+            strategy: event.meta.strategy,
+            thought: event.thought,
+            caller: this.caller.getStore(),
+          }
+        : event.type === 'sessionEnded'
+          ? { kind: 'ended', sessionId: event.meta.id, at: event.meta.updatedAt }
+          : { kind: 'deleted', sessionId: event.sessionId },
+    );
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       // A short pause gathers a burst of thoughts into one pass, so span work rarely meets the next tool call.
@@ -256,20 +269,15 @@ export class LiveTraceStreamer {
     this.pending = [];
     for (const item of events) {
       try {
-        if ('decision' in item) {
-          this.decisionAnswered(item.sessionId, item.decision);
-          continue;
-        }
-        const { event, caller } = item;
-        if (event.type === 'thoughtAdded')
-          this.thoughtAdded(event.meta.id, event.meta.createdAt, event.meta.strategy, event.thought, caller);
-        else if (event.type === 'sessionEnded') {
-          this.writeSessionSpan(event.meta.id, event.meta.updatedAt);
+        if (item.kind === 'thought') this.thoughtAdded(item.sessionId, item.createdAt, item.strategy, item.thought, item.caller);
+        else if (item.kind === 'decision') this.decisionAnswered(item.sessionId, item.decision);
+        else if (item.kind === 'ended') {
+          this.writeSessionSpan(item.sessionId, item.at);
           // Forgotten once its span is out; a thought added later seeds the session again from the engine.
-          this.sessions.delete(event.meta.id);
-        } else if (event.type === 'sessionDeleted') {
-          this.sessions.delete(event.sessionId);
-          this.remembered.delete(event.sessionId);
+          this.sessions.delete(item.sessionId);
+        } else {
+          this.sessions.delete(item.sessionId);
+          this.remembered.delete(item.sessionId);
         }
       } catch (error) {
         this.queue.droppedFull++;
@@ -283,7 +291,7 @@ export class LiveTraceStreamer {
     sessionId: string,
     createdAt: number,
     strategy: string,
-    thought: Parameters<SessionSpanWriter['writeThought']>[1],
+    thought: ThoughtRecord,
     caller: SpanContext | undefined,
   ): void {
     let live = this.sessions.get(sessionId);
@@ -357,7 +365,7 @@ export class LiveTraceStreamer {
       ...(answer.text !== undefined ? { text: answer.text } : {}),
       at: Date.now(),
     };
-    this.pending.push({ decision, sessionId: reply.sessionId });
+    this.pending.push({ kind: 'decision', decision, sessionId: reply.sessionId });
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       setTimeout(this.drain, DRAIN_DELAY_MS).unref();
@@ -406,13 +414,13 @@ export class LiveTraceStreamer {
       timer = setTimeout(resolve, timeoutMs);
       timer.unref();
     });
-    await Promise.race([this.provider.shutdown().catch(() => {}), deadline]);
+    await Promise.race([this.queue.shutdown().catch(() => {}), deadline]);
     clearTimeout(timer);
   }
 
   /** Sends what is queued now (tests, and the editor before it reloads). */
   async flush(): Promise<void> {
     this.drain();
-    await this.provider.forceFlush().catch(() => {});
+    await this.queue.forceFlush().catch(() => {});
   }
 }

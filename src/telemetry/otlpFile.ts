@@ -1,18 +1,12 @@
 // A session as an OTLP/JSON file: the ExportTraceServiceRequest a collector's OTLP/HTTP receiver takes, and what
-// trace tools import. The spans are made by the SDK's tracer and written by the official JSON serializer; otlpImport.ts
-// reads such a file back. Loaded only when a session is exported in this format (the SDK costs activation time).
-import type { SpanProcessor, ReadableSpan } from '@opentelemetry/sdk-trace';
-import { AlwaysOnSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+// trace tools import. The spans are written by the official JSON serializer; otlpImport.ts reads such a file back. Loaded only when a session is exported in this format (the SDK costs activation time).
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { SessionSnapshot } from '../engine/model';
 import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
 import { SessionSpanWriter, sessionTraceOf, thoughtStartTime } from './sessionSpans';
-import { PresetIdGenerator } from './spanIds';
-
-/** Span limits of a file export: every event and attribute of the session is kept (the file is the whole session). */
-const FILE_SPAN_LIMITS = { attributeCountLimit: 1000, eventCountLimit: Number.MAX_SAFE_INTEGER, linkCountLimit: 1000 };
 
 /** The strategy each thought was recorded under, from the session's strategy switches. */
 export function strategyAt(snapshot: Pick<SessionSnapshot, 'meta' | 'strategySwitches'>, seq: number): string {
@@ -21,24 +15,19 @@ export function strategyAt(snapshot: Pick<SessionSnapshot, 'meta' | 'strategySwi
   return strategy;
 }
 
-/** The session's spans, made by the SDK: the session span, then one per thought in arrival order. */
+/** The session's spans: the session span, then one per thought in arrival order. */
 export function sessionSpans(snapshot: SessionSnapshot): ReadableSpan[] {
   const spans: ReadableSpan[] = [];
-  const collect: SpanProcessor = {
-    onStart: () => {},
-    onEnd: (span) => void spans.push(span),
-    forceFlush: async () => {},
-    shutdown: async () => {},
-  };
-  const ids = new PresetIdGenerator();
-  const provider = new TracerProvider({
-    idGenerator: ids,
-    sampler: new AlwaysOnSampler(),
-    resource: resourceFromAttributes({ 'service.name': SERVICE_NAME }),
-    spanLimits: FILE_SPAN_LIMITS,
-    spanProcessors: [collect],
-  });
-  const writer = new SessionSpanWriter(provider.getTracer(TRACE_SCOPE), ids, true);
+  // Every event of the session is kept: the file is the whole session.
+  const writer = new SessionSpanWriter(
+    { onEnd: (span) => void spans.push(span) },
+    {
+      includeText: true,
+      resource: resourceFromAttributes({ 'service.name': SERVICE_NAME }),
+      scope: { name: TRACE_SCOPE },
+      eventCountLimit: Number.MAX_SAFE_INTEGER,
+    },
+  );
   const target = sessionTraceOf(snapshot.meta.id);
   const last = snapshot.thoughts.at(-1)?.timestamp ?? snapshot.meta.updatedAt;
   writer.writeSession(target, snapshot, Math.max(last, snapshot.meta.updatedAt));

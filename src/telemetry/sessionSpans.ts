@@ -1,8 +1,16 @@
-// A session as spans, through the SDK's tracer: one session span, one child span per thought (from the thought before
-// it, or its model call's start, to the moment it was recorded), links from a revision to the thought it revises and
-// from a branch's first thought to the thought it forks from, feedback and strategy switches as events. The file
-// export and the live stream both write with this, so a streamed session and its exported file look the same.
-import { ROOT_CONTEXT, SpanKind, TraceFlags, trace, type Attributes, type Link, type SpanContext, type Tracer } from '@opentelemetry/api';
+// A session as spans: one session span, one child span per thought (from the thought before it, or its model call's
+// start, to the moment it was recorded), links from a revision to the thought it revises and from a branch's first
+// thought to the thought it forks from, feedback and strategy switches as events. The file export and the live stream
+// both write with this, so a streamed session and its exported file look the same.
+//
+// The spans are finished ReadableSpans handed straight to a span processor (the SDK's BatchSpanProcessor, or a
+// collector for a file), as the SDK's tracer would hand them: with ids derived from the session, times and attributes
+// known up front, a span never changes after it is made, so the tracer's per-span work (context, sampler, a copy and
+// check of every attribute, a mutable span) bought nothing and was most of a streamed thought's cost.
+import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime, type Link, type SpanContext } from '@opentelemetry/api';
+import { hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace';
 import type { FeedbackRecord, SessionMeta, StrategySwitch, ThoughtRecord } from '../engine/model';
 import type { ThoughtLinksOf } from '../diagrams/thoughtLinks';
 import { deliberationFacts } from '../shared/deliberationView';
@@ -21,7 +29,7 @@ import {
   THOUGHT_SPAN_PREFIX,
   type LinkKind,
 } from './attributeNames';
-import { decisionSpanId, sessionSpanId, sessionTraceId, thoughtSpanId, type PresetIdGenerator } from './spanIds';
+import { decisionSpanId, sessionSpanId, sessionTraceId, thoughtSpanId } from './spanIds';
 
 /** Where a session's spans go: its own trace, or the caller's (W3C trace context from the tools/call that began it). */
 export interface SessionTrace {
@@ -29,10 +37,19 @@ export interface SessionTrace {
   traceId: string;
   /** The caller's span: the session span's parent. */
   caller?: SpanContext;
+  /** The session span, the parent of its thoughts' spans: made once per session, not per thought. */
+  readonly sessionSpan: SpanContext;
 }
 
 export function sessionTraceOf(sessionId: string, caller?: SpanContext): SessionTrace {
-  return { sessionId, traceId: caller?.traceId ?? sessionTraceId(sessionId), ...(caller ? { caller } : {}) };
+  const traceId = caller?.traceId ?? sessionTraceId(sessionId);
+  const traceState = caller?.traceState;
+  return {
+    sessionId,
+    traceId,
+    ...(caller ? { caller } : {}),
+    sessionSpan: { traceId, spanId: sessionSpanId(sessionId), traceFlags: TraceFlags.SAMPLED, ...(traceState ? { traceState } : {}) },
+  };
 }
 
 /** When a thought's span starts: its model call's start if it has one, else when the thought before it was recorded. */
@@ -61,13 +78,71 @@ export interface SessionSpanParts {
   feedback?: readonly FeedbackRecord[];
 }
 
-export class SessionSpanWriter {
+/** Where finished spans go: a span processor's onEnd. */
+export interface SpanSink {
+  onEnd(span: ReadableSpan): void;
+}
+
+export interface SpanWriterOptions {
+  /** Thought text, titles, feedback text and `extra` (which may quote text) go out only when true. */
+  includeText: boolean;
+  resource: Resource;
+  scope: InstrumentationScope;
+  /** The most events a span keeps, the newest (the SDK's eventCountLimit: 128 by default; a file keeps all). */
+  eventCountLimit: number;
+}
+
+const UNSET: ReadableSpan['status'] = Object.freeze({ code: SpanStatusCode.UNSET });
+const NO_LINKS: Link[] = [];
+const NO_EVENTS: TimedEvent[] = [];
+
+/** A finished span, shaped as the SDK's own (what its processors and the OTLP serializers read). */
+class FinishedSpan implements ReadableSpan {
+  readonly kind = SpanKind.INTERNAL;
+  readonly status = UNSET;
+  readonly ended = true;
+  readonly droppedAttributesCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly startTime: HrTime;
+  readonly endTime: HrTime;
+
   constructor(
-    private readonly tracer: Tracer,
-    private readonly ids: PresetIdGenerator,
-    /** Thought text, titles, feedback text and `extra` (which may quote text) go out only when true. */
-    private readonly includeText: boolean,
-  ) {}
+    readonly name: string,
+    private readonly context: SpanContext,
+    readonly parentSpanContext: SpanContext | undefined,
+    startMs: number,
+    endMs: number,
+    readonly attributes: Attributes,
+    readonly links: Link[],
+    readonly events: TimedEvent[],
+    readonly droppedEventsCount: number,
+    readonly resource: Resource,
+    readonly instrumentationScope: InstrumentationScope,
+  ) {
+    this.startTime = millisToHrTime(startMs);
+    // As the SDK does: an end before the start is a zero-length span.
+    this.endTime = endMs >= startMs ? millisToHrTime(endMs) : [this.startTime[0], this.startTime[1]];
+  }
+
+  /** Worked out when asked (the exporters do not read it). */
+  get duration(): HrTime {
+    return hrTimeDuration(this.startTime, this.endTime);
+  }
+
+  spanContext(): SpanContext {
+    return this.context;
+  }
+}
+
+export class SessionSpanWriter {
+  private readonly includeText: boolean;
+
+  constructor(
+    private readonly sink: SpanSink,
+    private readonly options: SpanWriterOptions,
+  ) {
+    this.includeText = options.includeText;
+  }
 
   /** `links`: the thought's links resolved by seq (ThoughtLinkResolver); `caller`: a different caller's span to link to. */
   writeThought(
@@ -78,16 +153,13 @@ export class SessionSpanWriter {
     startTime: number,
     caller?: SpanContext,
   ): void {
-    const parent = trace.setSpanContext(ROOT_CONTEXT, {
-      traceId: target.traceId,
-      spanId: sessionSpanId(target.sessionId),
-      traceFlags: TraceFlags.SAMPLED,
-      ...(target.caller?.traceState ? { traceState: target.caller.traceState } : {}),
-    });
-    const spanLinks: Link[] = [];
-    if (links.revises !== undefined) spanLinks.push(this.link(target, links.revises, 'revises'));
-    if (links.startsBranch && links.parent !== undefined) spanLinks.push(this.link(target, links.parent, 'branches_from'));
-    if (caller !== undefined) spanLinks.push({ context: caller, attributes: { [LINK_KIND]: 'caller' satisfies LinkKind } });
+    let spanLinks = NO_LINKS;
+    if (links.revises !== undefined || (links.startsBranch && links.parent !== undefined) || caller !== undefined) {
+      spanLinks = [];
+      if (links.revises !== undefined) spanLinks.push(this.link(target, links.revises, 'revises'));
+      if (links.startsBranch && links.parent !== undefined) spanLinks.push(this.link(target, links.parent, 'branches_from'));
+      if (caller !== undefined) spanLinks.push(linkTo(caller, 'caller'));
+    }
 
     const attributes: Attributes = {
       [THOUGHT.seq]: thought.seq,
@@ -124,9 +196,15 @@ export class SessionSpanWriter {
       attributes[THOUGHT.text] = thought.thought;
       if (thought.extra !== undefined && Object.keys(thought.extra).length > 0) attributes[THOUGHT.extra] = JSON.stringify(thought.extra);
     }
-    this.ids.preset(thoughtSpanId(target.sessionId, thought.seq));
-    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime, attributes, links: spanLinks }, parent);
-    span.end(thought.timestamp);
+    this.childOfSession(
+      target.sessionSpan,
+      name,
+      thoughtSpanId(target.sessionId, thought.seq),
+      startTime,
+      thought.timestamp,
+      attributes,
+      spanLinks,
+    );
   }
 
   /** The session span, from the session's start to `endTime`, with its strategy switches and feedback as events. */
@@ -138,7 +216,7 @@ export class SessionSpanWriter {
       [SESSION.status]: meta.status,
       [SESSION.thoughtCount]: meta.thoughtCount,
       [SESSION.revisionCount]: meta.revisionCount,
-      [SESSION.branchIds]: meta.branchIds,
+      [SESSION.branchIds]: [...meta.branchIds],
       [SESSION.lastThoughtNumber]: meta.lastThoughtNumber,
       [SESSION.totalThoughts]: meta.totalThoughts,
     };
@@ -149,29 +227,41 @@ export class SessionSpanWriter {
       if (meta.title !== undefined) attributes[SESSION.title] = meta.title;
       if (meta.purpose !== undefined) attributes[SESSION.purpose] = meta.purpose;
     }
-    const parent = target.caller ? trace.setSpanContext(ROOT_CONTEXT, target.caller) : ROOT_CONTEXT;
-    this.ids.preset(sessionSpanId(meta.id), target.traceId);
-    const span = this.tracer.startSpan(SESSION_SPAN_NAME, { kind: SpanKind.INTERNAL, startTime: meta.createdAt, attributes }, parent);
+    const events: TimedEvent[] = [];
     for (const change of parts.strategySwitches) {
-      span.addEvent(
-        STRATEGY_SWITCH_EVENT,
-        { [STRATEGY_SWITCH.atSeq]: change.atSeq, [STRATEGY_SWITCH.from]: change.from, [STRATEGY_SWITCH.to]: change.to },
-        change.timestamp,
+      events.push(
+        event(
+          STRATEGY_SWITCH_EVENT,
+          { [STRATEGY_SWITCH.atSeq]: change.atSeq, [STRATEGY_SWITCH.from]: change.from, [STRATEGY_SWITCH.to]: change.to },
+          change.timestamp,
+        ),
       );
     }
     (parts.feedback ?? []).forEach((feedback, index) =>
-      span.addEvent(FEEDBACK_EVENT, this.feedbackAttributes(feedback, index), feedback.createdAt),
+      events.push(event(FEEDBACK_EVENT, this.feedbackAttributes(feedback, index), feedback.createdAt)),
     );
-    span.end(Math.max(endTime, meta.createdAt));
+    // Past the limit the oldest events go, counted, as the SDK's span drops them.
+    const dropped = Math.max(0, events.length - this.options.eventCountLimit);
+    const context: SpanContext = { ...target.sessionSpan, traceState: target.caller?.traceState };
+    this.sink.onEnd(
+      new FinishedSpan(
+        SESSION_SPAN_NAME,
+        context,
+        target.caller,
+        meta.createdAt,
+        Math.max(endTime, meta.createdAt),
+        attributes,
+        NO_LINKS,
+        dropped > 0 ? events.slice(dropped) : events,
+        dropped,
+        this.options.resource,
+        this.options.scope,
+      ),
+    );
   }
 
   /** A decision-point answer: from the thought's recording (`startTime`) to the answer, linked to the thought's span. */
   writeDecision(target: SessionTrace, decision: DecisionRecord, startTime: number): void {
-    const parent = trace.setSpanContext(ROOT_CONTEXT, {
-      traceId: target.traceId,
-      spanId: sessionSpanId(target.sessionId),
-      traceFlags: TraceFlags.SAMPLED,
-    });
     const attributes: Attributes = {
       [THOUGHT.number]: decision.thoughtNumber,
       [DECISION.about]: decision.about,
@@ -180,13 +270,45 @@ export class SessionSpanWriter {
     if (decision.choice !== undefined) attributes[DECISION.choice] = decision.choice;
     if (this.includeText && decision.text !== undefined) attributes[DECISION.text] = decision.text;
     const links = decision.seq === undefined ? [] : [this.link(target, decision.seq, 'decides')];
-    this.ids.preset(decisionSpanId(target.sessionId, decision.thoughtNumber, decision.at));
-    const span = this.tracer.startSpan(
-      `${DECISION_SPAN_PREFIX} ${decision.about}`,
-      { kind: SpanKind.INTERNAL, startTime: Math.min(startTime, decision.at), attributes, links },
+    // Without the trace state: a decision's span has always been made under a bare parent.
+    const { traceState: _traceState, ...parent } = target.sessionSpan;
+    this.childOfSession(
       parent,
+      `${DECISION_SPAN_PREFIX} ${decision.about}`,
+      decisionSpanId(target.sessionId, decision.thoughtNumber, decision.at),
+      Math.min(startTime, decision.at),
+      decision.at,
+      attributes,
+      links,
     );
-    span.end(decision.at);
+  }
+
+  /** A span under the session span (in the session span's trace state, when the caller gave one). */
+  private childOfSession(
+    parent: SpanContext,
+    name: string,
+    spanId: string,
+    startTime: number,
+    endTime: number,
+    attributes: Attributes,
+    links: Link[],
+  ): void {
+    const context: SpanContext = { traceId: parent.traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState: parent.traceState };
+    this.sink.onEnd(
+      new FinishedSpan(
+        name,
+        context,
+        parent,
+        startTime,
+        endTime,
+        attributes,
+        links,
+        NO_EVENTS,
+        0,
+        this.options.resource,
+        this.options.scope,
+      ),
+    );
   }
 
   private feedbackAttributes(feedback: FeedbackRecord, index: number): Attributes {
@@ -207,9 +329,14 @@ export class SessionSpanWriter {
   }
 
   private link(target: SessionTrace, seq: number, kind: LinkKind): Link {
-    return {
-      context: { traceId: target.traceId, spanId: thoughtSpanId(target.sessionId, seq), traceFlags: TraceFlags.SAMPLED },
-      attributes: { [LINK_KIND]: kind },
-    };
+    return linkTo({ traceId: target.traceId, spanId: thoughtSpanId(target.sessionId, seq), traceFlags: TraceFlags.SAMPLED }, kind);
   }
+}
+
+function linkTo(context: SpanContext, kind: LinkKind): Link {
+  return { context, attributes: { [LINK_KIND]: kind }, droppedAttributesCount: 0 };
+}
+
+function event(name: string, attributes: Attributes, time: number): TimedEvent {
+  return { name, time: millisToHrTime(time), attributes, droppedAttributesCount: 0 };
 }

@@ -11,8 +11,8 @@ import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { startOtlpStreaming } from '../../src/telemetry/otlpExporter';
 import type { LiveTraceStreamer } from '../../src/telemetry/liveTraces';
 import type { OtlpProtocol } from '../../src/telemetry/otlpEndpoint';
-import { GEN_AI, LINK_KIND, SESSION_SPAN_NAME, THOUGHT } from '../../src/telemetry/attributeNames';
-import { connectDeliberation, type DeliberationHarness } from './support/scriptedModel';
+import { GEN_AI, LINK_KIND, SESSION, SESSION_SPAN_NAME, THOUGHT } from '../../src/telemetry/attributeNames';
+import { connectDeliberation, type DeliberationHarness, type Script } from './support/scriptedModel';
 import { deadEndpoint, startReceiver, type ReceivedSpan, type Receiver } from './support/otlpReceiver';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,18 +36,25 @@ interface Rig {
 async function rig(
   url: string,
   protocol: OtlpProtocol,
-  options: { maxQueueSize?: number; requestTimeoutMillis?: number } = {},
+  options: { maxQueueSize?: number; requestTimeoutMillis?: number; script?: Script } = {},
 ): Promise<Rig> {
   const directory = tempDir('te-otlp-');
   const store = new FileSessionStore(directory, { log: quiet });
   const engine = new ThinkingEngine({ store, log: quiet });
   const streamer = startOtlpStreaming(
     { url, protocol, description: url, warnings: [] },
-    { includeText: true, loadSession: (id) => engine.getSession(id), scheduledDelayMillis: 10, ...options },
+    {
+      includeText: true,
+      loadSession: (id) => engine.getSession(id),
+      scheduledDelayMillis: 10,
+      maxQueueSize: options.maxQueueSize,
+      requestTimeoutMillis: options.requestTimeoutMillis,
+    },
   );
   engine.onEvent(streamer.onEngineEvent);
   const harness = await connectDeliberation(
-    () => ({ text: 'A cache hides the slow query; fix the query first.', usage: { inputTokens: 120, outputTokens: 30 } }),
+    options.script ??
+      (() => ({ text: 'A cache hides the slow query; fix the query first.', usage: { inputTokens: 120, outputTokens: 30 } })),
     { engine, telemetry: streamer },
   );
   cleanups.push(async () => {
@@ -196,6 +203,118 @@ for (const protocol of ['http/json', 'http/protobuf'] as const) {
     });
   });
 }
+
+describe("a deliberation in the caller's trace", () => {
+  const traceparent = (traceId: string, spanId: string) => `00-${traceId}-${spanId}-01`;
+  /** The session span of a session, and the thought spans under it. */
+  function sessionSpans(spans: ReceivedSpan[], sessionId: string): { session: ReceivedSpan; thoughts: ReceivedSpan[] } {
+    const session = spans.find((span) => span.name === SESSION_SPAN_NAME && attribute(span, SESSION.id) === sessionId);
+    assert.ok(session, `the session span of ${sessionId}`);
+    return { session, thoughts: spans.filter((span) => span.parentSpanId === session.spanId) };
+  }
+
+  it("records its thoughts, made after each model call, in the caller's trace while other calls run in between", async () => {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    // The model takes a while, so that other calls are answered while the deliberation awaits it.
+    const { harness, streamer } = await rig(receiver.url, 'http/json', {
+      script: () => ({ text: 'Fix the query first.', delayMs: 300, usage: { inputTokens: 50, outputTokens: 10 } }),
+    });
+    const callerTrace = '5cf92f3577b34da6a3ce929d0e0e4737';
+    const callerSpan = '10f067aa0ba902b8';
+    const deliberation = harness.deliberate(
+      { problem: 'Index or cache?', plan: { strategy: 'direct', role: 'critical' } },
+      { meta: { traceparent: traceparent(callerTrace, callerSpan), tracestate: 'vendor=deliberate' } },
+    );
+    await waitFor(() => harness.log.inFlight === 1, 'the model call under way');
+    // Meanwhile: a session from another caller's trace, and one from no trace at all (each ends at once).
+    const otherTrace = '1af7651916cd43dd8448eb211c80319d';
+    const otherSpan = 'c7ad6b7169203332';
+    const other = ok(
+      await think(
+        harness,
+        { thought: 'Elsewhere.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
+        { traceparent: traceparent(otherTrace, otherSpan) },
+      ),
+    );
+    const plain = ok(await think(harness, { thought: 'No trace.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }));
+    const result = await deliberation;
+    assert.notEqual(result.isError, true, JSON.stringify(result.content));
+    const sessionId = (result.structuredContent as { sessionId: string }).sessionId;
+    assert.equal(harness.log.calls.length, 1);
+
+    await streamer.flush();
+    const ended = [sessionId, other.sessionId, plain.sessionId];
+    await waitFor(
+      () => ended.every((id) => receiver.spans().some((span) => span.name === SESSION_SPAN_NAME && attribute(span, SESSION.id) === id)),
+      'the three session spans',
+    );
+    await waitFor(() => receiver.spans().length >= 2 + 1 + 1 + 3, 'every thought span');
+    const spans = receiver.spans();
+
+    const deliberated = sessionSpans(spans, sessionId);
+    assert.equal(deliberated.session.traceId, callerTrace);
+    assert.equal(deliberated.session.parentSpanId, callerSpan);
+    assert.equal(deliberated.session.traceState, 'vendor=deliberate');
+    assert.deepEqual(
+      deliberated.thoughts.map((span) => [attribute(span, THOUGHT.role), span.traceId]),
+      [
+        ['framing', callerTrace],
+        ['critical', callerTrace],
+      ],
+      "the framing thought and the role's thought, recorded after the model answered, in the caller's trace",
+    );
+    assert.ok(
+      deliberated.thoughts.every((span) => span.links.length === 0),
+      'no caller link: the session is in its trace',
+    );
+
+    const elsewhere = sessionSpans(spans, other.sessionId as string);
+    assert.deepEqual(
+      [elsewhere.session.traceId, elsewhere.session.parentSpanId, ...elsewhere.thoughts.map((span) => span.traceId)],
+      [otherTrace, otherSpan, otherTrace],
+    );
+    const untraced = sessionSpans(spans, plain.sessionId as string);
+    assert.equal(untraced.session.parentSpanId, '');
+    assert.ok(
+      [untraced.session, ...untraced.thoughts].every((span) => span.traceId !== callerTrace && span.traceId !== otherTrace),
+      'a call without traceparent starts its own trace, whatever runs beside it',
+    );
+  });
+
+  it('links every thought of a deliberation into an existing session to the caller', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const { harness, streamer } = await rig(receiver.url, 'http/protobuf');
+    const first = ok(
+      await think(harness, { thought: 'Why is the page slow?', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true }),
+    );
+    const sessionId = first.sessionId as string;
+    const callerTrace = '6cf92f3577b34da6a3ce929d0e0e4738';
+    const callerSpan = '20f067aa0ba902b9';
+    const result = await harness.deliberate(
+      { problem: 'Index or cache?', sessionId, plan: { strategy: 'direct', role: 'critical' } },
+      { meta: { traceparent: traceparent(callerTrace, callerSpan) } },
+    );
+    assert.notEqual(result.isError, true, JSON.stringify(result.content));
+    await streamer.flush();
+    await waitFor(() => receiver.spans().some((span) => span.name === SESSION_SPAN_NAME), 'the session span');
+    await waitFor(() => receiver.spans().length >= 1 + 3, 'every thought span');
+    const { session, thoughts } = sessionSpans(receiver.spans(), sessionId);
+    assert.notEqual(session.traceId, callerTrace, 'the session stays in the trace it began in');
+    assert.deepEqual(
+      thoughts.map((span) => [
+        attribute(span, THOUGHT.role) ?? 'none',
+        span.links.map((link) => [link.traceId, link.spanId, link.attributes.get(LINK_KIND)]),
+      ]),
+      [
+        ['none', []],
+        ['framing', [[callerTrace, callerSpan, 'caller']]],
+        ['critical', [[callerTrace, callerSpan, 'caller']]],
+      ],
+    );
+  });
+});
 
 describe('live OTLP streaming never gets in the way', () => {
   const cases = [

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { exportSession } from '../../src/export/index';
-import { toOtlpJson } from '../../src/telemetry/otlpFile';
+import { sessionSpans, toOtlpJson } from '../../src/telemetry/otlpFile';
+import { SessionSpanWriter, sessionTraceOf } from '../../src/telemetry/sessionSpans';
+import { callerSpanContext } from '../../src/telemetry/liveTraces';
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { AlwaysOnSampler, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { looksLikeOtlp, parseSessionFile } from '../../src/telemetry/otlpImport';
 import { SessionFormatError } from '../../src/storage/sessionJsonFormats';
 import { GEN_AI, LINK_KIND, SESSION_SPAN_NAME, THOUGHT } from '../../src/telemetry/attributeNames';
@@ -136,5 +141,80 @@ describe('OTLP/JSON session export', () => {
     assert.equal(parsed.snapshot.thoughts.length, snapshot.thoughts.length);
     assert.match(parsed.warnings.join(' '), /carry no text/);
     assert.match(parsed.warnings.join(' '), /1 span\(s\) that are not this session's/);
+  });
+});
+
+describe('spans made without the SDK tracer', () => {
+  /** The same spans made again through the SDK's tracer, from what each span says: ids, parent, times, fields. */
+  function throughTracer(spans: ReadableSpan[]): ReadableSpan[] {
+    const remade: ReadableSpan[] = [];
+    let next: { traceId: string; spanId: string } | undefined;
+    const provider = new TracerProvider({
+      idGenerator: { generateTraceId: () => next?.traceId ?? '', generateSpanId: () => next?.spanId ?? '' },
+      sampler: new AlwaysOnSampler(),
+      resource: spans[0].resource,
+      spanLimits: { eventCountLimit: Number.MAX_SAFE_INTEGER },
+      spanProcessors: [
+        { onStart: () => {}, onEnd: (span) => void remade.push(span), forceFlush: async () => {}, shutdown: async () => {} },
+      ],
+    });
+    const tracer = provider.getTracer(spans[0].instrumentationScope.name, spans[0].instrumentationScope.version);
+    for (const span of spans) {
+      next = span.spanContext();
+      const parent = span.parentSpanContext ? trace.setSpanContext(ROOT_CONTEXT, span.parentSpanContext) : ROOT_CONTEXT;
+      const made = tracer.startSpan(
+        span.name,
+        {
+          kind: span.kind,
+          startTime: span.startTime,
+          attributes: span.attributes,
+          links: span.links.map(({ context, attributes }) => ({ context, attributes })),
+        },
+        parent,
+      );
+      for (const event of span.events) made.addEvent(event.name, event.attributes, event.time);
+      made.end(span.endTime);
+    }
+    return remade;
+  }
+
+  it("serialise byte for byte as the SDK tracer's spans (JSON and protobuf), with and without a caller", () => {
+    const snapshot = richSession();
+    const spans = sessionSpans(snapshot);
+    // And a session in a caller's trace: the session span under a remote parent with trace state, its thoughts under it.
+    const caller = callerSpanContext({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'vendor=abc' });
+    assert.ok(caller);
+    const inCallerTrace: ReadableSpan[] = [];
+    const writer = new SessionSpanWriter(
+      { onEnd: (span) => void inCallerTrace.push(span) },
+      { includeText: false, resource: spans[0].resource, scope: spans[0].instrumentationScope, eventCountLimit: 128 },
+    );
+    const target = sessionTraceOf(snapshot.meta.id, caller);
+    writer.writeSession(target, snapshot, snapshot.meta.updatedAt);
+    writer.writeThought(
+      target,
+      snapshot.thoughts[2],
+      'linear',
+      { parent: 1, startsBranch: false, revises: 1 },
+      snapshot.thoughts[1].timestamp,
+      caller,
+    );
+    writer.writeDecision(
+      target,
+      { thoughtNumber: 2, seq: 1, about: 'nextStage', action: 'accept', at: snapshot.meta.updatedAt + 5 },
+      snapshot.meta.updatedAt,
+    );
+    for (const list of [spans, inCallerTrace]) {
+      const sdk = throughTracer(list);
+      assert.equal(sdk.length, list.length);
+      assert.deepEqual(
+        Buffer.from(JsonTraceSerializer.serializeRequest(list) ?? []),
+        Buffer.from(JsonTraceSerializer.serializeRequest(sdk) ?? []),
+      );
+      assert.deepEqual(
+        Buffer.from(ProtobufTraceSerializer.serializeRequest(list) ?? []),
+        Buffer.from(ProtobufTraceSerializer.serializeRequest(sdk) ?? []),
+      );
+    }
   });
 });

@@ -179,29 +179,32 @@ export function registerDeliberateTool(server: McpServer, context: ToolContext):
       const total = plannedCalls(prepared.plan);
       let reply: DeliberationReply;
       try {
-        reply = await runDeliberation(prepared, {
-          engine: context.engine,
-          connectionId: context.connectionId,
-          gateway,
-          toolGateway: context.toolGateway,
-          signal: extra.mcpReq.signal,
-          whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
-          onCallRecorded: ({ done, outcome, thoughtNumber }) => {
-            if (progressToken === undefined) return;
-            const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
-            void extra.mcpReq
-              .notify({
-                method: 'notifications/progress',
-                params: {
-                  progressToken,
-                  progress: done,
-                  total,
-                  message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)`,
-                },
-              })
-              .catch(() => {});
-          },
-        });
+        // With trace streaming on, the deliberation's thoughts (recorded after each model call) join the caller's trace.
+        const run = () =>
+          runDeliberation(prepared, {
+            engine: context.engine,
+            connectionId: context.connectionId,
+            gateway,
+            toolGateway: context.toolGateway,
+            signal: extra.mcpReq.signal,
+            whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
+            onCallRecorded: ({ done, outcome, thoughtNumber }) => {
+              if (progressToken === undefined) return;
+              const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
+              void extra.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken,
+                    progress: done,
+                    total,
+                    message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)`,
+                  },
+                })
+                .catch(() => {});
+            },
+          });
+        reply = await (context.telemetry ? context.telemetry.inCallContext(extra.mcpReq._meta, run) : run());
       } catch (error) {
         if (error instanceof RecordingError) return errorResult(`The deliberation could not be recorded: ${error.message}`);
         throw error;

@@ -60,7 +60,12 @@ export interface DeliberationHarness {
   log: ScriptedModelLog;
   deliberate(
     args: Record<string, unknown>,
-    options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
+    options?: {
+      signal?: AbortSignal;
+      onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+      /** The request's `_meta` (W3C trace context, say). */
+      meta?: Record<string, unknown>;
+    },
   ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -152,7 +157,7 @@ export async function connectDeliberation(
     log,
     deliberate: (args, callOptions = {}) =>
       client.callTool(
-        { name: 'deliberate', arguments: args },
+        { name: 'deliberate', arguments: args, ...(callOptions.meta ? { _meta: callOptions.meta } : {}) },
         {
           signal: callOptions.signal,
           timeout: 120_000,
