@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import { HELPER_ID, answered, ask, hatOf, sessionWith, warmUpChat, type HelperApi } from '../suite/scriptedChat';
 import { EXTENSION_ID, eventually, isolateStorage } from '../suite/support';
+import { runStaging } from './staging';
 
 const ANSWERS: Record<string, string> = {
   factual: 'Billing handles 40k invoices a day; the current p99 is 140 ms; the queue would add one network hop per invoice.',
@@ -18,18 +19,8 @@ const ANSWERS: Record<string, string> = {
   synthesis: 'Go event-driven behind a flag: idempotent invoice ids, an outbox table, and a one-month shadow run before the switch.',
 };
 
-function say(line: string): void {
-  // The runner shows only lines carrying its marker (the rest of the console is the workbench's own log).
-  console.log(`${process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER ?? ''}${line}`);
-}
-
-export async function run(): Promise<void> {
-  try {
-    await stageHats();
-  } catch (error) {
-    say(`hats staging failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    throw error;
-  }
+export function run(): Promise<void> {
+  return runStaging('hats', stageHats);
 }
 
 async function stageHats(): Promise<void> {

@@ -6,19 +6,10 @@ import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import { HELPER_ID, type HelperApi } from '../suite/scriptedChat';
 import { EXTENSION_ID, eventually, isolateStorage } from '../suite/support';
+import { runStaging } from './staging';
 
-function say(line: string): void {
-  // The runner shows only lines carrying its marker (the rest of the console is the workbench's own log).
-  console.log(`${process.env.THOUGHT_EXPLORER_TEST_OUTPUT_MARKER ?? ''}${line}`);
-}
-
-export async function run(): Promise<void> {
-  try {
-    await stageInlineGraph();
-  } catch (error) {
-    say(`MCP App staging failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    throw error;
-  }
+export function run(): Promise<void> {
+  return runStaging('MCP App', stageInlineGraph);
 }
 
 async function stageInlineGraph(): Promise<void> {
