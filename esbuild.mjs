@@ -54,6 +54,14 @@ writeFileSync(MCP_APP_HTML, mcpAppHtml);
 // Gzipped and base64-encoded: a quarter of the size in the bundle's source, which V8 keeps in memory for the process.
 const embedMcpApp = { define: { __THOUGHT_GRAPH_APP_HTML_GZ__: JSON.stringify(gzipSync(mcpAppHtml, { level: 9 }).toString('base64')) } };
 
+/** In the CLI bundle, `openai` is the separately built dist/openai.js beside it (see src/deliberation/openAiBundle.ts). */
+const openAiBesidePlugin = {
+  name: 'openai-beside',
+  setup(build) {
+    build.onResolve({ filter: /^openai$/ }, () => ({ path: './openai.js', external: true }));
+  },
+};
+
 // The extension host's two bundles: the host (activation) and the MCP HTTP server with the SDK, required only when VS
 // Code starts the server, so activation never parses it (~0.6 MB). What both reach — the engine, the store, zod … —
 // is built once into dist/core.js and shared at run time (scripts/sharedCore.mjs): one engine in the process.
@@ -101,9 +109,30 @@ const contexts = [
     target: 'node22',
   },
   {
+    // The OpenAI-compatible client, loaded by dist/cli.js only when a model endpoint is configured.
+    ...common,
+    entryPoints: ['src/deliberation/openAiBundle.ts'],
+    outfile: 'dist/openai.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
+    // The CLI itself, loaded by dist/cli.js once the compile cache is on (src/cli/launcher.ts).
     ...common,
     ...embedMcpApp,
     entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli-main.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    // import('openai') becomes a require of the bundle beside this one (dist/openai.js), read only when it runs.
+    plugins: [...common.plugins, openAiBesidePlugin],
+  },
+  {
+    // dist/cli.js, the command: the Node version check, Node's compile cache, then dist/cli-main.js.
+    ...common,
+    entryPoints: ['src/cli/launcher.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',

@@ -38,7 +38,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): ModelGateway
   // Local servers ignore the key, but the client insists on one.
   // Responses are read against a byte limit as well as the runner's time-out (see boundedFetch.ts).
   const connect = async (): Promise<OpenAI> => {
-    const { default: OpenAIClient } = await import('openai');
+    const { OpenAI: OpenAIClient } = await import('openai');
     return new OpenAIClient({
       baseURL: options.endpoint,
       apiKey: apiKey ?? 'no-key',

@@ -277,10 +277,11 @@ describe('MCP App: hosts without MCP Apps see the same sequentialthinking reply'
 });
 
 describe('MCP App: served by the stdio CLI on its own', () => {
-  it('dist/cli.js alone (no dist/mcp-app beside it) serves the same document, embedded at build time', async () => {
+  it('dist/cli.js alone (with the bundle it loads, no dist/mcp-app beside it) serves the same document, embedded at build time', async () => {
     ensureBuiltCli();
     const alone = tempDir('te-mcp-app-cli-');
     copyFileSync(CLI, join(alone, 'cli.js'));
+    copyFileSync(join(ROOT, 'dist', 'cli-main.js'), join(alone, 'cli-main.js'));
     const connected = await connectStdio(process.execPath, [join(alone, 'cli.js'), '--storage-path', join(alone, 'store')]);
     try {
       const { contents } = await connected.client.readResource({ uri: THOUGHT_GRAPH_URI });

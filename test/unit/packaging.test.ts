@@ -52,6 +52,7 @@ describe('packaging checks', () => {
       'extension/dist/core.js',
       'extension/dist/mcpServer.js',
       'extension/dist/telemetry.js',
+      'extension/dist/openai.js',
       'extension/LICENSE.txt',
       'extension/changelog.md',
     ];
