@@ -2,8 +2,9 @@
 // drops stale results (generation counter), keeps the last good SVG when a render fails and says what failed.
 import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramKeyboard } from './diagramKeyboard';
-import { renderMermaid } from './mermaidSetup';
+import { currentSketchTheme, renderMermaid } from './mermaidSetup';
 import { PanZoom } from './panZoom';
+import { drawSketch } from './sketchDrawing';
 import { nodeIdAt } from './svgNodes';
 import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
@@ -13,6 +14,11 @@ export interface DiagramRequest {
    * left out). Called at render time, so a burst of requests builds the text once.
    */
   source: () => { text: string; note: string };
+  /**
+   * Draw it with the live view's own drawing (webview/sketchDrawing.ts) rather than Mermaid: a live session's thought
+   * diagrams, redrawn on every thought. Text it cannot read is drawn by Mermaid.
+   */
+  sketch?: boolean;
 }
 
 export interface DiagramViewOptions {
@@ -51,7 +57,9 @@ export class DiagramView {
   private readonly offscreen: HTMLElement;
   private readonly status: HTMLElement;
   private readonly note: HTMLElement;
+  /** The text on screen and whether the sketch drew it (a Mermaid request for the same text still redraws it). */
   private lastText: string | undefined;
+  private lastSketched = false;
   /** Resolvers waiting for the next settled render (tests, benchmarks and exports wait on it). */
   private settledWaiters: (() => void)[] = [];
   /** Numbers Mermaid's render ids; ids start with the diagram kind, so they stay unique across the page's views. */
@@ -188,9 +196,16 @@ export class DiagramView {
     this.running = true;
     try {
       const { text, note } = request.source();
-      if (text !== this.lastText) {
-        const svgText = await renderMermaid(`${this.kind}-${++this.renderIds}`, text, this.offscreen);
-        if (generation === this.generation) this.swap(svgText, text);
+      const sketch = request.sketch === true;
+      if (text !== this.lastText || (this.lastSketched && !sketch)) {
+        const id = `${this.kind}-${++this.renderIds}`;
+        const theme = sketch ? currentSketchTheme() : undefined;
+        const sketched = theme ? drawSketch(id, text, theme) : undefined;
+        if (sketched) this.swap(sketched, text, true);
+        else {
+          const svg = parseSvg(await renderMermaid(id, text, this.offscreen));
+          if (generation === this.generation) this.swap(svg, text, false);
+        }
       }
       if (generation === this.generation) {
         this.setNote(note);
@@ -211,18 +226,13 @@ export class DiagramView {
     else this.notifySettled();
   }
 
-  private swap(svgText: string, text: string): void {
-    // Mermaid's strict mode has already sanitised the SVG with DOMPurify; the CSP forbids inline handlers anyway.
-    const template = document.createElement('template');
-    template.innerHTML = svgText;
-    const svg = template.content.querySelector('svg');
-    if (!svg) throw new Error('Mermaid returned no SVG');
-    svg.removeAttribute('style');
+  private swap(svg: SVGSVGElement, text: string, sketched: boolean): void {
     const refocus = this.keyboard.hasNodeFocus();
     this.stage.replaceChildren(svg);
     this.panZoom.contentChanged(svg);
     this.keyboard.attach(svg, refocus);
     this.lastText = text;
+    this.lastSketched = sketched;
     this.renderCount++;
     // Visible to tests and the benchmark without any hook into the page's scripts.
     this.element.dataset.renders = String(this.renderCount);
@@ -257,6 +267,16 @@ export class DiagramView {
     this.settledWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** Mermaid's SVG text as an element. Its strict mode has already sanitised it (DOMPurify); the CSP forbids handlers. */
+function parseSvg(svgText: string): SVGSVGElement {
+  const template = document.createElement('template');
+  template.innerHTML = svgText;
+  const svg = template.content.querySelector('svg');
+  if (!svg) throw new Error('Mermaid returned no SVG');
+  svg.removeAttribute('style');
+  return svg;
 }
 
 function shortMessage(message: string): string {

@@ -407,8 +407,12 @@ export class ExplorerApp implements HostMessageHandler {
     const expanded = folding.expanded(kind);
     const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
     const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming, room: view.roomWidth };
+    // While the session is live, every thought redraws: the quick drawing keeps up (webview/sketchDrawing.ts); a
+    // finished, saved or replayed session is drawn by Mermaid, as the exports are.
+    const sketch = snapshot.meta.status === 'live' && !this.layout.replay.active;
     // Built at render time, so a burst of requests builds the text once.
     view.request({
+      sketch,
       source: () => {
         const diagram = this.foldedDiagram(kind, snapshot, options);
         folding.remember(kind, diagram.members);

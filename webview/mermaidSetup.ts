@@ -3,6 +3,7 @@
 import mermaid from 'mermaid';
 import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
 import type { ThemeKind } from '../src/shared/protocol';
+import type { SketchTheme } from './sketchDrawing';
 import { mermaidThemeVariables } from './theme';
 
 /**
@@ -16,6 +17,15 @@ export const MAX_EDGES = 20_000;
 /** (Re)initialises Mermaid for the theme in force; the app calls it once at start and on each theme change. */
 export function configureMermaid(kind: ThemeKind): void {
   const themeVariables = mermaidThemeVariables(kind);
+  const colour = (name: string): string => String(themeVariables[name]);
+  sketchTheme = {
+    nodeFill: colour('mainBkg'),
+    nodeBorder: colour('nodeBorder'),
+    text: colour('primaryTextColor'),
+    line: colour('lineColor'),
+    labelBackground: colour('edgeLabelBackground'),
+    fontFamily: colour('fontFamily'),
+  };
   mermaid.initialize({
     startOnLoad: false,
     securityLevel: 'strict',
@@ -33,6 +43,13 @@ export function configureMermaid(kind: ThemeKind): void {
     fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
     logLevel: 'fatal',
   });
+}
+
+let sketchTheme: SketchTheme | undefined;
+
+/** The live view's own drawing takes the colours Mermaid was last configured with, so both look alike. */
+export function currentSketchTheme(): SketchTheme | undefined {
+  return sketchTheme;
 }
 
 export async function renderMermaid(id: string, text: string, offscreen: Element): Promise<string> {

@@ -45,6 +45,20 @@ function needsEscape(character: string, text: string, next: number): boolean {
 const REFERENCE_AFTER_HASH = /\w+;/uy;
 const REFERENCE_AFTER_AMPERSAND = /#?\w+;/uy;
 
+/**
+ * The plain text a label written by mermaidLabel (and thoughtLabel's line break) stands for, one string per drawn line:
+ * what Mermaid shows when it draws the label. Entity codes become their characters in one pass, so a decoded `#` or
+ * `&` never starts another code.
+ */
+export function decodedLabelLines(label: string): string[] {
+  return label.split(LABEL_LINE_BREAK).map((line) =>
+    line.replace(/#(\d{1,7});/g, (code, digits: string) => {
+      const point = Number(digits);
+      return point <= 0x10ffff ? String.fromCodePoint(point) : code;
+    }),
+  );
+}
+
 /** Turns any name (branch id, stage) into a Mermaid node id: letters, digits and `_` only, never a keyword. */
 export function mermaidId(prefix: string, name: string): string {
   return `${prefix}_${name.replace(/[^A-Za-z0-9]/g, (character) => `_${character.codePointAt(0)}_`)}`;
