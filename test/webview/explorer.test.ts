@@ -10,6 +10,7 @@ import { findStrategy } from '../../src/engine/strategies/catalog';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import { ExplorerPage, cardCount, drawnNodeIds, launchChromium } from './support/explorerPage';
 import { reactSession, switchingSession } from './support/sessions';
+import { waitFor } from '../support/waitFor';
 
 let browser: Browser;
 
@@ -355,30 +356,44 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
-  it('keeps the last good drawing and says what failed when Mermaid cannot render', async () => {
+  it('keeps the last good drawing and says what failed when a diagram cannot be drawn (live: own drawing; finished: Mermaid)', async () => {
     const full = reactSession({ thoughts: 14 });
     const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 12) });
+    const failures = (): Extract<(typeof explorer.record.posted)[number], { type: 'renderFailed' }>[] =>
+      explorer.record.posted.filter((message) => message.type === 'renderFailed');
+    const statusText = async (): Promise<string> => (await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '';
     try {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t11-"]');
-      // Fault injection: Mermaid measures every label with getBBox; make it fail for the next render.
+      // Fault injection, live session: the explorer's own drawing measures each new label on a canvas.
       await explorer.page.evaluate(() => {
-        SVGGraphicsElement.prototype.getBBox = () => {
-          throw new Error('measuring failed (injected)');
+        CanvasRenderingContext2D.prototype.measureText = () => {
+          throw new Error('measuring failed (injected, canvas)');
         };
       });
       await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[12] });
-      const failure = await explorer.waitForPosted('renderFailed', 10_000);
-      assert.equal(failure.diagram, 'branchTree');
-      assert.match(failure.message, /measuring failed/);
+      await waitFor(() => failures().length === 1, 'the first renderFailed', 10_000);
+      assert.equal(failures()[0].diagram, 'branchTree');
+      assert.match(failures()[0].message, /measuring failed \(injected, canvas\)/);
       await explorer.page.waitForSelector('section.diagram-branchTree .diagram-status:not([hidden])');
-      assert.match(
-        (await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '',
-        /could not be drawn \(showing the last good drawing\)/,
-      );
+      assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
       assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
+      assert.ok(!(await drawnNodeIds(explorer, 'branchTree')).includes('t12'));
       assert.equal(await cardCount(explorer), 13, 'the card is shown anyway');
       await explorer.screenshot('render-error-kept');
+
+      // The session ends: Mermaid draws a finished session. Mermaid measures every label with getBBox.
+      await explorer.page.evaluate(() => {
+        SVGGraphicsElement.prototype.getBBox = () => {
+          throw new Error('measuring failed (injected, getBBox)');
+        };
+      });
+      const meta = { ...full.meta, status: 'complete' as const, thoughtCount: 14 };
+      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta, thought: { ...full.thoughts[13], nextThoughtNeeded: false } });
+      await waitFor(() => failures().some((failure) => /getBBox/.test(failure.message)), 'renderFailed from Mermaid', 10_000);
+      assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
+      assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
+      assert.equal(await cardCount(explorer), 14);
     } finally {
       await explorer.close();
     }
