@@ -36,14 +36,6 @@ export function drawSketch(svgId: string, text: string, theme: SketchTheme): SVG
     role: 'graphics-document document',
     'aria-roledescription': 'flowchart-v2',
   }) as SVGSVGElement;
-  svg.style.setProperty('--sketch-node-fill', theme.nodeFill);
-  svg.style.setProperty('--sketch-node-border', theme.nodeBorder);
-  svg.style.setProperty('--sketch-text', theme.text);
-  svg.style.setProperty('--sketch-line', theme.line);
-  svg.style.setProperty('--sketch-label-background', theme.labelBackground);
-  svg.style.setProperty('--sketch-font', theme.fontFamily);
-  svg.style.setProperty('--sketch-font-size', `${LABEL_FONT_PX}px`);
-
   const arrowId = `${svgId}-arrow`;
   const marker = element('marker', {
     id: arrowId,
@@ -78,8 +70,29 @@ export function drawSketch(svgId: string, text: string, theme: SketchTheme): SVG
 
   const root = element('g', { class: 'root' });
   root.append(edgePaths, edgeLabels, nodes);
-  svg.append(defs, root);
+  svg.append(sketchStyle(svgId, theme), defs, root);
   return svg;
+}
+
+/**
+ * The drawing's look, inside the SVG as Mermaid's is, so "Export SVG" saves a file that looks the same on its own. Scoped
+ * to this SVG's id; the explorer's marks (selection, search, feedback) are more specific and still win.
+ */
+function sketchStyle(svgId: string, theme: SketchTheme): SVGStyleElement {
+  // The colours are #rrggbb (theme.ts); nothing in the font list may end a rule.
+  const font = theme.fontFamily.replace(/[{}<>;\\]/g, '');
+  const scope = `#${svgId}`;
+  const style = document.createElementNS(SVG, 'style');
+  style.textContent = [
+    `${scope} .node > :is(rect, path) { fill: ${theme.nodeFill}; stroke: ${theme.nodeBorder}; stroke-width: 1px; }`,
+    `${scope} .node > path.folded-border { fill: none; }`,
+    `${scope} text { fill: ${theme.text}; font-family: ${font}; font-size: ${LABEL_FONT_PX}px; }`,
+    `${scope} .flowchart-link { fill: none; stroke: ${theme.line}; stroke-width: 2px; }`,
+    `${scope} .flowchart-link.edge-pattern-dotted { stroke-dasharray: 3; }`,
+    `${scope} .arrowheadPath path { fill: ${theme.line}; }`,
+    `${scope} .edgeLabel-background { fill: ${theme.labelBackground}; }`,
+  ].join('\n');
+  return style;
 }
 
 function nodeGroup(box: SketchBox, id: string, graph: SketchGraph): SVGGElement {

@@ -144,7 +144,9 @@ describe('the sketch lays a tree out in lanes', () => {
       assert.ok(thought, `thought #${number} ${branch ?? ''}`);
       return layout.boxes.get(thoughtNodeId(thought)) as NonNullable<ReturnType<typeof layout.boxes.get>>;
     };
-    const main = demo.thoughts.filter((thought) => thought.branchId === undefined).map((thought) => layout.boxes.get(thoughtNodeId(thought)));
+    const main = demo.thoughts
+      .filter((thought) => thought.branchId === undefined)
+      .map((thought) => layout.boxes.get(thoughtNodeId(thought)));
     assert.equal(new Set(main.map((mainBox) => mainBox?.x)).size, 1, 'the main line is one column');
     const fork = box(6);
     const branches = graph.nodes.filter((node) => graph.edges.some((edge) => edge.dotted && edge.to === node.id));

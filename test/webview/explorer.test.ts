@@ -389,7 +389,12 @@ describe('explorer webview in Chromium', () => {
         };
       });
       const meta = { ...full.meta, status: 'complete' as const, thoughtCount: 14 };
-      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta, thought: { ...full.thoughts[13], nextThoughtNeeded: false } });
+      await explorer.send({
+        type: 'thoughtAdded',
+        sessionId: full.meta.id,
+        meta,
+        thought: { ...full.thoughts[13], nextThoughtNeeded: false },
+      });
       await waitFor(() => failures().some((failure) => /getBBox/.test(failure.message)), 'renderFailed from Mermaid', 10_000);
       assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
       assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');

@@ -9,7 +9,7 @@ import { stageNodeId } from '../../src/diagrams/stageGraph';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import type { ThemeKind } from '../../src/shared/protocol';
-import { ExplorerPage, cardCount, launchChromium } from './support/explorerPage';
+import { ExplorerPage, cardCount, drawnNodeIds, launchChromium } from './support/explorerPage';
 import { demoSession, reactSession } from './support/sessions';
 
 let browser: Browser;
@@ -77,6 +77,57 @@ async function followState(explorer: ExplorerPage): Promise<string | null> {
 }
 
 describe('live view in Chromium', () => {
+  it('draws a live session with its own drawing (nodes, branch names, keyboard, search, Export SVG); Mermaid once it ends', async () => {
+    const full = await demoSession();
+    const explorer = await openLive(full, 9);
+    try {
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t8-"]');
+      for (const thought of full.thoughts.slice(9, -1)) {
+        await addThought(explorer, full, thought);
+        await explorer.waitForDiagram('branchTree', `svg.sketch g.node[id*="-flowchart-t${thought.seq}-"]`);
+      }
+      // While thoughts stream in the tree is folded to a few nodes; when they pause it is drawn whole, by the same drawing.
+      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t0-"]');
+      // The same node ids as Mermaid's drawing, the branch names on their edges, every node a keyboard stop.
+      const drawn = await drawnNodeIds(explorer, 'branchTree');
+      assert.deepEqual(
+        drawn.filter((id) => id.startsWith('t')).sort(),
+        full.thoughts
+          .slice(0, -1)
+          .map((thought) => `t${thought.seq}`)
+          .sort(),
+      );
+      const edgeNames = await explorer.page.$$eval('section.diagram-branchTree g.edgeLabel .edgeLabel', (labels) =>
+        labels.map((label) => label.textContent),
+      );
+      assert.deepEqual(edgeNames.sort(), ['cache-key', 'runner-image']);
+      assert.equal(await explorer.page.locator('section.diagram-branchTree g.node[role="button"]').count(), drawn.length);
+      // Labels readable at the default view: at least 11 px on screen.
+      const smallest = await explorer.page.$$eval('section.diagram-branchTree g.node .nodeLabel tspan', (spans) =>
+        Math.min(...spans.map((span) => span.getBoundingClientRect().height)),
+      );
+      assert.ok(smallest >= 11, `label lines ${smallest.toFixed(1)} px high`);
+      // Search marks nodes of the drawing as it marks Mermaid's.
+      await explorer.page.fill('.session-search input', 'runner image');
+      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node.search-hit');
+      await explorer.screenshot('live-sketch-dark');
+      // Export SVG saves a drawing that carries its own look.
+      await explorer.page.click('[data-action="export-svg"]');
+      const exported = await explorer.waitForPosted('exportSvg');
+      assert.equal(exported.diagram, 'branchTree');
+      assert.match(exported.svg, /<style[^>]*>#branchTree-\d+ \.node/);
+      assert.doesNotMatch(exported.svg, /search-hit/);
+
+      // The last thought ends the session: Mermaid draws the finished tree.
+      await addThought(explorer, full, full.thoughts[full.thoughts.length - 1]);
+      await explorer.waitForDiagram('branchTree', `svg:not(.sketch) g.node[id*="-flowchart-t${full.thoughts.length - 1}-"]`);
+      assert.deepEqual(explorer.record.pageErrors, []);
+    } finally {
+      await explorer.close();
+    }
+  });
+
   it('follows the demo session: newest card and current stage in view; a wheel pauses, Follow resumes', async () => {
     const full = await demoSession();
     const explorer = await openLive(full, 1);
