@@ -178,9 +178,16 @@ export class DiagramView {
 
   private schedule(): void {
     if (this.frame !== undefined || this.running) return;
-    // Wait for the next frame to be painted (rAF, then a new task) before rendering: the card and stage graph changes
-    // made by the same message reach the screen first, and every request arriving meanwhile is coalesced into this one.
+    // Mermaid waits for the next frame to be painted (rAF, then a new task) before rendering: the card and stage graph
+    // changes made by the same message reach the screen first. The own drawing costs a few ms, so it is drawn just
+    // before that frame and appears with the card. Either way every request arriving meanwhile is coalesced into this one.
+    const quick = this.pending?.sketch === true;
     this.frame = requestAnimationFrame(() => {
+      if (quick) {
+        this.frame = undefined;
+        void this.flush();
+        return;
+      }
       setTimeout(() => {
         this.frame = undefined;
         void this.flush();
