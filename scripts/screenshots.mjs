@@ -4,7 +4,9 @@
 // Options: --no-package (reuse the existing .vsix), --port <n> (default: a free port). With --hats chat|explorer it
 // captures instead a six-hats deliberation on the in-editor tests' scripted model: docs/chat-hats.png (the chat view)
 // or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts;
-// with --mcp-app the inline thought graph in the chat: docs/mcp-app-chat.png, staged by screens/mcpAppChat.stage.ts.
+// with --mcp-app the inline thought graph in the chat: docs/mcp-app-chat.png, staged by screens/mcpAppChat.stage.ts;
+// with --live the branch tree while the demo session is still live (the explorer's own drawing, not Mermaid):
+// docs/live-branch-tree-dark.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,7 @@ const { values: options } = parseArgs({
     port: { type: 'string' },
     hats: { type: 'string' },
     'mcp-app': { type: 'boolean', default: false },
+    live: { type: 'boolean', default: false },
   },
 });
 const log = (line) => process.stderr.write(`[screenshots] ${line}\n`);
@@ -75,6 +78,26 @@ async function capture(theme, vsix) {
   await cleanupAll();
 }
 
+/**
+ * The Branches tab mid-session: the demo played slowly (a thought every 2.5 s, so the tree is drawn whole between
+ * thoughts), captured once the tenth card is on screen and the tree shows its first thought again.
+ */
+async function captureLive(vsix) {
+  const port = options.port ? Number(options.port) : await freePort();
+  const demo = await startDemo({ vsix, port, paceMs: 2500, theme: 'dark', browser: true, viewport: { width: 1600, height: 1000 }, log });
+  const { page } = demo;
+  const frame = await explorerPanelFrame(page);
+  if (!frame) throw new Error("the explorer panel's tabs were not found");
+  await frame.locator('text=Branches').first().click();
+  await frame.waitForSelector('.thought-card[data-seq="9"]', { state: 'attached', timeout: 120_000 });
+  await frame.waitForSelector('section.diagram-branchTree svg.sketch g.node[id*="-flowchart-t0-"]', { timeout: 10_000 });
+  await page.mouse.move(0, 0);
+  const file = join(docs, 'live-branch-tree-dark.png');
+  await page.screenshot({ path: file });
+  log(`saved ${file}`);
+  await cleanupAll();
+}
+
 /** A window staged by `stageFile` in the extension under development (after `npm run build`), then the workbench. */
 async function captureStaged(stageFile, screenshot, env = {}) {
   const code = await runInEditorSuite({
@@ -102,6 +125,7 @@ async function main() {
   const vsix = options['no-package']
     ? vsixPath()
     : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;
+  if (options.live) return captureLive(vsix).then(() => 0);
   for (const theme of ['dark', 'light']) await capture(theme, vsix);
   return 0;
 }
