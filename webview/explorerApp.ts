@@ -407,9 +407,10 @@ export class ExplorerApp implements HostMessageHandler {
     const expanded = folding.expanded(kind);
     const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
     const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming, room: view.roomWidth };
-    // While the session is live, every thought redraws: the quick drawing keeps up (webview/sketchDrawing.ts); a
-    // finished, saved or replayed session is drawn by Mermaid, as the exports are.
-    const sketch = snapshot.meta.status === 'live' && !this.layout.replay.active;
+    // While the session is live, every thought redraws: the quick drawing keeps up (webview/sketchDrawing.ts), the
+    // thought that ends it included (Mermaid's first render in a page takes ~0.7 s). A finished, saved or replayed
+    // session is drawn by Mermaid, as the exports are: once it pauses, or when it is opened.
+    const sketch = !this.layout.replay.active && (streaming || snapshot.meta.status === 'live');
     // Built at render time, so a burst of requests builds the text once.
     view.request({
       sketch,

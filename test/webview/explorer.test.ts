@@ -366,6 +366,7 @@ describe('explorer webview in Chromium', () => {
       await explorer.showTab('branchTree');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t11-"]');
       // Fault injection, live session: the explorer's own drawing measures each new label on a canvas.
+      const measureText = await explorer.page.evaluateHandle(() => CanvasRenderingContext2D.prototype.measureText);
       await explorer.page.evaluate(() => {
         CanvasRenderingContext2D.prototype.measureText = () => {
           throw new Error('measuring failed (injected, canvas)');
@@ -382,12 +383,14 @@ describe('explorer webview in Chromium', () => {
       assert.equal(await cardCount(explorer), 13, 'the card is shown anyway');
       await explorer.screenshot('render-error-kept');
 
-      // The session ends: Mermaid draws a finished session. Mermaid measures every label with getBBox.
-      await explorer.page.evaluate(() => {
+      // The session ends: its last thought is drawn as before, then Mermaid draws the finished session, measuring every
+      // label with getBBox.
+      await explorer.page.evaluate((original) => {
+        CanvasRenderingContext2D.prototype.measureText = original;
         SVGGraphicsElement.prototype.getBBox = () => {
           throw new Error('measuring failed (injected, getBBox)');
         };
-      });
+      }, measureText);
       const meta = { ...full.meta, status: 'complete' as const, thoughtCount: 14 };
       await explorer.send({
         type: 'thoughtAdded',
@@ -395,9 +398,13 @@ describe('explorer webview in Chromium', () => {
         meta,
         thought: { ...full.thoughts[13], nextThoughtNeeded: false },
       });
+      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t13-"]');
       await waitFor(() => failures().some((failure) => /getBBox/.test(failure.message)), 'renderFailed from Mermaid', 10_000);
       assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
-      assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
+      assert.ok(
+        await explorer.page.isVisible('section.diagram-branchTree svg.sketch g.node[id*="-flowchart-t13-"]'),
+        'the last good SVG stays',
+      );
       assert.equal(await cardCount(explorer), 14);
     } finally {
       await explorer.close();
