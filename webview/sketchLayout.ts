@@ -111,23 +111,50 @@ export function layoutSketch(graph: SketchGraph, measure: (text: string) => numb
     box.y = graph.direction === 'TB' ? alongCentre : acrossCentre;
   }
 
+  const spread = fanOut(graph, boxes, lane);
   const routes: SketchRoute[] = graph.edges.map((edge) => {
     const source = boxes.get(edge.from) as SketchBox;
     const target = boxes.get(edge.to) as SketchBox;
+    const offset = spread.get(edge) ?? 0;
     const from =
-      graph.direction === 'TB' ? { x: source.x, y: source.y + source.height / 2 } : { x: source.x + source.width / 2, y: source.y };
+      graph.direction === 'TB'
+        ? { x: source.x + offset, y: source.y + source.height / 2 }
+        : { x: source.x + source.width / 2, y: source.y + offset };
     const to =
       graph.direction === 'TB' ? { x: target.x, y: target.y - target.height / 2 } : { x: target.x - target.width / 2, y: target.y };
     const size = labelSize.get(edge);
     if (!size) return { edge, from, to };
-    // On the edge, halfway along the gap (the curve's middle), nearer the target's lane so sibling labels stay apart.
-    const label = graph.direction === 'TB' ? { x: to.x, y: (from.y + to.y) / 2, ...size } : { x: (from.x + to.x) / 2, y: to.y, ...size };
+    // On the curve's middle: sketchDrawing.ts draws an S whose midpoint is halfway between both ends.
+    const label = { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2, ...size };
     return { edge, from, to, label };
   });
 
   const width = graph.direction === 'TB' ? acrossTotal : alongTotal;
   const height = graph.direction === 'TB' ? alongTotal : acrossTotal;
   return { width: Math.ceil(width), height: Math.ceil(height), boxes, routes };
+}
+
+/**
+ * Where along its source's facing side each edge leaves: an edge into the source's own lane from the middle, edges
+ * into other lanes spread out towards their side in lane order, so a fork's branches do not all start at one point.
+ */
+function fanOut(graph: SketchGraph, boxes: Map<string, SketchBox>, lane: Map<string, number>): Map<SketchEdge, number> {
+  const offsets = new Map<SketchEdge, number>();
+  const bySource = new Map<string, SketchEdge[]>();
+  for (const edge of graph.edges) bySource.set(edge.from, [...(bySource.get(edge.from) ?? []), edge]);
+  for (const [from, edges] of bySource) {
+    const own = lane.get(from) as number;
+    const box = boxes.get(from) as SketchBox;
+    const half = (graph.direction === 'TB' ? box.width : box.height) / 2;
+    const reach = Math.max(0, half - Math.min(12, half / 2));
+    for (const side of [-1, 1]) {
+      const aside = edges
+        .filter((edge) => Math.sign((lane.get(edge.to) as number) - own) === side)
+        .sort((a, b) => side * ((lane.get(a.to) as number) - (lane.get(b.to) as number)));
+      aside.forEach((edge, index) => offsets.set(edge, (side * reach * (index + 1)) / aside.length));
+    }
+  }
+  return offsets;
 }
 
 /** Each node's rank: 0 without a parent, else one past its deepest parent. Undefined on a cycle. */

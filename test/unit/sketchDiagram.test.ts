@@ -154,9 +154,12 @@ describe('the sketch lays a tree out in lanes', () => {
     const lanes = branches.map((node) => layout.boxes.get(node.id));
     assert.equal(new Set([fork.x, ...lanes.map((lane) => lane?.x)]).size, 3, 'two branches, two lanes of their own');
     for (const lane of lanes) assert.ok((lane?.y ?? 0) > fork.y);
-    // A labelled edge's label sits between the fork and the branch.
+    // The fork's edges leave from three points, and each branch name sits on its own edge, between fork and branch.
+    const fromFork = layout.routes.filter((route) => route.edge.from === fork.node.id);
+    assert.equal(new Set(fromFork.map((route) => route.from.x)).size, 3);
     for (const route of layout.routes.filter((candidate) => candidate.edge.label !== undefined)) {
       assert.ok(route.label && route.label.y > route.from.y && route.label.y < route.to.y);
+      assert.ok(route.label.x > route.from.x && route.label.x < route.to.x);
     }
   });
 
