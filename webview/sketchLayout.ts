@@ -141,7 +141,11 @@ export function layoutSketch(graph: SketchGraph, measure: (text: string) => numb
 function fanOut(graph: SketchGraph, boxes: Map<string, SketchBox>, lane: Map<string, number>): Map<SketchEdge, number> {
   const offsets = new Map<SketchEdge, number>();
   const bySource = new Map<string, SketchEdge[]>();
-  for (const edge of graph.edges) bySource.set(edge.from, [...(bySource.get(edge.from) ?? []), edge]);
+  for (const edge of graph.edges) {
+    const edges = bySource.get(edge.from);
+    if (edges) edges.push(edge);
+    else bySource.set(edge.from, [edge]);
+  }
   for (const [from, edges] of bySource) {
     const own = lane.get(from) as number;
     const box = boxes.get(from) as SketchBox;
