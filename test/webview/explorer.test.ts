@@ -122,9 +122,10 @@ describe('explorer webview in Chromium', () => {
       // budget) are drawn whole, old thoughts included.
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t30-"]');
       await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
-      // Counted once the whole tree is on screen: the folded drawing while they streamed in, then the whole one.
+      // Counted once the whole tree is on screen: at most one drawing per animation frame while they streamed in (the
+      // 30 messages are handled over a few frames), then the whole one. Without coalescing it would be 30 or more.
       const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
-      assert.ok(renders >= 1 && renders <= 3, `30 thoughts drawn in ${renders} render(s)`);
+      assert.ok(renders >= 1 && renders <= 8, `30 thoughts drawn in ${renders} render(s)`);
     } finally {
       await explorer.close();
     }
