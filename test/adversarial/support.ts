@@ -8,9 +8,11 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { CLI } from '../support/httpCli';
+
+export { CLI, startHttpCli, type HttpCli } from '../support/httpCli';
 
 export const ROOT = resolve(__dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli.js');
 export const PROTOCOL_VERSION = '2025-06-18';
 
 export function requireBuiltCli(): void {
@@ -168,51 +170,6 @@ export function toolText(reply: JsonRpcReply): { ok: boolean; text: string } {
   const first = result?.content?.[0];
   const text = first && first.type === 'text' ? first.text : '';
   return { ok: result?.isError !== true, text };
-}
-
-export interface HttpCli {
-  url: string;
-  token: string;
-  child: ChildProcessWithoutNullStreams;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-/** `node dist/cli.js --http 0`: waits for the URL and bearer token it prints to stderr. */
-export async function startHttpCli(storageDir: string, extraArgs: string[] = []): Promise<HttpCli> {
-  const child = spawn(process.execPath, [CLI, '--http', '0', '--storage-path', storageDir, ...extraArgs], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  const ready = new Promise<{ url: string; token: string }>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the HTTP server did not start: ${stderr}`)), 15_000);
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-20_000);
-      const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
-      const token = /bearer token: (\S+)/.exec(stderr)?.[1];
-      if (url && token) {
-        clearTimeout(timer);
-        resolvePromise({ url, token });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the HTTP server exited with ${code}: ${stderr}`)));
-  });
-  const { url, token } = await ready;
-  const exited = new Promise<void>((resolvePromise) => child.once('exit', () => resolvePromise()));
-  return {
-    url,
-    token,
-    child,
-    stderr: () => stderr,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
 }
 
 export async function connectHttp(server: { url: string; token: string }, name = 'adversarial'): Promise<Client> {

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI, ensureBuiltCli, tempDir } from './support/clients';
-import { startCliHttp, type CliHttpServer } from './support/cliHttp';
+import { startHttpCli, type HttpCli } from '../support/httpCli';
 
 /** What both SDK lines' clients offer that a session needs (their types differ; the calls do not). */
 interface AnyClient {
@@ -84,58 +84,52 @@ async function fullSession(client: AnyClient, label: string): Promise<void> {
   assert.equal((JSON.parse(text) as { thoughts: unknown[] }).thoughts.length, 4);
 }
 
+/** Connects `client` over `transport`, plays the full session and closes the client, whatever happened. */
+async function sessionOver<T>(
+  client: { connect(transport: T): Promise<void>; close(): Promise<void> },
+  transport: T,
+  label: string,
+): Promise<void> {
+  await client.connect(transport);
+  try {
+    await fullSession(client as unknown as AnyClient, label);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('SDK 1.32 and SDK 2.4 clients against the CLI', () => {
-  let http: CliHttpServer;
+  let http: HttpCli;
   before(async () => {
     ensureBuiltCli();
-    http = await startCliHttp();
+    http = await startHttpCli(tempDir());
   });
   after(async () => {
     await http.stop();
   });
   const headers = () => ({ requestInit: { headers: { Authorization: `Bearer ${http.token}` } } });
 
-  it('SDK 1.32 over stdio', async () => {
-    const client = new ClientV1({ name: 'sdk-1.32', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransportV1({ command: process.execPath, args: [CLI, '--storage-path', tempDir()], stderr: 'pipe' }),
-    );
-    try {
-      await fullSession(client as unknown as AnyClient, 'v1 stdio');
-    } finally {
-      await client.close();
-    }
-  });
+  const stdioArgs = () => ({ command: process.execPath, args: [CLI, '--storage-path', tempDir()], stderr: 'pipe' as const });
 
-  it('SDK 2.4 over stdio', async () => {
-    const client = new Client({ name: 'sdk-2.4', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '--storage-path', tempDir()], stderr: 'pipe' }));
-    try {
-      await fullSession(client as unknown as AnyClient, 'v2 stdio');
-    } finally {
-      await client.close();
-    }
-  });
+  it('SDK 1.32 over stdio', () =>
+    sessionOver(new ClientV1({ name: 'sdk-1.32', version: '1.0.0' }), new StdioClientTransportV1(stdioArgs()), 'v1 stdio'));
 
-  it('SDK 1.32 over Streamable HTTP', async () => {
-    const client = new ClientV1({ name: 'sdk-1.32', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransportV1(new URL(http.url), headers()));
-    try {
-      await fullSession(client as unknown as AnyClient, 'v1 http');
-    } finally {
-      await client.close();
-    }
-  });
+  it('SDK 2.4 over stdio', () =>
+    sessionOver(new Client({ name: 'sdk-2.4', version: '1.0.0' }), new StdioClientTransport(stdioArgs()), 'v2 stdio'));
 
-  it('SDK 2.4 over Streamable HTTP', async () => {
-    const client = new Client({ name: 'sdk-2.4', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), headers()));
-    try {
-      await fullSession(client as unknown as AnyClient, 'v2 http');
-    } finally {
-      await client.close();
-    }
-  });
+  it('SDK 1.32 over Streamable HTTP', () =>
+    sessionOver(
+      new ClientV1({ name: 'sdk-1.32', version: '1.0.0' }),
+      new StreamableHTTPClientTransportV1(new URL(http.url), headers()),
+      'v1 http',
+    ));
+
+  it('SDK 2.4 over Streamable HTTP', () =>
+    sessionOver(
+      new Client({ name: 'sdk-2.4', version: '1.0.0' }),
+      new StreamableHTTPClientTransport(new URL(http.url), headers()),
+      'v2 http',
+    ));
 });
 
 describe('protocol versions', () => {

@@ -5,16 +5,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { ensureBuiltCli, jsonOf, sessions, textOf, think } from './support/clients';
-import { startCliHttp, type CliHttpServer } from './support/cliHttp';
+import { ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
+import { startHttpCli, type HttpCli } from '../support/httpCli';
 
 describe('--http --stateless', () => {
-  let server: CliHttpServer;
+  let server: HttpCli;
   const open: Client[] = [];
 
   before(async () => {
     ensureBuiltCli();
-    server = await startCliHttp(['--stateless']);
+    server = await startHttpCli(tempDir(), ['--stateless']);
   });
   after(async () => {
     await Promise.allSettled(open.map((client) => client.close()));
