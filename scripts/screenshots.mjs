@@ -99,17 +99,36 @@ async function captureLive(vsix) {
 }
 
 /** A window staged by `stageFile` in the extension under development (after `npm run build`), then the workbench. */
-async function captureStaged(stageFile, screenshot, env = {}) {
+async function captureStaged(stageFile, screenshot, env = {}, beforeScreenshot = undefined) {
   const code = await runInEditorSuite({
     developRepo: true,
     testsPath: join(repo, 'out', 'test', 'vscode-screens', stageFile),
     timeoutSeconds: 300,
     screenshot: join(docs, screenshot),
+    beforeScreenshot,
     env,
     log,
   });
   await cleanupAll();
   return code;
+}
+
+/** The chat's inline views (MCP App frames nested in the chat) have each drawn their thought graph. */
+async function inlineGraphsDrawn(page) {
+  const drawn = async () => {
+    let graphs = 0;
+    for (const frame of page.frames())
+      graphs += await frame
+        .locator('svg g.node')
+        .count()
+        .then(
+          (count) => (count > 0 ? 1 : 0),
+          () => 0,
+        );
+    return graphs;
+  };
+  for (const started = Date.now(); Date.now() - started < 30_000; await page.waitForTimeout(250)) if ((await drawn()) >= 3) return;
+  throw new Error('fewer than three inline thought graphs drawn within 30 s');
 }
 
 /** A six-hats deliberation on the scripted model: the chat view, or the explorer panel while the synthesis hat runs. */
@@ -121,7 +140,7 @@ function captureHats(stage) {
 async function main() {
   mkdirSync(docs, { recursive: true });
   if (options.hats !== undefined) return captureHats(options.hats);
-  if (options['mcp-app']) return captureStaged('mcpAppChat.stage.js', 'mcp-app-chat.png');
+  if (options['mcp-app']) return captureStaged('mcpAppChat.stage.js', 'mcp-app-chat.png', {}, inlineGraphsDrawn);
   const vsix = options['no-package']
     ? vsixPath()
     : packageExtension({ log: (line) => (line.startsWith('  ') ? undefined : log(line)) }).path;

@@ -51,6 +51,8 @@ async function saveScreenshot(page, file, log) {
  * @param {number} options.timeoutSeconds
  * @param {boolean} [options.verbose] echo code-server's and the workbench's own logs
  * @param {string} [options.screenshot] save the workbench at the end to this file
+ * @param {(page: import('playwright-core').Page) => Promise<void>} [options.beforeScreenshot] waits until the workbench
+ *   shows what the screenshot is for (what the extension host cannot see, e.g. a chat's inline view painted)
  * @param {Record<string, string>} [options.env] more environment for code-server (and so the extension host)
  * @param {(line: string) => void} options.log
  * @param {string} [options.testsPath] the extensionTestsPath module to run instead of the suite (bench/vscodeRedraw.ts)
@@ -158,7 +160,10 @@ export async function runInEditorSuite(options) {
   await printed;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (outcome.kind !== 'exit' || outcome.code !== 0) await saveScreenshot(page, join(repo, 'test-results', 'vscode-failure.png'), log);
-  else if (options.screenshot) await saveScreenshot(page, resolve(options.screenshot), log);
+  else if (options.screenshot) {
+    await options.beforeScreenshot?.(page).catch((error) => log(`the screenshot's condition was not met: ${error.message}`));
+    await saveScreenshot(page, resolve(options.screenshot), log);
+  }
   if (outcome.kind === 'timeout') {
     log(
       `TIMED OUT after ${options.timeoutSeconds} s: the suite did not finish (raise --timeout or VSCODE_TEST_TIMEOUT; ` +

@@ -47,6 +47,5 @@ async function stageInlineGraph(): Promise<void> {
     'the inline graph to read its session',
     45_000,
   );
-  // The chat's DOM is out of the extension host's reach: leave the last view a moment to paint before the capture.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // The chat's DOM is out of the extension host's reach: scripts/screenshots.mjs waits for the graphs to be drawn.
 }
