@@ -149,6 +149,13 @@ const SNAKE_CASE: Partial<Record<Field, string>> = {
   sessionId: 'session_id',
 };
 
+/** A field of a thought's arguments as sent, unparsed: under its camelCase name, else its snake_case one. */
+export function sentField(raw: Record<string, unknown>, field: Field): unknown {
+  if (raw[field] !== undefined) return raw[field];
+  const snake = SNAKE_CASE[field];
+  return snake === undefined ? undefined : raw[snake];
+}
+
 /** One field of the parsed arguments: under which name it came (camelCase first) and its parsed value. */
 function pick(parsed: Record<string, unknown>, field: Field): { key: string; value: unknown } {
   if (parsed[field] !== undefined) return { key: field, value: parsed[field] };

@@ -6,6 +6,8 @@
 // - when none or several wait for it, the thought is refused with an error that says to send sessionId.
 // One instance serves every request of one HTTP server; what it remembers is bounded.
 import type { ThinkingEngine, ThoughtReply } from '../engine/engine';
+import { isWholeNumberInRange } from '../engine/fieldRules';
+import { WHOLE_NUMBER_TEXT, sentField } from '../engine/thoughtInput';
 
 /** Sessions remembered as possibly waiting for a next thought (the oldest are forgotten first). */
 const MAX_REMEMBERED = 1000;
@@ -26,7 +28,7 @@ export function createStatelessContinuation(engine: ThinkingEngine): StatelessCo
   return {
     route(args) {
       if (sentSessionId(args)) return { args };
-      const number = wholeNumber(args.thoughtNumber ?? args.thought_number);
+      const number = wholeNumber(sentField(args, 'thoughtNumber'));
       // Thought 1 opens a session; a missing or bad number is the engine's to refuse, in its own words.
       if (number === undefined || number === 1) return { args };
       const candidates = [...waiting].filter(([id, next]) => next === number && engine.holdSession(id)?.status === 'live');
@@ -55,12 +57,12 @@ export function createStatelessContinuation(engine: ThinkingEngine): StatelessCo
 }
 
 function sentSessionId(args: Record<string, unknown>): boolean {
-  const id = args.sessionId ?? args.session_id;
+  const id = sentField(args, 'sessionId');
   return id !== undefined && id !== null && id !== '';
 }
 
 /** A whole number ≥ 1 as sent (a number, or digits in a string, as the lenient parser takes), else undefined. */
 function wholeNumber(value: unknown): number | undefined {
-  const number = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) && number >= 1 ? number : undefined;
+  const number = typeof value === 'string' && WHOLE_NUMBER_TEXT.test(value) ? Number(value) : value;
+  return isWholeNumberInRange(number, 1) ? number : undefined;
 }
