@@ -32,7 +32,9 @@ async function explorerFrame(page, surface) {
 
 /** One step in the frame. */
 async function perform(frame, step) {
-  const options = { timeout: ACTION_TIMEOUT_MS };
+  // Strict: a selector that matches two elements is the test's mistake, never "the first one wins" (which element
+  // comes first can change from run to run).
+  const options = { timeout: ACTION_TIMEOUT_MS, strict: true };
   switch (step.op) {
     case 'fill':
       return frame.fill(step.selector, String(step.text ?? ''), options);

@@ -80,7 +80,7 @@ export class FeedbackControls {
     title.className = 'feedback-title';
     title.textContent = 'Steer this session';
     this.note = document.createElement('textarea');
-    this.note.className = 'feedback-note';
+    this.note.className = 'feedback-note-input';
     this.note.rows = 2;
     this.note.placeholder = 'A note for the agent (delivered once, with its next thought)';
     this.note.setAttribute('aria-label', 'Note for the agent');

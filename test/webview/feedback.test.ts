@@ -83,7 +83,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
     try {
       const page = explorer.page;
       await page.waitForSelector('.feedback-panel:not([hidden])');
-      await page.fill('.feedback-note', 'Consider the Windows runners too.');
+      await page.fill('.feedback-note-input', 'Consider the Windows runners too.');
       await page.click('vscode-button.feedback-send-note');
       let posts = await waitForFeedbackPosts(explorer, 1);
       assert.deepEqual(
@@ -97,7 +97,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
         },
       );
       await explorer.send({ type: 'feedbackResult', requestId: posts[0].requestId, ok: true });
-      await page.waitForFunction(() => (document.querySelector('.feedback-note') as HTMLTextAreaElement).value === '');
+      await page.waitForFunction(() => (document.querySelector('.feedback-note-input') as HTMLTextAreaElement).value === '');
       assert.match((await page.textContent('.feedback-status')) ?? '', /next thought/);
 
       // Card actions: on the newest card at first, then on whichever card is pointed at or tabbed to; no selection needed.

@@ -106,8 +106,8 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
 
     const note = `${marker}: consider the Windows runners too`;
     await inExplorer([
-      { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note' },
-      { op: 'fill', selector: '.feedback-note', text: note },
+      { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note-input' },
+      { op: 'fill', selector: '.feedback-panel:not([hidden]) .feedback-note-input', text: note },
       { op: 'click', selector: 'vscode-button.feedback-send-note' },
     ]);
     const recorded = await eventually(() => api.engine().getSession(sessionId)?.feedback?.[0], 'the note to be recorded');
@@ -218,8 +218,8 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       }, "the sidebar explorer to show the CLI's session");
       const note = `${cliMarker}: the cache must work offline too`;
       await inExplorer([
-        { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note' },
-        { op: 'fill', selector: '.feedback-note', text: note },
+        { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note-input' },
+        { op: 'fill', selector: '.feedback-panel:not([hidden]) .feedback-note-input', text: note },
         { op: 'click', selector: 'vscode-button.feedback-send-note' },
       ]);
       const recorded = await eventually(() => api.engine().getSession(cliSession)?.feedback?.[0], 'the note to be journaled by VS Code');
