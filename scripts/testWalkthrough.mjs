@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTempDir, runToExit } from './codeServer.mjs';
 import { parseTimeout, repo, runInEditorSuite } from './suiteRunner.mjs';
+import { startWebviewDriver } from './webviewDriver.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -76,20 +77,24 @@ async function main() {
       answering = false;
     }
   }, 200);
+  // The suite runs its Command Palette steps through the driver, as a person's clicks.
+  const driver = await startWebviewDriver(log);
   try {
     return await runInEditorSuite({
       developRepo: true,
       files: 'walkthrough.test.js',
-      env: { THOUGHT_EXPLORER_TEST_WALKTHROUGH_REQUEST: request, THOUGHT_EXPLORER_TEST_WALKTHROUGH_ANSWER: answer },
+      env: { ...driver.env, THOUGHT_EXPLORER_TEST_WALKTHROUGH_REQUEST: request, THOUGHT_EXPLORER_TEST_WALKTHROUGH_ANSWER: answer },
       timeoutSeconds,
       verbose: options.verbose,
       onPage: (workbench) => {
         page = workbench;
+        driver.attach(workbench);
       },
       log,
     });
   } finally {
     clearInterval(poll);
+    await driver.close();
   }
 }
 

@@ -1,7 +1,7 @@
 // A hand for in-editor tests inside the explorer webview: the extension host cannot reach a webview's DOM, so the
 // test runner (which holds the workbench page in Playwright) listens on a loopback port behind a random token and
-// performs what a suite asks — fill, press, click, wait for a selector — in the explorer's own frame, as a person
-// would with mouse and keyboard. The suite learns the address and token from the environment
+// performs what a suite asks — fill, press, click, wait for a selector — in the explorer's own frame (or the workbench
+// page itself), as a person would with mouse and keyboard. The suite learns the address and token from the environment
 // (THOUGHT_EXPLORER_WEBVIEW_DRIVER, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN); see test/vscode/suite/support.ts.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -30,6 +30,9 @@ async function explorerFrame(page, surface) {
   }
 }
 
+/** What a `waitFor` step may wait for (Playwright's element states); `attached` unless the step says otherwise. */
+const WAIT_STATES = new Set(['attached', 'detached', 'visible', 'hidden']);
+
 /** One step in the frame. */
 async function perform(frame, step) {
   // Strict: a selector that matches two elements is the test's mistake, never "the first one wins" (which element
@@ -43,7 +46,7 @@ async function perform(frame, step) {
     case 'click':
       return frame.click(step.selector, options);
     case 'waitFor':
-      return frame.waitForSelector(step.selector, { ...options, state: 'attached' });
+      return frame.waitForSelector(step.selector, { ...options, state: WAIT_STATES.has(step.state) ? step.state : 'attached' });
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
@@ -75,7 +78,9 @@ export async function startWebviewDriver(log) {
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (!page) throw new Error('the workbench page is not open yet');
-      const frame = await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
+      // 'workbench': the page itself (the Command Palette, quick picks), for steps only a person's input triggers.
+      const frame =
+        body.surface === 'workbench' ? page.mainFrame() : await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
       for (const step of Array.isArray(body.steps) ? body.steps : []) await perform(frame, step);
       return answer(200, 'ok');
     } catch (error) {

@@ -1,5 +1,5 @@
 // Helpers shared by the in-editor suites (bundled into each *.test.js; not a test file itself): waiting for a
-// condition, reading the MCP tool's JSON reply, finding and calling the sequentialthinking tool through VS Code's own
+// condition, a person's input through the test runner's driver (scripts/webviewDriver.mjs), reading the MCP tool's JSON reply, finding and calling the sequentialthinking tool through VS Code's own
 // MCP client, giving a suite a session store of its own, and talking to the stdio CLI as another MCP client would.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,34 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** One step the test runner performs with Playwright, as a person's mouse and keyboard would. */
+export interface DriverStep {
+  op: 'fill' | 'press' | 'click' | 'waitFor';
+  selector: string;
+  text?: string;
+  key?: string;
+  /** For `waitFor`: attached (the default), detached, visible or hidden. */
+  state?: 'attached' | 'detached' | 'visible' | 'hidden';
+}
+
+/**
+ * Performs `steps` through the test runner: in the explorer webview's frame on `surface` ('view': the sidebar,
+ * 'panel': an editor tab), or in the workbench page itself (the Command Palette, quick picks). Every selector must
+ * match one element: the driver acts strictly.
+ */
+export async function driverSteps(surface: 'view' | 'panel' | 'workbench', steps: DriverStep[]): Promise<void> {
+  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
+  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
+  if (!url || !token) throw new Error('no webview driver: run this suite through npm run test:vscode or test:walkthrough');
+  const response = await fetch(`${url}/steps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ surface, steps }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`webview driver: ${text}`);
 }
 
 /** The tool's text reply parsed as JSON (our tool answers JSON text next to its structuredContent). */

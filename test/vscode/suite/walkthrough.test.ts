@@ -13,6 +13,7 @@ import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import {
   EXTENSION_ID,
   StdioClient,
+  driverSteps,
   eventually,
   invokeJson,
   isolateStorage,
@@ -71,16 +72,33 @@ async function seenByRunner(label: string, expectDone: number): Promise<SeenStep
   );
 }
 
-/** Runs a command by its palette title through the Command Palette; closes or accepts the picker it opens, if asked. */
-async function fromCommandPalette(title: string, then: { thenClose?: boolean; thenAccept?: boolean } = {}): Promise<void> {
-  // Paced, deliberately: the Command Palette offers no API that says its list is filled or a picker is open.
+/** What a command opened from the palette asks next: the quick pick with this placeholder, then closed or accepted. */
+interface PickerStep {
+  placeholder: string;
+  then: 'close' | 'accept';
+}
+
+/**
+ * Runs a command by its palette title through the Command Palette, as a person does: the test runner waits until the
+ * palette lists the command and clicks it, then (if asked) waits for the quick pick it opens and closes or accepts it.
+ * Commands run from the extension host do not reach the workbench's command events, which the walkthrough listens to.
+ */
+async function fromCommandPalette(title: string, picker?: PickerStep): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.quickOpen', `>${title}`);
-  await new Promise((resolve) => setTimeout(resolve, 700));
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  if (then.thenAccept) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-  if (then.thenClose) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const widget = '.quick-input-widget';
+  const row = `${widget} .monaco-list-row:has-text(${JSON.stringify(title)})`;
+  const pickerInput = picker && `${widget} input[placeholder=${JSON.stringify(picker.placeholder)}]`;
+  await driverSteps('workbench', [
+    { op: 'waitFor', selector: row, state: 'visible' },
+    { op: 'click', selector: row },
+    ...(pickerInput
+      ? [
+          { op: 'waitFor', selector: pickerInput, state: 'visible' } as const,
+          { op: 'press', selector: pickerInput, key: picker.then === 'accept' ? 'Enter' : 'Escape' } as const,
+        ]
+      : []),
+    { op: 'waitFor', selector: widget, state: 'hidden' },
+  ]);
 }
 
 suite('walkthrough: Get Started with Thought Explorer', () => {
@@ -212,10 +230,13 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     // Steps 3 to 5 from the Command Palette, as a person runs them (commands run from the extension host do not
     // reach the workbench's command events, which the walkthrough listens to). Replay and export stop at their pickers.
     await fromCommandPalette('Thought Explorer: Open Explorer in Editor Tab');
-    await fromCommandPalette('Thought Explorer: Replay Session…', { thenClose: true });
-    await fromCommandPalette('Thought Explorer: Export Session…', { thenClose: true });
+    await fromCommandPalette('Thought Explorer: Replay Session…', { placeholder: 'Pick a session to replay', then: 'close' });
+    await fromCommandPalette('Thought Explorer: Export Session…', { placeholder: 'Export which session?', then: 'close' });
     await vscode.env.clipboard.writeText('');
-    await fromCommandPalette('Thought Explorer: Copy MCP Configuration for Other Clients', { thenAccept: true });
+    await fromCommandPalette('Thought Explorer: Copy MCP Configuration for Other Clients', {
+      placeholder: 'How should Claude Desktop, Cursor or another MCP client start the server?',
+      then: 'accept',
+    });
     const copied = await eventually(async () => (await vscode.env.clipboard.readText()) || undefined, 'the configuration on the clipboard');
     assert.match(copied, /"command": "npx"/);
 
