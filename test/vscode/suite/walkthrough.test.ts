@@ -230,6 +230,12 @@ suite('walkthrough: Get Started with Thought Explorer', () => {
     // Steps 3 to 5 from the Command Palette, as a person runs them (commands run from the extension host do not
     // reach the workbench's command events, which the walkthrough listens to). Replay and export stop at their pickers.
     await fromCommandPalette('Thought Explorer: Open Explorer in Editor Tab');
+    // The new tab takes focus once its webview loads, and a palette open at that moment would close: wait for it.
+    await eventually(
+      () => (api.explorer.status().some((status) => status.surface === 'panel' && status.ready) ? true : undefined),
+      'the explorer editor tab to be ready',
+      30_000,
+    );
     await fromCommandPalette('Thought Explorer: Replay Session…', { placeholder: 'Pick a session to replay', then: 'close' });
     await fromCommandPalette('Thought Explorer: Export Session…', { placeholder: 'Export which session?', then: 'close' });
     await vscode.env.clipboard.writeText('');
