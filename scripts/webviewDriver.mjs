@@ -30,6 +30,27 @@ async function explorerFrame(page, surface) {
   }
 }
 
+/** For a failed step: what each explorer frame shows (surface, header, steering panel), so a failure says where it was. */
+async function describeFrames(page) {
+  const lines = [];
+  for (const frame of page.frames()) {
+    try {
+      const state = await frame.evaluate(`(() => {
+        if (!document.querySelector('#app .thought-cards')) return null;
+        const panel = document.querySelector('.feedback-panel');
+        const header = document.querySelector('header');
+        return 'explorer frame: surface ' + document.body.dataset.surface + ', header "' +
+          (header ? header.innerText.replace(/\\s+/g, ' ').slice(0, 160) : '') + '", steering panel ' +
+          (panel ? (panel.hidden ? 'hidden' : 'shown') : 'absent') + ', ' + document.querySelectorAll('.thought-card').length + ' cards';
+      })()`);
+      if (state) lines.push(state);
+    } catch {
+      // A frame that navigated or went away meanwhile.
+    }
+  }
+  return lines.length > 0 ? lines.join('\n') : 'no explorer frame';
+}
+
 /** What a `waitFor` step may wait for (Playwright's element states); `attached` unless the step says otherwise. */
 const WAIT_STATES = new Set(['attached', 'detached', 'visible', 'hidden']);
 
@@ -81,7 +102,13 @@ export async function startWebviewDriver(log) {
       // 'workbench': the page itself (the Command Palette, quick picks), for steps only a person's input triggers.
       const frame =
         body.surface === 'workbench' ? page.mainFrame() : await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
-      for (const step of Array.isArray(body.steps) ? body.steps : []) await perform(frame, step);
+      for (const step of Array.isArray(body.steps) ? body.steps : []) {
+        try {
+          await perform(frame, step);
+        } catch (error) {
+          throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await describeFrames(page)}`, { cause: error });
+        }
+      }
       return answer(200, 'ok');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
