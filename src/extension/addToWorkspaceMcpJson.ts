@@ -65,6 +65,8 @@ export async function addToWorkspaceMcpJson(
     : await pickStdioServerForm(TITLE(), vscode.l10n.t('How should agents that read .mcp.json start the server?'));
   if (form === undefined) return 'cancelled';
   const uri = vscode.Uri.joinPath(folder, WORKSPACE_MCP_JSON);
+  /** The folder as the person knows it, for messages (the path goes to the log). */
+  const name = vscode.workspace.getWorkspaceFolder(folder)?.name ?? folder.path.split('/').pop() ?? folder.fsPath;
   const entry = { type: 'stdio', ...serverEntryFor(form, services.extensionPath, services.storageDirectory) };
 
   let existing: string | undefined;
@@ -76,13 +78,17 @@ export async function addToWorkspaceMcpJson(
   const merge = mergeServerIntoMcpJson(existing, STDIO_SERVER_KEY, entry);
   if (merge.kind === 'refused') return refuse(uri, merge.reason);
   if (merge.kind === 'unchanged') {
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} already starts Thought Explorer on this store.', uri.fsPath));
+    void vscode.window.showInformationMessage(vscode.l10n.t('The .mcp.json of {0} already starts Thought Explorer on this store.', name));
     return 'unchanged';
   }
   if (merge.kind === 'differs' && options.replace !== true) {
     const replace = vscode.l10n.t('Replace');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} already has a different "{1}" server. Replace it with this store’s entry?', uri.fsPath, STDIO_SERVER_KEY),
+      vscode.l10n.t(
+        'The .mcp.json of {0} already has a different "{1}" server. Replace it with this store’s entry?',
+        name,
+        STDIO_SERVER_KEY,
+      ),
       replace,
     );
     if (choice !== replace) return 'cancelled';
@@ -92,8 +98,8 @@ export async function addToWorkspaceMcpJson(
   services.log.info(`${uri.fsPath}: Thought Explorer ${outcome} (${form}): ${JSON.stringify(entry)}`);
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
-      'Added Thought Explorer to {0}. Agents that read it (VS Code’s agent host, Claude Code, …) start the server on this store, so their sessions appear in the Sessions view. The entry holds this machine’s store path.',
-      uri.fsPath,
+      'Added Thought Explorer to the .mcp.json of {0}: agents that read it (VS Code’s agent host, Claude Code, …) start it on this store, and their sessions appear in the Sessions view.',
+      name,
     ),
   );
   return outcome;

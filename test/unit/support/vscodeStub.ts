@@ -421,6 +421,7 @@ export const workspace = {
   }),
   onDidChangeConfiguration: stub.configurationListeners.event,
   workspaceFolders: undefined as { uri: Uri; name?: string; index?: number }[] | undefined,
+  getWorkspaceFolder: (uri: Uri) => workspace.workspaceFolders?.find((folder) => uri.path.startsWith(folder.uri.path)),
   fs: fileSystem,
 };
 
