@@ -29,13 +29,13 @@ const DETAIL_LEVELS = ['compact', 'standard', 'full'] as const;
 const FIRST_CALLS = 30;
 const STARTUPS = 9;
 
-type CountTokens = (text: string) => number;
+export type CountTokens = (text: string) => number;
 
 /**
  * The o200k_base tokenizer of the dev dependency gpt-tokenizer. The specifier is held in a variable so the bench
  * type-checks on a checkout where dev dependencies are not installed; there the section says what is missing.
  */
-function loadTokenizer(): CountTokens {
+export function loadTokenizer(): CountTokens {
   const specifier = 'gpt-tokenizer/encoding/o200k_base';
   try {
     const module = createRequire(__filename)(specifier) as { countTokens: CountTokens };
@@ -46,7 +46,7 @@ function loadTokenizer(): CountTokens {
 }
 
 /** What the model reads of a tool: its name, description and input schema (as the issue measures it). */
-function definitionTokens(tool: Tool, count: CountTokens): number {
+export function definitionTokens(tool: Tool, count: CountTokens): number {
   return count(tool.name) + count(tool.description ?? '') + count(JSON.stringify(tool.inputSchema));
 }
 
@@ -56,7 +56,7 @@ function modelVisible(tool: Tool): boolean {
   return !(Array.isArray(ui?.visibility) && !ui.visibility.includes('model'));
 }
 
-async function connect(server: ServerUnderTest): Promise<{ client: Client; pid: number | null }> {
+export async function connect(server: ServerUnderTest): Promise<{ client: Client; pid: number | null }> {
   const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'ignore' });
   const client = new Client({ name: 'thought-explorer-bench', version: '1.0.0' });
   await client.connect(transport);

@@ -17,12 +17,14 @@ import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
 import { mcpAppSection } from './mcpApp';
 import { contextSection } from './context';
+import { skillSection } from './skill';
 import { otlpStreamingSection } from './otlpStreaming';
 
 const SECTIONS: BenchSection[] = [
   toolCallSection,
   otlpStreamingSection,
   contextSection,
+  skillSection,
   storeTimingSection,
   webviewRenderSection,
   bigSessionSection,

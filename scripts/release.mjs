@@ -1,6 +1,7 @@
 // `npm run release -- <version> [--allow-dirty] [--no-package]`: prepares a release without publishing anything.
 // Moves CHANGELOG.md's [Unreleased] entries under `## [<version>] - <today>`, sets the version in package.json,
-// package-lock.json (root), server.json (the entry and its npm package) and packages/mcp-server/package.json, then
+// package-lock.json (root), server.json (the entry and its npm package), packages/mcp-server/package.json and the agent
+// plugin's two manifests (PLUGIN_MANIFESTS: the Agent Plugins plugin.json and Claude Code's), then
 // builds the .vsix (npm run package) and the npm tarball. Refuses a version that is not greater than the current one,
 // an empty [Unreleased] section, and a working tree with uncommitted changes (unless --allow-dirty). The pure steps
 // are exported for test/unit/release.test.ts.
@@ -69,7 +70,13 @@ export function releaseChangelog(text, version, date) {
   return `${text.slice(0, bodyStart)}\n${released}${text.slice(bodyEnd)}`;
 }
 
-/** package.json or packages/mcp-server/package.json with a new top-level version (2-space JSON, as npm writes). */
+/** The agent plugin's manifests, relative to the repository: each carries the release's version. */
+export const PLUGIN_MANIFESTS = ['packages/agent-plugin/plugin.json', 'packages/agent-plugin/.claude-plugin/plugin.json'];
+
+/**
+ * package.json, packages/mcp-server/package.json or a plugin manifest with a new top-level version (2-space JSON, as npm
+ * writes; Prettier formats the plugin's JSON the same way, see .prettierrc.json).
+ */
 export function bumpManifest(text, version) {
   const manifest = JSON.parse(text);
   manifest.version = version;
@@ -131,6 +138,7 @@ async function main(argv) {
     [files.lock, bumpLockfile(read(files.lock), version)],
     [files.server, bumpServerJson(read(files.server), version, npmName)],
     [files.npmManifest, bumpManifest(read(files.npmManifest), version)],
+    ...PLUGIN_MANIFESTS.map((path) => [join(repo, path), bumpManifest(read(join(repo, path)), version)]),
   ];
   for (const [path, text] of updates) writeFileSync(path, text);
   console.log(`Release ${current} → ${version} (${date}): updated ${updates.map(([path]) => relative(repo, path)).join(', ')}`);

@@ -3,6 +3,7 @@
 import { readSessionFile } from '../storage/sessionFileReader';
 import * as vscode from 'vscode';
 import { parseSessionFile } from '../telemetry/otlpImport';
+import { addToWorkspaceMcpJson, type AddToWorkspaceMcpJsonOptions } from './addToWorkspaceMcpJson';
 import { copyMcpConfiguration } from './copyMcpConfiguration';
 import type { McpServerHost, McpServerStatus } from './mcpProvider';
 import { pickSessionBySearch, resolveSessionArgument } from './sessionPicker';
@@ -127,6 +128,13 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 
   register('thoughtExplorer.copyMcpConfiguration', (form?: unknown) => copyMcpConfiguration(services, form));
+  // Options only from code (tests, the agent-host notice); from the palette or a menu VS Code passes none or a Uri.
+  register('thoughtExplorer.addToWorkspaceMcpJson', (options?: unknown) =>
+    addToWorkspaceMcpJson(
+      services,
+      typeof options === 'object' && options !== null && !(options instanceof vscode.Uri) ? (options as AddToWorkspaceMcpJsonOptions) : {},
+    ),
+  );
 }
 
 /** Reads, parses and imports one session file; returns the imported id. Errors name the file and what is wrong. */

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ThinkingEngine } from '../engine/engine';
 import { FileSessionStore } from '../storage/fileSessionStore';
 import { defaultStoragePath } from '../storage/storageLocation';
+import { registerAgentHostNotice } from './agentHostNotice';
 import { registerChatParticipant, type ChatRequestRecord } from './chatParticipant';
 import { registerCommands } from './commands';
 import { registerDecisionPointCommands } from './decisionPointCommands';
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     explorer.onDidOpen((what) => walkthrough.reached(what === 'replay' ? SESSION_REPLAYED_CONTEXT : EXPLORER_OPENED_CONTEXT)),
   );
   const chatRequests = registerChatParticipant(context, services, services.deliberations);
+  registerAgentHostNotice(context, services);
 
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms (store and MCP server not loaded yet).`);

@@ -22,8 +22,13 @@ export function npxServerEntry(storageDirectory: string): StdioServerEntry {
   return { command: 'npx', args: ['-y', NPM_PACKAGE_NAME, '--storage-path', storageDirectory] };
 }
 
+/** The entry in the given form: the npm package through npx, or the CLI bundled with this extension. */
+export function serverEntryFor(form: StdioServerForm, extensionPath: string, storageDirectory: string): StdioServerEntry {
+  return form === 'npx' ? npxServerEntry(storageDirectory) : stdioServerEntry(extensionPath, storageDirectory);
+}
+
 /** `{"mcpServers":{"thought-explorer":{…}}}`, pretty-printed, ready to paste; the bundled CLI unless `form` is npx. */
 export function stdioClientConfiguration(extensionPath: string, storageDirectory: string, form: StdioServerForm = 'local'): string {
-  const entry = form === 'npx' ? npxServerEntry(storageDirectory) : stdioServerEntry(extensionPath, storageDirectory);
+  const entry = serverEntryFor(form, extensionPath, storageDirectory);
   return `${JSON.stringify({ mcpServers: { [STDIO_SERVER_KEY]: entry } }, null, 2)}\n`;
 }

@@ -172,6 +172,8 @@ describe('release: the script on a copy of the repository files', () => {
     'server.json',
     'CHANGELOG.md',
     'packages/mcp-server/package.json',
+    'packages/agent-plugin/plugin.json',
+    'packages/agent-plugin/.claude-plugin/plugin.json',
     'scripts/release.mjs',
     'scripts/npmPackage.mjs',
   ];
@@ -221,11 +223,13 @@ describe('release: the script on a copy of the repository files', () => {
     assert.equal(json('server.json').version, '99.0.0');
     assert.equal(json('server.json').packages[0].version, '99.0.0');
     assert.equal(json('packages/mcp-server/package.json').version, '99.0.0');
+    assert.equal(json('packages/agent-plugin/plugin.json').version, '99.0.0');
+    assert.equal(json('packages/agent-plugin/.claude-plugin/plugin.json').version, '99.0.0');
     const changelog = readFileSync(join(copy, 'CHANGELOG.md'), 'utf8');
     assert.match(changelog, new RegExp(`## \\[Unreleased\\]\\n\\n## \\[99\\.0\\.0\\] - ${today}\\n\\n### Added\\n- `));
     // Only what the release touches changed: the rest of each file is byte for byte what it was.
     const diff = git('diff', '--numstat').stdout.trim().split('\n');
-    assert.equal(diff.length, 5, diff.join('\n'));
+    assert.equal(diff.length, 7, diff.join('\n'));
     for (const line of diff) {
       const [added, removed, file] = line.split('\t');
       if (file === 'CHANGELOG.md') assert.deepEqual([added, removed], ['2', '0'], line);

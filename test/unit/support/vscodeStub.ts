@@ -2,6 +2,8 @@
 // what the code under test registered or showed in `stub`, so tests can look at it and drive it. Only the pieces the
 // extension uses exist; anything else is missing on purpose, so a new dependency on the API shows up as a failure.
 
+import { readFile, stat, writeFile } from 'node:fs/promises';
+
 type Listener<T> = (value: T) => unknown;
 
 export class Disposable {
@@ -179,6 +181,11 @@ export const stub = {
     hide(): void;
   }[],
   globalState: new Map<string, unknown>(),
+  workspaceState: new Map<string, unknown>(),
+  /** Settings of other sections than thoughtExplorer, by full key (e.g. `chat.agentHost.enabled`). */
+  otherConfiguration: new Map<string, unknown>(),
+  /** Documents window.showTextDocument was asked to open. */
+  shownDocuments: [] as string[],
   chatParticipants: [] as { id: string; handler: (...args: unknown[]) => unknown; participant: Record<string, unknown> }[],
   /** Models vscode.lm.selectChatModels answers with (filtered by the selector's vendor, family and id). */
   chatModels: [] as { vendor: string; family: string; id: string; name: string }[],
@@ -206,6 +213,9 @@ export function resetStub(): void {
   stub.webviewPanelSerializers.clear();
   stub.quickPicks.length = 0;
   stub.globalState.clear();
+  stub.workspaceState.clear();
+  stub.otherConfiguration.clear();
+  stub.shownDocuments.length = 0;
   stub.chatParticipants.length = 0;
   stub.chatModels.length = 0;
 }
@@ -298,6 +308,14 @@ export const window = {
     stub.statusMessages.push(text);
     return new Disposable(() => undefined);
   },
+  showWorkspaceFolderPick: () => {
+    const index = stub.quickPickChoices.shift();
+    return Promise.resolve(index === undefined ? undefined : workspace.workspaceFolders?.[index]);
+  },
+  showTextDocument: (uri: Uri) => {
+    stub.shownDocuments.push(uri.fsPath);
+    return Promise.resolve(undefined);
+  },
   showQuickPick: <T extends { label: string; detail?: string }>(items: T[], options?: unknown): Promise<T | undefined> => {
     stub.quickPicksShown.push({ items, options });
     const index = stub.quickPickChoices.shift();
@@ -369,12 +387,42 @@ export const commands = {
   },
 };
 
+/** VS Code's FileSystemError, with the codes the code under test reads. */
+export class FileSystemError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+  static FileNotFound(uri: Uri): FileSystemError {
+    return new FileSystemError(`${uri.fsPath} not found`, 'FileNotFound');
+  }
+}
+
+/** workspace.fs over the local disk (file: URIs only), throwing FileSystemError.FileNotFound as VS Code does. */
+const fileSystem = {
+  stat: async (uri: Uri) => {
+    try {
+      return { size: (await stat(uri.fsPath)).size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw FileSystemError.FileNotFound(uri);
+      throw error;
+    }
+  },
+  readFile: async (uri: Uri) => new Uint8Array(await readFile(uri.fsPath)),
+  writeFile: (uri: Uri, content: Uint8Array) => writeFile(uri.fsPath, content),
+};
+
 export const workspace = {
   getConfiguration: (section: string) => ({
-    get: <T>(key: string): T | undefined => (section === 'thoughtExplorer' ? (stub.configuration.get(key) as T | undefined) : undefined),
+    get: <T>(key: string): T | undefined =>
+      (section === 'thoughtExplorer' ? stub.configuration.get(key) : stub.otherConfiguration.get(`${section}.${key}`)) as T | undefined,
   }),
   onDidChangeConfiguration: stub.configurationListeners.event,
-  workspaceFolders: undefined as { uri: Uri }[] | undefined,
+  workspaceFolders: undefined as { uri: Uri; name?: string; index?: number }[] | undefined,
+  getWorkspaceFolder: (uri: Uri) => workspace.workspaceFolders?.find((folder) => uri.path.startsWith(folder.uri.path)),
+  fs: fileSystem,
 };
 
 export enum UIKind {
@@ -458,6 +506,13 @@ export function extensionContext(extensionPath: string, version = '0.1.0') {
       get: <T>(key: string): T | undefined => stub.globalState.get(key) as T | undefined,
       update: (key: string, value: unknown) => {
         stub.globalState.set(key, value);
+        return Promise.resolve();
+      },
+    },
+    workspaceState: {
+      get: <T>(key: string): T | undefined => stub.workspaceState.get(key) as T | undefined,
+      update: (key: string, value: unknown) => {
+        stub.workspaceState.set(key, value);
         return Promise.resolve();
       },
     },
