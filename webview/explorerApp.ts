@@ -7,6 +7,7 @@ import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import { snapshotOfView } from '../src/shared/sessionSnapshot';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -266,8 +267,13 @@ export class ExplorerApp implements HostMessageHandler {
       this.host.post({ type: 'svgRendered', requestId, svgs: {}, errors: ['No session to render'] });
       return;
     }
-    const snapshot: SessionSnapshot = { meta: source.meta, thoughts: source.thoughts, strategySwitches: source.strategySwitches };
-    const { svgs, errors } = await renderExportSvgs(snapshot, source.strategy, this.layout.views, this.layout.stageGraph, this.nodeBudget);
+    const { svgs, errors } = await renderExportSvgs(
+      snapshotOfView(source),
+      source.strategy,
+      this.layout.views,
+      this.layout.stageGraph,
+      this.nodeBudget,
+    );
     this.host.post({ type: 'svgRendered', requestId, svgs, errors });
   }
 
