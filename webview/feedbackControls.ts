@@ -329,6 +329,8 @@ export class FeedbackControls {
       button('Cancel', 'feedback-cancel', () => this.showActionButtons(thought), true),
     );
     input.focus();
+    // The suggested branch name is a default, not a start: typing replaces it.
+    input.select();
   }
 }
 
