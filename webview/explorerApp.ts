@@ -21,6 +21,7 @@ import { listenToHost, type HostMessageHandler } from './hostMessages';
 import type { InsightsMessage } from '../src/shared/insightsView';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
+import { SessionOffer } from './sessionOffer';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
 import { LiveAnnouncer } from './liveAnnouncer';
 import { applyNavigationState, collectNavigationState, type NavigationState } from './navigationState';
@@ -53,6 +54,7 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
+  private readonly offer: SessionOffer;
   private readonly follow: FollowMode;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -109,6 +111,8 @@ export class ExplorerApp implements HostMessageHandler {
     this.layout.header.addAction(this.follow.button);
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
+    this.offer = new SessionOffer({ onSwitch: (sessionId) => host.post({ type: 'switchToSession', sessionId }) });
+    this.layout.header.element.before(this.offer.element);
     this.search = new SearchController({
       thoughts: () => this.model.shownThoughts(),
       cardFor: (seq) => this.layout.cards.renderedCard(seq),
@@ -173,6 +177,7 @@ export class ExplorerApp implements HostMessageHandler {
       ui.replayPosition = undefined;
     }
     ui.sessionId = session?.meta.id;
+    this.offer.shown(ui.sessionId);
     // The host re-sends the live state after a snapshot; until then, keep what belongs to this session only.
     this.deliberation.show(isReplay ? undefined : this.deliberationState, session?.meta.id);
     if (isReplay && session) {
@@ -188,6 +193,10 @@ export class ExplorerApp implements HostMessageHandler {
     this.refreshFeedback();
     this.saveState();
     layout.insights.sessionChanged();
+  }
+
+  offerSession(session: { id: string; title: string } | null): void {
+    this.offer.show(session);
   }
 
   showInsights(message: InsightsMessage): void {
