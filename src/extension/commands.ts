@@ -16,6 +16,8 @@ export interface CommandContext {
   tree: SessionsTreeProvider;
   treeView: vscode.TreeView<SessionsTreeNode>;
   mcpHost: McpServerHost;
+  /** Told when the configuration for other clients was copied, however the command was run (walkthrough progress). */
+  onConfigurationCopied?: () => void;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandContext): void {
@@ -126,7 +128,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 
-  register('thoughtExplorer.copyMcpConfiguration', (form?: unknown) => copyMcpConfiguration(services, form));
+  register('thoughtExplorer.copyMcpConfiguration', async (form?: unknown) => {
+    const copied = await copyMcpConfiguration(services, form);
+    if (copied !== undefined) deps.onConfigurationCopied?.();
+    return copied;
+  });
 }
 
 /** Reads, parses and imports one session file; returns the imported id. Errors name the file and what is wrong. */
