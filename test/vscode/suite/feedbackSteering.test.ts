@@ -14,6 +14,8 @@ import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import {
   EXTENSION_ID,
   StdioClient,
+  drive,
+  type DriverStep,
   eventually,
   invokeJson,
   isolateStorage,
@@ -22,25 +24,9 @@ import {
   type IsolatedStorage,
 } from './support';
 
-interface DriverStep {
-  op: 'fill' | 'press' | 'click' | 'waitFor';
-  selector: string;
-  text?: string;
-  key?: string;
-}
-
 /** Performs `steps` in the sidebar explorer's frame, through the test runner (a person's mouse and keyboard). */
 async function inExplorer(steps: DriverStep[]): Promise<void> {
-  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
-  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
-  assert.ok(url && token, 'no webview driver: run this suite through npm run test:vscode');
-  const response = await fetch(`${url}/steps`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ surface: 'view', steps }),
-  });
-  const text = await response.text();
-  assert.equal(response.status, 200, `webview driver: ${text}`);
+  await drive('view', steps);
 }
 
 /**

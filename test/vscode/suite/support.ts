@@ -139,3 +139,29 @@ export class StdioClient {
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   }
 }
+
+export interface DriverStep {
+  op: 'fill' | 'press' | 'click' | 'waitFor' | 'texts';
+  selector: string;
+  text?: string;
+  key?: string;
+}
+
+/**
+ * Performs `steps` through the test runner's webview driver (scripts/webviewDriver.mjs), as a person's mouse and
+ * keyboard: in the explorer's frame on `surface`, or on the workbench page itself. Returns each step's result (the
+ * texts of a 'texts' step, null otherwise).
+ */
+export async function drive(surface: 'view' | 'panel' | 'workbench', steps: DriverStep[]): Promise<unknown[]> {
+  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
+  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
+  if (!url || !token) throw new Error('no webview driver: run this suite through npm run test:vscode');
+  const response = await fetch(`${url}/steps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ surface, steps }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`webview driver: ${text}`);
+  return JSON.parse(text) as unknown[];
+}
