@@ -176,8 +176,11 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
     const outcome = api.engine().addFeedback(sessionId, { kind: 'conclude' });
     assert.equal(outcome.ok, false);
     if (!outcome.ok) assert.match(outcome.error, /is complete; feedback goes to live sessions/);
-    // The explorer offers no controls on it any more.
-    await inExplorer([{ op: 'waitFor', selector: '.feedback-panel[hidden]' }]);
+    // The explorer offers no controls on it any more; the note given earlier stays listed, with how it ended.
+    await inExplorer([
+      { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-steer[hidden]' },
+      { op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' },
+    ]);
   });
 
   test('a note typed in VS Code reaches the next reply of a session the stdio CLI serves; the delivery shows in VS Code', async function () {
