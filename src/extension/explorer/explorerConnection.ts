@@ -372,7 +372,8 @@ export class ExplorerConnection implements vscode.Disposable {
    */
   private offer(meta: SessionMeta): void {
     const staying = this.mode === 'pinned' || (this.mode === 'live' && !this.services.settings.followLiveSession);
-    if (!staying || meta.status !== 'live' || meta.id === this.sessionId || meta.id === this.offeredId) return;
+    // Not ready: nothing can be posted, and `ready` offers the newest live session anyway.
+    if (!this.ready || !staying || meta.status !== 'live' || meta.id === this.sessionId || meta.id === this.offeredId) return;
     this.offeredId = meta.id;
     this.post({ type: 'liveSessionOffer', session: { id: meta.id, title: offerTitle(meta) } });
   }

@@ -92,17 +92,13 @@ suite('live sessions: status bar, Sessions tree and the offer to switch, in real
     think('agent', sessionId, 1, 3);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
-    // The tree shows a new session after its coalesced refresh: reveal it once it is there.
-    await eventually(
-      () =>
-        api.revealSession(sessionId).then(
-          () => true,
-          () => undefined,
-        ),
-      'the session in the Sessions tree',
-    );
+    // The tree shows a new session after its coalesced refresh: its row (labelled with the first thought) is clicked,
+    // then the row's inline action, as a person does.
+    const row = `.monaco-list-row[aria-label*="${marker} ${sessionId}: step 1"]`;
     await drive('workbench', [
-      { op: 'click', selector: '.monaco-list-row.selected .actions a.action-label[aria-label="Open in Editor Tab"]' },
+      { op: 'waitFor', selector: row },
+      { op: 'click', selector: row },
+      { op: 'click', selector: `${row} .actions a.action-label[aria-label="Open in Editor Tab"]` },
     ]);
     await eventually(
       () =>
@@ -118,18 +114,19 @@ suite('live sessions: status bar, Sessions tree and the offer to switch, in real
     const pinned = `${marker}-pinned`;
     const newcomer = `${marker}-newcomer`;
     think('agent', pinned, 1, 5);
-    await api.explorer.showSession(pinned);
-    await eventually(
-      () =>
-        api.explorer.status().some((status) => status.surface === 'view' && status.ready && status.sessionId === pinned) ? true : undefined,
-      'the sidebar explorer on the pinned session',
-    );
+    // As the Sessions tree and the status bar do: pick it, and show it in the sidebar explorer (pinned).
+    await api.services.showInExplorer(pinned);
+    const view = () => api.explorer.status().find((status) => status.surface === 'view');
+    await eventually(() => {
+      const status = view();
+      return status?.ready && status.mode === 'pinned' && status.sessionId === pinned ? true : undefined;
+    }, 'the sidebar explorer pinned to its session');
     // Another client starts a session: offered, not switched to.
     think('another-client', newcomer, 1, 5);
+    await eventually(() => (view()?.offeredSessionId === newcomer ? true : undefined), 'the offer of the new session');
     await drive('view', [{ op: 'waitFor', selector: '.session-offer:not([hidden])' }]);
     const [title] = (await drive('view', [{ op: 'texts', selector: '.session-offer-title' }])) as string[][];
     assert.deepEqual(title, [`${marker} ${newcomer}: step 1`]);
-    const view = () => api.explorer.status().find((status) => status.surface === 'view');
     assert.equal(view()?.sessionId, pinned, 'the view stayed on its session');
     await drive('view', [{ op: 'click', selector: 'vscode-button.session-offer-switch' }]);
     await eventually(() => (view()?.sessionId === newcomer ? true : undefined), 'the view to show the new session');
