@@ -1,7 +1,7 @@
 // A hand for in-editor tests inside the explorer webview: the extension host cannot reach a webview's DOM, so the
 // test runner (which holds the workbench page in Playwright) listens on a loopback port behind a random token and
-// performs what a suite asks — fill, press, click, wait for a selector — in the explorer's own frame (or the workbench
-// page itself), as a person would with mouse and keyboard. The suite learns the address and token from the environment
+// performs what a suite asks — fill, press, click, wait for a selector, read texts — in the explorer's own frame (or
+// the workbench page: status bar, notifications), as a person would with mouse and keyboard. The suite learns the address and token from the environment
 // (THOUGHT_EXPLORER_WEBVIEW_DRIVER, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN); see test/vscode/suite/support.ts.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -10,8 +10,12 @@ const FRAME_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 20_000;
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The frame of the explorer webview on `surface` ('view': the sidebar, 'panel': an editor panel). */
+/**
+ * The frame of the explorer webview on `surface` ('view': the sidebar, 'panel': an editor panel), or the workbench
+ * page itself ('workbench': the status bar, notifications).
+ */
 async function explorerFrame(page, surface) {
+  if (surface === 'workbench') return page.mainFrame();
   const deadline = Date.now() + FRAME_TIMEOUT_MS;
   for (;;) {
     for (const frame of page.frames()) {
@@ -68,6 +72,9 @@ async function perform(frame, step) {
       return frame.click(step.selector, options);
     case 'waitFor':
       return frame.waitForSelector(step.selector, { ...options, state: WAIT_STATES.has(step.state) ? step.state : 'attached' });
+    // The text of every element the selector matches (none: an empty list), e.g. the notifications on screen.
+    case 'texts':
+      return frame.locator(step.selector).allTextContents();
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
@@ -99,17 +106,18 @@ export async function startWebviewDriver(log) {
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (!page) throw new Error('the workbench page is not open yet');
-      // 'workbench': the page itself (the Command Palette, quick picks), for steps only a person's input triggers.
-      const frame =
-        body.surface === 'workbench' ? page.mainFrame() : await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
+      const surface = ['panel', 'workbench'].includes(body.surface) ? body.surface : 'view';
+      const frame = await explorerFrame(page, surface);
+      // What each step gave back (texts for 'texts', null otherwise), as JSON.
+      const results = [];
       for (const step of Array.isArray(body.steps) ? body.steps : []) {
         try {
-          await perform(frame, step);
+          results.push((await perform(frame, step)) ?? null);
         } catch (error) {
           throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await describeFrames(page)}`, { cause: error });
         }
       }
-      return answer(200, 'ok');
+      return answer(200, JSON.stringify(results));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log?.(`webview driver: ${message}`);

@@ -7,6 +7,7 @@ import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
+import { snapshotOfView } from '../src/shared/sessionSnapshot';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
@@ -20,6 +21,7 @@ import { listenToHost, type HostMessageHandler } from './hostMessages';
 import type { InsightsMessage } from '../src/shared/insightsView';
 import { configureMermaid } from './mermaidSetup';
 import { SessionModel } from './sessionModel';
+import { SessionOffer } from './sessionOffer';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
 import { LiveAnnouncer } from './liveAnnouncer';
 import { applyNavigationState, collectNavigationState, type NavigationState } from './navigationState';
@@ -52,6 +54,7 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
+  private readonly offer: SessionOffer;
   private readonly follow: FollowMode;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -108,6 +111,8 @@ export class ExplorerApp implements HostMessageHandler {
     this.layout.header.addAction(this.follow.button);
     this.deliberation = new DeliberationStatusView((sessionId) => host.post({ type: 'stopDeliberation', sessionId }));
     this.layout.header.element.after(this.deliberation.element);
+    this.offer = new SessionOffer({ onSwitch: (sessionId) => host.post({ type: 'switchToSession', sessionId }) });
+    this.layout.header.element.before(this.offer.element);
     this.search = new SearchController({
       thoughts: () => this.model.shownThoughts(),
       cardFor: (seq) => this.layout.cards.renderedCard(seq),
@@ -172,6 +177,7 @@ export class ExplorerApp implements HostMessageHandler {
       ui.replayPosition = undefined;
     }
     ui.sessionId = session?.meta.id;
+    this.offer.shown(ui.sessionId);
     // The host re-sends the live state after a snapshot; until then, keep what belongs to this session only.
     this.deliberation.show(isReplay ? undefined : this.deliberationState, session?.meta.id);
     if (isReplay && session) {
@@ -187,6 +193,10 @@ export class ExplorerApp implements HostMessageHandler {
     this.refreshFeedback();
     this.saveState();
     layout.insights.sessionChanged();
+  }
+
+  offerSession(session: { id: string; title: string } | null): void {
+    this.offer.show(session);
   }
 
   showInsights(message: InsightsMessage): void {
@@ -266,8 +276,13 @@ export class ExplorerApp implements HostMessageHandler {
       this.host.post({ type: 'svgRendered', requestId, svgs: {}, errors: ['No session to render'] });
       return;
     }
-    const snapshot: SessionSnapshot = { meta: source.meta, thoughts: source.thoughts, strategySwitches: source.strategySwitches };
-    const { svgs, errors } = await renderExportSvgs(snapshot, source.strategy, this.layout.views, this.layout.stageGraph, this.nodeBudget);
+    const { svgs, errors } = await renderExportSvgs(
+      snapshotOfView(source),
+      source.strategy,
+      this.layout.views,
+      this.layout.stageGraph,
+      this.nodeBudget,
+    );
     this.host.post({ type: 'svgRendered', requestId, svgs, errors });
   }
 

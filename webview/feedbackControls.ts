@@ -49,6 +49,9 @@ function stateClass(status: FeedbackStatus): string {
 export class FeedbackControls {
   /** The panel under the cards: note box, Conclude now, status line, feedback not about one thought. */
   readonly element: HTMLElement;
+  private readonly title: HTMLElement;
+  /** The note box, the buttons and the status line: only while the session may be steered. */
+  private readonly steer: HTMLElement;
   private readonly note: HTMLTextAreaElement;
   private readonly status: HTMLElement;
   private readonly general: HTMLElement;
@@ -64,6 +67,8 @@ export class FeedbackControls {
   private markedSeqs: number[] = [];
   private actionsSeq: number | undefined;
   private hoveredSeq: number | undefined;
+  /** The feedback the status line says was sent: the line goes once the record says it was delivered. */
+  private sentId: string | undefined;
   /** giveFeedback requests waiting for the host's feedbackResult (the host answers at once; 30 s means it is gone). */
   private readonly requests = new PendingRequests<ResponseTo<'giveFeedback'>>({
     what: 'Feedback',
@@ -76,9 +81,9 @@ export class FeedbackControls {
     this.element.className = 'feedback-panel';
     this.element.setAttribute('aria-label', 'Steer this session');
     this.element.hidden = true;
-    const title = document.createElement('h3');
-    title.className = 'feedback-title';
-    title.textContent = 'Steer this session';
+    this.title = document.createElement('h3');
+    this.title.className = 'feedback-title';
+    this.title.textContent = 'Steer this session';
     this.note = document.createElement('textarea');
     this.note.className = 'feedback-note-input';
     this.note.rows = 2;
@@ -101,7 +106,10 @@ export class FeedbackControls {
     this.status.setAttribute('role', 'status');
     this.general = document.createElement('ul');
     this.general.className = 'feedback-general';
-    this.element.append(title, this.note, buttons, this.status, this.general);
+    this.steer = document.createElement('div');
+    this.steer.className = 'feedback-steer';
+    this.steer.append(this.note, buttons, this.status);
+    this.element.append(this.title, this.steer, this.general);
 
     this.actions = document.createElement('div');
     this.actions.className = 'feedback-actions';
@@ -125,10 +133,20 @@ export class FeedbackControls {
   update(scene: FeedbackScene): void {
     const previous = this.scene;
     this.scene = scene;
-    this.element.hidden = !scene.steerable;
-    if (scene.sessionId !== previous.sessionId) this.status.textContent = '';
+    if (scene.sessionId !== previous.sessionId) this.showStatus('');
+    else if (this.sentId !== undefined && scene.feedback.some((record) => record.id === this.sentId && record.deliveredAt !== undefined))
+      // The card (or the list below) now says "delivered": the promise that it will be is no longer news.
+      this.showStatus('');
     this.drawMarks();
     this.drawGeneral();
+    // Notes and "Conclude now" stay listed after the session ends (with how they ended); the controls go.
+    const heading = scene.steerable ? 'Steer this session' : 'Your feedback';
+    this.steer.hidden = !scene.steerable;
+    this.element.hidden = !scene.steerable && this.general.childElementCount === 0;
+    if (this.title.textContent !== heading) {
+      this.title.textContent = heading;
+      this.element.setAttribute('aria-label', heading);
+    }
     const sessionChanged = scene.sessionId !== previous.sessionId;
     if (sessionChanged) this.hoveredSeq = undefined;
     if (scene.selectedSeq !== previous.selectedSeq && scene.selectedSeq !== undefined) this.hoveredSeq = scene.selectedSeq;
@@ -156,13 +174,22 @@ export class FeedbackControls {
   }
 
   private showResult(message: ResponseTo<'giveFeedback'>, onSuccess: (() => void) | undefined): void {
-    this.status.classList.toggle('error', !message.ok);
     if (message.ok) {
-      this.status.textContent = 'Sent: the agent gets it with its next thought.';
+      const id = message.feedback?.id;
+      // feedbackChanged may have come first and already said it was delivered.
+      const delivered = this.scene.feedback.some((record) => record.id === id && record.deliveredAt !== undefined);
+      this.showStatus(delivered ? '' : 'Sent: the agent gets it with its next thought.');
+      this.sentId = delivered ? undefined : id;
       onSuccess?.();
     } else {
-      this.status.textContent = message.error ?? 'The feedback was not recorded.';
+      this.showStatus(message.error ?? 'The feedback was not recorded.', true);
     }
+  }
+
+  private showStatus(text: string, error = false): void {
+    this.status.classList.toggle('error', error);
+    this.status.textContent = text;
+    this.sentId = undefined;
   }
 
   private sendNote(): void {
@@ -174,16 +201,12 @@ export class FeedbackControls {
   private send(fields: Omit<GiveFeedbackMessage, 'type' | 'requestId' | 'sessionId'>, onSuccess?: () => void): void {
     const sessionId = this.scene.sessionId;
     if (sessionId === undefined || !this.scene.steerable) return;
-    this.status.classList.remove('error');
-    this.status.textContent = 'Sending…';
+    this.showStatus('Sending…');
     this.requests
       .request((requestId) => this.options.post({ type: 'giveFeedback', requestId, sessionId, ...fields }))
       .then(
         (result) => this.showResult(result, onSuccess),
-        (error: unknown) => {
-          this.status.classList.add('error');
-          this.status.textContent = errorMessage(error);
-        },
+        (error: unknown) => this.showStatus(errorMessage(error), true),
       );
   }
 
@@ -306,6 +329,8 @@ export class FeedbackControls {
       button('Cancel', 'feedback-cancel', () => this.showActionButtons(thought), true),
     );
     input.focus();
+    // The suggested branch name is a default, not a start: typing replaces it.
+    input.select();
   }
 }
 

@@ -30,6 +30,8 @@ export interface HostMessageHandler {
   showFeedback(sessionId: string, feedback: FeedbackRecord[]): void;
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void;
   showInsights(message: InsightsMessage): void;
+  /** Another live session to offer (null: withdraw the offer). */
+  offerSession(session: { id: string; title: string } | null): void;
 }
 
 export function dispatchHostMessage(message: HostMessage, handler: HostMessageHandler): void {
@@ -57,6 +59,8 @@ export function dispatchHostMessage(message: HostMessage, handler: HostMessageHa
       return handler.showFeedbackResult(message);
     case 'insights':
       return handler.showInsights(message);
+    case 'liveSessionOffer':
+      return handler.offerSession(message.session);
     default:
       assertNever(message, 'host message');
   }

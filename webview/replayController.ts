@@ -187,6 +187,8 @@ export class ReplayController {
     this.scrubber.value = String(this.position);
     this.positionLabel.textContent = `${this.position} / ${this.total}`;
     this.playButton.title = this.playing ? 'Pause (Space)' : 'Play (Space)';
+    // The toolkit names its inner button by `label`: all three change together, or a screen reader hears "Play".
+    this.playButton.setAttribute('label', this.playButton.title);
     this.playButton.setAttribute('aria-label', this.playButton.title);
     this.playButton.setAttribute('icon', this.playing ? 'debug-pause' : 'debug-start');
     this.element.dataset.playing = String(this.playing);

@@ -1,8 +1,8 @@
 // The session the webview holds: a full snapshot from the host plus the deltas applied since, and the prefix of it
 // that is on screen (all of it live; the first `position` thoughts during a replay).
-import { metaFromThoughts } from '../src/engine/browserSafe/sessionMeta';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { SessionView, StrategyView } from '../src/shared/protocol';
+import { snapshotOfView } from '../src/shared/sessionSnapshot';
 
 export type DeltaOutcome = 'appended' | 'otherSession' | 'duplicate' | 'gap';
 
@@ -91,29 +91,11 @@ export class SessionModel {
 
   /** The whole session, whatever the replay position (a replay draws the thought diagrams whole, then reveals them). */
   wholeSnapshot(): SessionSnapshot | undefined {
-    const view = this.view;
-    return view
-      ? { meta: view.meta, thoughts: view.thoughts, strategySwitches: view.strategySwitches, feedback: view.feedback }
-      : undefined;
+    return this.view ? snapshotOfView(this.view) : undefined;
   }
 
   /** The part on screen as an engine snapshot, which is what the diagram sources take. */
   shownSnapshot(): SessionSnapshot | undefined {
-    const view = this.view;
-    if (!view) return undefined;
-    if (this.shownCount === view.thoughts.length) return this.wholeSnapshot();
-    const thoughts = view.thoughts.slice(0, this.shownCount);
-    const last = thoughts[thoughts.length - 1];
-    // During a replay the meta must describe the prefix, or the header and stage graph would show the ending.
-    const laterSwitch = view.strategySwitches.find((change) => change.atSeq >= this.shownCount);
-    const base: SessionMeta = {
-      ...view.meta,
-      strategy: laterSwitch ? laterSwitch.from : view.meta.strategy,
-      status: this.shownCount < view.thoughts.length ? 'live' : view.meta.status,
-      updatedAt: view.meta.createdAt,
-    };
-    // The stage is the last shown thought's, even when that thought has none (an imported one): not an earlier one's.
-    const meta: SessionMeta = { ...metaFromThoughts(base, thoughts), stage: last?.stage };
-    return { meta, thoughts, strategySwitches: view.strategySwitches.filter((change) => change.atSeq < this.shownCount) };
+    return this.view ? snapshotOfView(this.view, this.shownCount) : undefined;
   }
 }

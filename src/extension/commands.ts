@@ -17,6 +17,8 @@ export interface CommandContext {
   tree: SessionsTreeProvider;
   treeView: vscode.TreeView<SessionsTreeNode>;
   mcpHost: McpServerHost;
+  /** Told when the configuration for other clients was copied, however the command was run (walkthrough progress). */
+  onConfigurationCopied?: () => void;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandContext): void {
@@ -127,7 +129,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   register('thoughtExplorer.showMcpStatus', () => showMcpStatus(deps));
 
-  register('thoughtExplorer.copyMcpConfiguration', (form?: unknown) => copyMcpConfiguration(services, form));
+  register('thoughtExplorer.copyMcpConfiguration', async (form?: unknown) => {
+    const copied = await copyMcpConfiguration(services, form);
+    if (copied !== undefined) deps.onConfigurationCopied?.();
+    return copied;
+  });
   // Options only from code (tests, the agent-host notice); from the palette or a menu VS Code passes none or a Uri.
   register('thoughtExplorer.addToWorkspaceMcpJson', (options?: unknown) =>
     addToWorkspaceMcpJson(

@@ -23,6 +23,7 @@ import { registerStoreWatcher, type StoreWatcher } from './storeWatcher';
 import { registerTraceStreaming } from './traceStreaming';
 import {
   EXPLORER_OPENED_CONTEXT,
+  MCP_CONFIGURATION_COPIED_CONTEXT,
   SESSION_EXPORTED_CONTEXT,
   SESSION_REPLAYED_CONTEXT,
   registerWalkthroughProgress,
@@ -71,7 +72,13 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel, traceStreaming);
   registerStatusBar(context, services, traceStreaming);
   const walkthrough = registerWalkthroughProgress(context, services, mcpHost);
-  registerCommands(context, { services, tree: sessionsTree, treeView: sessionsView, mcpHost });
+  registerCommands(context, {
+    services,
+    tree: sessionsTree,
+    treeView: sessionsView,
+    mcpHost,
+    onConfigurationCopied: () => walkthrough.reached(MCP_CONFIGURATION_COPIED_CONTEXT),
+  });
   registerExportCommand(context, services, () => walkthrough.reached(SESSION_EXPORTED_CONTEXT));
   registerFeedbackCommands(context, services);
   registerDecisionPointCommands(context, services);

@@ -97,6 +97,7 @@ export function registerStatusBar(
   const item = vscode.window.createStatusBarItem('thoughtExplorer.liveSession', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Thought Explorer: live session';
   const tracker = new LiveSessionTracker();
+  let command: vscode.Command | undefined;
   const update = () => {
     const meta = tracker.current();
     if (!meta) {
@@ -108,7 +109,13 @@ export function registerStatusBar(
     // With trace streaming on, what was sent and dropped (a dropped span is never a lost thought: it is on disk).
     const traces = traceStreamSummary(traceStream?.stats());
     item.tooltip = traces === undefined ? session : `${session}\n${traces}`;
-    item.command = { title: vscode.l10n.t('Open in Explorer'), command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
+    // The same command object while the session is the same: each new one (a command with arguments) makes VS Code
+    // register a fresh internal delegate and drop the last, so a click landing between two thoughts found
+    // "command '_internal_command_delegation…' not found".
+    if (command?.arguments?.[0] !== meta.id) {
+      command = { title: vscode.l10n.t('Open in Explorer'), command: 'thoughtExplorer.openInExplorer', arguments: [meta.id] };
+      item.command = command;
+    }
     item.show();
   };
   let syncTimer: ReturnType<typeof setTimeout> | undefined;

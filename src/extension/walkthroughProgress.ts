@@ -2,7 +2,8 @@
 // Each key is set when its thing happens however it happens (palette, tree menu, another process, a test driving the
 // API) and remembered in globalState, and on activation every key already true is set again, so a walkthrough opened
 // after the fact ticks what is done: the MCP server has started, the store holds sessions, an explorer was opened, a
-// session replayed or exported. (VS Code's own `onCommand:` events only see commands run from the workbench.)
+// session replayed or exported, the configuration for other clients copied. (VS Code's own `onCommand:` events only
+// see commands run from the workbench: a copy from a notification's button or another extension never ticked step 5.)
 import { readdir } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { sessionIdFromFileName } from '../storage/sessionIds';
@@ -15,13 +16,15 @@ export const HAS_SESSIONS_CONTEXT = 'thoughtExplorer.hasSessions';
 export const EXPLORER_OPENED_CONTEXT = 'thoughtExplorer.explorerOpened';
 export const SESSION_REPLAYED_CONTEXT = 'thoughtExplorer.sessionReplayed';
 export const SESSION_EXPORTED_CONTEXT = 'thoughtExplorer.sessionExported';
+export const MCP_CONFIGURATION_COPIED_CONTEXT = 'thoughtExplorer.mcpConfigurationCopied';
 
 export type WalkthroughMilestone =
   | typeof MCP_SERVER_STARTED_CONTEXT
   | typeof HAS_SESSIONS_CONTEXT
   | typeof EXPLORER_OPENED_CONTEXT
   | typeof SESSION_REPLAYED_CONTEXT
-  | typeof SESSION_EXPORTED_CONTEXT;
+  | typeof SESSION_EXPORTED_CONTEXT
+  | typeof MCP_CONFIGURATION_COPIED_CONTEXT;
 
 /** globalState key: the milestones reached in any window of this profile, so they stay ticked. */
 export const WALKTHROUGH_STATE_KEY = 'thoughtExplorer.walkthroughMilestones';

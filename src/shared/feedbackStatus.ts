@@ -38,6 +38,12 @@ export function thoughtsAfterDelivery(record: FeedbackRecord, thoughts: Feedback
 export function feedbackStatus(record: FeedbackRecord, session: FeedbackSessionView): FeedbackStatus {
   if (record.appliedAt !== undefined)
     return record.appliedBySeq === undefined ? { state: 'applied' } : { state: 'applied', bySeq: record.appliedBySeq };
+  // "Conclude now" asks for the ending: a session that completed did what it asked, even when the final thought was
+  // already on its way (the ask then rides on the last reply and no later thought can mark it applied).
+  if (record.kind === 'conclude' && session.status === 'complete') {
+    const last = session.thoughts[session.thoughts.length - 1];
+    return last === undefined ? { state: 'applied' } : { state: 'applied', bySeq: last.seq };
+  }
   const ended = session.status !== 'live';
   if (record.deliveredAt === undefined) return ended ? { state: 'undelivered', reason: 'session-ended' } : { state: 'pending' };
   // A note asks for nothing checkable: delivered is as far as it goes.
@@ -50,10 +56,15 @@ export function feedbackStatus(record: FeedbackRecord, session: FeedbackSessionV
 
 /**
  * The status in words, the same everywhere: "waiting for the next thought", "delivered to the agent", "applied by #5",
- * "not acted on: session ended", "not acted on: 3 thoughts passed", "not delivered: session ended".
+ * "not acted on: session ended", "not acted on: 3 thoughts passed", "not delivered: session ended"; a "Conclude now"
+ * that was followed reads "acted on: the agent concluded at #8".
  * `thoughtNumberOf` turns the applying thought's seq into its number (undefined when the thought is not at hand).
  */
-export function describeFeedbackStatus(status: FeedbackStatus, thoughtNumberOf: (seq: number) => number | undefined): string {
+export function describeFeedbackStatus(
+  status: FeedbackStatus,
+  thoughtNumberOf: (seq: number) => number | undefined,
+  kind?: FeedbackRecord['kind'],
+): string {
   switch (status.state) {
     case 'pending':
       return 'waiting for the next thought';
@@ -61,6 +72,8 @@ export function describeFeedbackStatus(status: FeedbackStatus, thoughtNumberOf: 
       return 'delivered to the agent';
     case 'applied': {
       const number = status.bySeq === undefined ? undefined : thoughtNumberOf(status.bySeq);
+      if (kind === 'conclude')
+        return number === undefined ? 'acted on: the agent concluded' : `acted on: the agent concluded at #${number}`;
       return number === undefined ? 'applied' : `applied by #${number}`;
     }
     case 'undelivered':
@@ -74,5 +87,5 @@ export function describeFeedbackStatus(status: FeedbackStatus, thoughtNumberOf: 
 
 /** Status and words for a record of a session snapshot: what the explorer, tree, tools and exports show. */
 export function feedbackStatusText(record: FeedbackRecord, thoughts: readonly ThoughtRecord[], status: SessionStatus): string {
-  return describeFeedbackStatus(feedbackStatus(record, { thoughts, status }), (seq) => thoughts[seq]?.thoughtNumber);
+  return describeFeedbackStatus(feedbackStatus(record, { thoughts, status }), (seq) => thoughts[seq]?.thoughtNumber, record.kind);
 }

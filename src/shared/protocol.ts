@@ -31,6 +31,8 @@ export const MAX_SVG_LENGTH = 50_000_000;
 /** Longest error text a webview may report, and how many errors one answer may hold. */
 const MAX_ERROR_LENGTH = 10_000;
 const MAX_ERRORS = 100;
+/** A session title in an offer to switch (titles are cut for display long before this). */
+const MAX_OFFER_TITLE_LENGTH = 1_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // What a message carries. The engine's own shapes (meta, thoughts) are checked for the fields the explorer relies on
@@ -112,6 +114,14 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('requestSvg'), requestId: shortText(), session: z.optional(sessionViewSchema) }),
   /** Shows a diagram tab and/or selects a thought of the session on screen (fields left out stay as they are). */
   z.object({ type: z.literal('showInView'), tab: z.optional(diagramKindSchema), seq: z.optional(seq()) }),
+  /**
+   * Another live session started (another client, another chat) while this webview shows a session it does not leave
+   * on its own (pinned, or not following): offered, never switched to; null withdraws the offer.
+   */
+  z.object({
+    type: z.literal('liveSessionOffer'),
+    session: z.nullable(z.object({ id: shortText(), title: z.string().check(z.maxLength(MAX_OFFER_TITLE_LENGTH)) })),
+  }),
   insightsMessageSchema,
   deliberationStateSchema,
   feedbackResultSchema,
@@ -128,6 +138,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   /** Sent when a delta does not fit what the webview holds (a gap), so the host re-sends the snapshot. */
   z.object({ type: z.literal('requestFullSession'), sessionId: shortText() }),
   z.object({ type: z.literal('openInPanel'), sessionId: z.optional(shortText()) }),
+  /** The person took the host's liveSessionOffer: show that session here. */
+  z.object({ type: z.literal('switchToSession'), sessionId: shortText() }),
   z.object({
     type: z.literal('exportSvg'),
     diagram: diagramKindSchema,

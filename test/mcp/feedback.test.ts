@@ -145,7 +145,7 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
       );
       assert.deepEqual(
         read.map((record) => record.status),
-        ['delivered to the agent', 'applied by #8', 'applied by #10', 'applied by #12'],
+        ['delivered to the agent', 'applied by #8', 'applied by #10', 'acted on: the agent concluded at #12'],
       );
       // A restart reads the same state back from the journal.
       store.close();

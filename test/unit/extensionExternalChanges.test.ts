@@ -183,6 +183,28 @@ describe('sessions changed by another process', () => {
     }
   });
 
+  test('the status bar keeps one command while thoughts stream in, so a click between two thoughts finds it', () => {
+    // VS Code turns a command with arguments into an internal delegate and drops the previous one on each new
+    // assignment: a click that landed between two updates failed with "command … not found".
+    const context = extensionContext('/extension');
+    try {
+      registerStatusBar(context as unknown as vscode.ExtensionContext, fixture.services);
+      const item = stub.statusBarItems.find((candidate) => candidate.id === 'thoughtExplorer.liveSession');
+      assert.ok(item);
+      const engine = fixture.services.engine;
+      const own = started(engine, 'copilot', thought(1, 6, 'Streaming', { strategy: 'linear' }));
+      const command = item.command;
+      assert.deepEqual(command?.arguments, [own]);
+      for (let number = 2; number <= 5; number++) started(engine, 'copilot', thought(number, 6, `Step ${number}`, { sessionId: own }));
+      assert.match(item.text, /5\/6/);
+      assert.equal(item.command, command, 'the same command object for the same session');
+      const next = started(engine, 'copilot', thought(1, 2, 'Another session', { strategy: 'linear' }));
+      assert.deepEqual(item.command?.arguments, [next], 'a new session gets its own command');
+    } finally {
+      context.disposeAll();
+    }
+  });
+
   test('the status bar shows the newest live session of another process, and hides it when that process ends it', async () => {
     const context = extensionContext('/extension');
     try {

@@ -497,6 +497,20 @@ describe('feedback: where it stands (feedbackStatus, one rule for every surface)
     }
   });
 
+  it('counts "Conclude now" as acted on when the session completed, even when it rode on the final reply', () => {
+    const conclude: FeedbackRecord = { id: 'fb-c', kind: 'conclude', author: 'user', createdAt: 1 };
+    // Given while the final thought was on its way: delivered with it, no later thought could mark it applied.
+    for (const record of [at(conclude, 4), conclude])
+      assert.deepEqual(feedbackStatus(record, { thoughts: thoughts(5), status: 'complete' }), { state: 'applied', bySeq: 4 });
+    // Abandoned is not concluded: that stays "not acted on" / "not delivered".
+    assert.equal(feedbackStatus(at(conclude, 4), { thoughts: thoughts(5), status: 'abandoned' }).state, 'not-acted-on');
+    const status = feedbackStatus(at(conclude, 4), { thoughts: thoughts(5), status: 'complete' });
+    assert.equal(
+      describeFeedbackStatus(status, (seq) => seq + 1, 'conclude'),
+      'acted on: the agent concluded at #5',
+    );
+  });
+
   it('never calls a delivered note "not acted on": a note asks for nothing checkable', () => {
     const note: FeedbackRecord = { id: 'fb-n', kind: 'note', author: 'user', createdAt: 1, text: 'fyi' };
     assert.deepEqual(feedbackStatus(at(note, 0), { thoughts: thoughts(20), status: 'live' }), { state: 'delivered' });

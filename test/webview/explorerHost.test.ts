@@ -154,7 +154,22 @@ describe('explorer host connection', () => {
     settings.followLiveSession = false;
     const before = webview.posted.length;
     thought(engine, 'agent', 'third', 1);
-    assert.equal(webview.posted.length, before, 'another session does not take over the view');
+    thought(engine, 'agent', 'third', 2);
+    assert.deepEqual(
+      webview.posted.slice(before),
+      [{ type: 'liveSessionOffer', session: { id: 'third', title: 'Thought 1 of third' } }],
+      'another session does not take over the view: it is offered, once',
+    );
+    assert.equal(harness.connection.shownSessionId, 'second');
+    // Only the offered session may be switched to; taking the offer shows it and withdraws the offer.
+    webview.fromWebview({ type: 'switchToSession', sessionId: 'first' });
+    assert.equal(harness.connection.shownSessionId, 'second');
+    webview.fromWebview({ type: 'switchToSession', sessionId: 'third' });
+    assert.deepEqual(
+      webview.posted.slice(-2).map((message) => (message.type === 'snapshot' ? `snapshot ${message.session?.meta.id}` : message)),
+      [{ type: 'liveSessionOffer', session: null }, 'snapshot third'],
+    );
+    assert.equal(harness.connection.status.offeredSessionId, undefined);
   });
 
   it('stays on a pinned session and re-sends the snapshot when the view comes back', () => {
@@ -168,18 +183,32 @@ describe('explorer host connection', () => {
     assert.equal(pinned.mode, 'pinned');
     assert.equal(pinned.session?.meta.id, 'pinned');
 
-    const before = webview.posted.length;
+    let before = webview.posted.length;
     thought(engine, 'other', 'busy', 2);
-    assert.equal(webview.posted.length, before, 'a pinned view ignores other sessions');
+    thought(engine, 'other', 'busy', 3);
+    assert.deepEqual(
+      webview.posted.slice(before).map((message) => message.type),
+      ['liveSessionOffer'],
+      'a pinned view stays, and offers the other live session once',
+    );
+    assert.equal(connection.shownSessionId, 'pinned');
 
-    // Hidden: the document is gone; nothing is posted until the new one says ready, which gets a fresh snapshot.
+    // Hidden: the document is gone; nothing is posted until the new one says ready, which gets a fresh snapshot (and
+    // the offer again: the new document knows of none).
     connection.markHidden();
+    before = webview.posted.length;
     thought(engine, 'agent', 'pinned', 2);
     assert.equal(webview.posted.length, before);
     webview.fromWebview({ type: 'ready' });
-    const again = webview.last();
+    const [again, offer] = webview.posted.slice(before);
     assert.ok(again?.type === 'snapshot');
     assert.equal(again.session?.thoughts.length, 2, 'the thought added while hidden is in the new snapshot');
+    assert.deepEqual(offer, { type: 'liveSessionOffer', session: { id: 'busy', title: 'Thought 1 of busy' } });
+    // The offered session ends: the offer goes.
+    assert.ok(
+      engine.process('other', { sessionId: 'busy', thought: 'Done.', thoughtNumber: 4, totalThoughts: 4, nextThoughtNeeded: false }).ok,
+    );
+    assert.deepEqual(webview.last(), { type: 'liveSessionOffer', session: null });
   });
 
   it('starts a replay playing from the first thought when its panel opens, and only then', () => {

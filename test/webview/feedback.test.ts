@@ -271,6 +271,79 @@ describe('feedback controls in the explorer (Chromium)', () => {
     }
   });
 
+  it('keeps a note and Conclude now listed after the session ends, says a followed Conclude was acted on, and drops "Sent" once delivered', async () => {
+    const engine = new ThinkingEngine({ log: () => undefined });
+    const sessionId = 'ending';
+    const think = (thoughtNumber: number, nextThoughtNeeded = true) =>
+      assert.ok(
+        engine.process('c', {
+          sessionId,
+          thought: `Step ${thoughtNumber} of the plan.`,
+          thoughtNumber,
+          totalThoughts: 5,
+          nextThoughtNeeded,
+        }).ok,
+      );
+    for (let number = 1; number <= 3; number++) think(number);
+    const view = () => toSessionView(engine.getSession(sessionId)!);
+    for (const theme of ['dark', 'light'] as const) {
+      const explorer = await ExplorerPage.open(browser, { theme, surface: 'panel', width: 1280, height: 820 });
+      try {
+        const page = explorer.page;
+        if (theme === 'light') {
+          // The second run shows the ended session as it was left.
+          await explorer.send({ type: 'snapshot', mode: 'live', session: view() });
+        } else {
+          await explorer.send({ type: 'snapshot', mode: 'live', session: view() });
+          // The host's part, as feedbackCommands does it: record, answer, then tell every view the list changed.
+          const answer = async (index: number) => {
+            const post = (await waitForFeedbackPosts(explorer, index + 1))[index];
+            const { kind, text, thoughtNumber, branchId } = post;
+            const given = engine.addFeedback(post.sessionId, { kind, text, thoughtNumber, branchId });
+            assert.ok(given.ok);
+            await explorer.send({ type: 'feedbackChanged', sessionId, feedback: engine.getSession(sessionId)!.feedback! });
+            await explorer.send({ type: 'feedbackResult', requestId: post.requestId, ok: true, feedback: given.feedback });
+          };
+          await page.fill('.feedback-note-input', 'Mind the Windows runners.');
+          await page.click('vscode-button.feedback-send-note');
+          await answer(0);
+          await page.waitForFunction(() => /^Sent: /.test(document.querySelector('.feedback-status')?.textContent ?? ''));
+          await page.click('vscode-button.feedback-conclude');
+          await answer(1);
+          await page.waitForFunction(() => /^Sent: /.test(document.querySelector('.feedback-status')?.textContent ?? ''));
+          // The next thought carries both: the list says delivered, so the status line's promise goes.
+          think(4);
+          await explorer.send({ type: 'snapshot', mode: 'live', session: view() });
+          await explorer.send({ type: 'feedbackChanged', sessionId, feedback: engine.getSession(sessionId)!.feedback! });
+          await page.waitForSelector('.feedback-general .feedback-mark.feedback-conclude.feedback-delivered');
+          await page.waitForFunction(() => document.querySelector('.feedback-status')?.textContent === '');
+          // The agent concludes.
+          think(5, false);
+          await explorer.send({ type: 'snapshot', mode: 'live', session: view() });
+        }
+        await page.waitForSelector('.feedback-panel:not([hidden]) .feedback-general .feedback-mark.feedback-conclude.feedback-applied');
+        const listed = await page.$$eval('.feedback-general .feedback-mark', (items) =>
+          items.map((item) => [item.querySelector('.feedback-kind')?.textContent, item.querySelector('.feedback-state')?.textContent]),
+        );
+        assert.deepEqual(listed, [
+          ['Note', 'delivered to the agent'],
+          ['Conclude asked', 'acted on: the agent concluded at #5'],
+        ]);
+        assert.equal(await page.textContent('.feedback-title'), 'Your feedback');
+        assert.equal(
+          await page.locator('.feedback-note-input:visible, vscode-button.feedback-conclude:visible').count(),
+          0,
+          'no controls once ended',
+        );
+        await page.locator('.feedback-panel').scrollIntoViewIfNeeded();
+        await explorer.screenshot(`feedback-after-end-${theme}`);
+        assert.deepEqual(explorer.record.pageErrors, []);
+      } finally {
+        await explorer.close();
+      }
+    }
+  });
+
   it('offers no controls on a finished session or in a replay', async () => {
     for (const [snapshot, mode] of [
       [ciSession({ complete: true }), 'live'],

@@ -4,6 +4,8 @@
 import type { DiagramKind } from '../../engine/browserSafe/diagramKinds';
 import * as vscode from 'vscode';
 import type { EngineEvent } from '../../engine/events';
+import type { SessionMeta } from '../../engine/model';
+import { sessionTitle } from '../../engine/browserSafe/sessionTitle';
 import {
   assertNever,
   parseWebviewMessage,
@@ -41,6 +43,14 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 const SVG_REQUEST_TIMEOUT_MS = 120_000;
+/** An offered session's title is cut to this many characters (the banner shows one line). */
+const OFFER_TITLE_LENGTH = 120;
+
+function offerTitle(meta: SessionMeta): string {
+  const title = sessionTitle(meta);
+  return title.length > OFFER_TITLE_LENGTH ? `${title.slice(0, OFFER_TITLE_LENGTH - 1)}…` : title;
+}
+
 /** More new thoughts than this after a change on disk are sent as one snapshot rather than one message each. */
 const MAX_DELTAS_FROM_DISK = 50;
 
@@ -56,6 +66,8 @@ export interface ExplorerConnectionStatus {
   deliberation?: LiveDeliberationState;
   /** What the webview last said it shows (its tab and selection); absent until it says. */
   view?: { sessionId?: string; activeTab: DiagramKind; selectedSeq?: number };
+  /** Another live session offered to switch to (liveSessionOffer). */
+  offeredSessionId?: string;
 }
 
 export interface ExplorerConnectionOptions {
@@ -84,6 +96,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private readonly svgRequests: PendingRequests<ResponseTo<'requestSvg'>>;
   private deliberationSent: LiveDeliberationState | undefined;
   private viewState: ExplorerConnectionStatus['view'];
+  /** The other live session this webview was offered (liveSessionOffer), until it is taken or ends. */
+  private offeredId: string | undefined;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -142,12 +156,15 @@ export class ExplorerConnection implements vscode.Disposable {
       thoughtsSent: this.sentThoughts,
       ...(this.deliberationSent ? { deliberation: this.deliberationSent } : {}),
       ...(this.viewState ? { view: this.viewState } : {}),
+      ...(this.offeredId === undefined ? {} : { offeredSessionId: this.offeredId }),
     };
   }
 
   /** The webview was hidden and its document destroyed: nothing may be posted until it says `ready` again. */
   markHidden(): void {
     this.ready = false;
+    // The new document knows of no offer: it is made again when the webview is back.
+    this.offeredId = undefined;
   }
 
   /** Shows `sessionId` (pinned), or goes back to following the live session when undefined. */
@@ -204,6 +221,7 @@ export class ExplorerConnection implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.sendSnapshot();
+        this.offerNewestLive();
         if (this.autoplayPending && this.mode === 'replay') {
           this.autoplayPending = false;
           this.post({ type: 'replayState', playing: true, position: 0 });
@@ -217,6 +235,10 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'openInPanel':
         this.options.onOpenInPanel(message.sessionId ?? this.sessionId);
+        return;
+      case 'switchToSession':
+        // Only to the session offered: a webview does not pick sessions on its own.
+        if (message.sessionId === this.offeredId) this.show(message.sessionId, this.mode === 'live' ? 'live' : 'pinned');
         return;
       case 'exportSvg':
         void saveSvg(message.diagram, message.svg, message.sessionId ?? this.sessionId, this.services);
@@ -261,7 +283,7 @@ export class ExplorerConnection implements vscode.Disposable {
         if (follow && event.meta.id !== this.sessionId) {
           this.sessionId = event.meta.id;
           this.sendSnapshot();
-        }
+        } else this.offer(event.meta);
         return;
       case 'thoughtAdded':
         if (event.meta.id === this.sessionId) {
@@ -271,13 +293,14 @@ export class ExplorerConnection implements vscode.Disposable {
         } else if (follow) {
           this.sessionId = event.meta.id;
           this.sendSnapshot();
-        }
+        } else this.offer(event.meta);
         return;
       case 'stageChanged':
         // The thoughtAdded that caused it carries the new stage already.
         return;
       case 'sessionEnded':
       case 'sessionUpdated':
+        if (event.meta.id === this.offeredId && event.meta.status !== 'live') this.withdrawOffer();
         if (event.meta.id !== this.sessionId) return;
         // A re-read after concurrent writes by two processes, or an import over the shown session, changes thoughts
         // that no delta describes: start over from a snapshot.
@@ -318,7 +341,7 @@ export class ExplorerConnection implements vscode.Disposable {
           this.sendSnapshot();
           return;
         }
-      }
+      } else this.offerNewestLive();
       if (this.sessionId === undefined) return;
       const snapshot = this.services.engine.getSession(this.sessionId);
       if (
@@ -343,8 +366,37 @@ export class ExplorerConnection implements vscode.Disposable {
     }
   }
 
+  /**
+   * Offers `meta` when this webview stays on its session by choice (pinned, or not following) and `meta` is another
+   * live session not offered yet. A replay is never interrupted.
+   */
+  private offer(meta: SessionMeta): void {
+    const staying = this.mode === 'pinned' || (this.mode === 'live' && !this.services.settings.followLiveSession);
+    // Not ready: nothing can be posted, and `ready` offers the newest live session anyway.
+    if (!this.ready || !staying || meta.status !== 'live' || meta.id === this.sessionId || meta.id === this.offeredId) return;
+    this.offeredId = meta.id;
+    this.post({ type: 'liveSessionOffer', session: { id: meta.id, title: offerTitle(meta) } });
+  }
+
+  private offerNewestLive(): void {
+    try {
+      // The newest live session other than the one shown.
+      const live = this.services.engine.listSessions({ status: 'live', limit: 2 }).sessions.find((meta) => meta.id !== this.sessionId);
+      if (live) this.offer(live);
+    } catch (error) {
+      this.services.log.warn(`Explorer could not list live sessions: ${errorMessage(error)}`);
+    }
+  }
+
+  private withdrawOffer(): void {
+    if (this.offeredId === undefined) return;
+    this.offeredId = undefined;
+    this.post({ type: 'liveSessionOffer', session: null });
+  }
+
   private sendSnapshot(): void {
     if (!this.ready) return;
+    if (this.offeredId !== undefined && this.offeredId === this.sessionId) this.withdrawOffer();
     let session: SessionView | null = null;
     try {
       if (this.sessionId === undefined && this.mode === 'live') this.sessionId = this.latestSessionId();

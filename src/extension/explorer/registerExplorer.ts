@@ -15,6 +15,7 @@ import { parseRestoredState, restoredExplorerTarget, type RestoredExplorerState 
 export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
 export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
 export const OPEN_EXPLORER_COMMAND = 'thoughtExplorer.openExplorer';
+export const OPEN_IN_EDITOR_TAB_COMMAND = 'thoughtExplorer.openInEditorTab';
 const PANEL_VIEW_TYPE = EXPLORER_PANEL_VIEW_TYPE;
 const REPLAY_VIEW_TYPE = REPLAY_PANEL_VIEW_TYPE;
 
@@ -47,9 +48,12 @@ export function registerExplorer(
     explorer,
     vscode.window.registerWebviewViewProvider(EXPLORER_VIEW_ID, explorer, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.commands.registerCommand(REPLAY_COMMAND, (argument?: unknown) => explorer.replay(sessionIdFromArgument(argument))),
-    // "Open Explorer" opens the larger editor panel: on the session given (tree item) or picked, else the live one.
-    vscode.commands.registerCommand(OPEN_EXPLORER_COMMAND, (argument?: unknown) =>
-      explorer.openPanel(sessionIdFromArgument(argument) ?? services.selectedSessionId),
+    // "Open Explorer" opens the larger editor panel: on the session given (tree item) or picked, else the live one;
+    // the Sessions tree's "Open in Editor Tab" is the same on its item.
+    ...[OPEN_EXPLORER_COMMAND, OPEN_IN_EDITOR_TAB_COMMAND].map((command) =>
+      vscode.commands.registerCommand(command, (argument?: unknown) =>
+        explorer.openPanel(sessionIdFromArgument(argument) ?? services.selectedSessionId),
+      ),
     ),
     services.onDidSelectSession((sessionId) => {
       if (sessionId !== undefined) explorer.showPicked(sessionId);

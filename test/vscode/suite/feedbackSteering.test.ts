@@ -14,7 +14,7 @@ import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import {
   EXTENSION_ID,
   StdioClient,
-  driverSteps,
+  drive,
   eventually,
   invokeJson,
   isolateStorage,
@@ -25,8 +25,8 @@ import {
 } from './support';
 
 /** Performs `steps` in the sidebar explorer's frame, through the test runner (a person's mouse and keyboard). */
-function inExplorer(steps: DriverStep[]): Promise<void> {
-  return driverSteps('view', steps);
+async function inExplorer(steps: DriverStep[]): Promise<void> {
+  await drive('view', steps);
 }
 
 /**
@@ -176,8 +176,11 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
     const outcome = api.engine().addFeedback(sessionId, { kind: 'conclude' });
     assert.equal(outcome.ok, false);
     if (!outcome.ok) assert.match(outcome.error, /is complete; feedback goes to live sessions/);
-    // The explorer offers no controls on it any more.
-    await inExplorer([{ op: 'waitFor', selector: '.feedback-panel[hidden]' }]);
+    // The explorer offers no controls on it any more; the note given earlier stays listed, with how it ended.
+    await inExplorer([
+      { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-steer[hidden]' },
+      { op: 'waitFor', selector: '.feedback-general .feedback-mark.feedback-note.feedback-delivered' },
+    ]);
   });
 
   test('a note typed in VS Code reaches the next reply of a session the stdio CLI serves; the delivery shows in VS Code', async function () {

@@ -26,34 +26,6 @@ export async function eventually<T>(
   }
 }
 
-/** One step the test runner performs with Playwright, as a person's mouse and keyboard would. */
-export interface DriverStep {
-  op: 'fill' | 'press' | 'click' | 'waitFor';
-  selector: string;
-  text?: string;
-  key?: string;
-  /** For `waitFor`: attached (the default), detached, visible or hidden. */
-  state?: 'attached' | 'detached' | 'visible' | 'hidden';
-}
-
-/**
- * Performs `steps` through the test runner: in the explorer webview's frame on `surface` ('view': the sidebar,
- * 'panel': an editor tab), or in the workbench page itself (the Command Palette, quick picks). Every selector must
- * match one element: the driver acts strictly.
- */
-export async function driverSteps(surface: 'view' | 'panel' | 'workbench', steps: DriverStep[]): Promise<void> {
-  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
-  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
-  if (!url || !token) throw new Error('no webview driver: run this suite through npm run test:vscode or test:walkthrough');
-  const response = await fetch(`${url}/steps`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ surface, steps }),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`webview driver: ${text}`);
-}
-
 /** The tool's text reply parsed as JSON (our tool answers JSON text next to its structuredContent). */
 export function toolResultJson(result: vscode.LanguageModelToolResult): Record<string, unknown> {
   const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -166,4 +138,33 @@ export class StdioClient {
   notify(method: string): void {
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   }
+}
+
+/** One step the test runner performs with Playwright, as a person's mouse and keyboard would. */
+export interface DriverStep {
+  op: 'fill' | 'press' | 'click' | 'waitFor' | 'texts';
+  selector: string;
+  text?: string;
+  key?: string;
+  /** For `waitFor`: attached (the default), detached, visible or hidden. */
+  state?: 'attached' | 'detached' | 'visible' | 'hidden';
+}
+
+/**
+ * Performs `steps` through the test runner's webview driver (scripts/webviewDriver.mjs), as a person's mouse and
+ * keyboard: in the explorer's frame on `surface`, or on the workbench page itself. Every selector must match one
+ * element (the driver acts strictly). Returns each step's result (the texts of a 'texts' step, null otherwise).
+ */
+export async function drive(surface: 'view' | 'panel' | 'workbench', steps: DriverStep[]): Promise<unknown[]> {
+  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
+  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
+  if (!url || !token) throw new Error('no webview driver: run this suite through npm run test:vscode or test:walkthrough');
+  const response = await fetch(`${url}/steps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ surface, steps }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`webview driver: ${text}`);
+  return JSON.parse(text) as unknown[];
 }

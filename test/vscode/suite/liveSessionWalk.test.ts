@@ -1,0 +1,135 @@
+// A person following live sessions in a real VS Code, with the mouse (the test runner's driver clicks in the workbench
+// page and in the explorer's frame, scripts/webviewDriver.mjs): the status bar item clicked again and again while
+// thoughts stream opens the session and never fails ("Actual command not found" when each thought gave the item a new
+// command); the Sessions tree's inline "Open in Editor Tab" opens that session in an editor tab; a sidebar explorer
+// pinned to one session offers a new live session from another client in a banner and switches only when asked.
+//
+// The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
+// yet when it begins, and the suites of one run share one window, loaded in file-name order.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ThoughtExplorerApi } from '../../../src/extension/extension';
+import { EXTENSION_ID, drive, eventually, isolateStorage, type IsolatedStorage } from './support';
+
+/** The status bar entry: VS Code gives it the id `<extension id>.<item id>`. */
+const STATUS_ITEM = `[id="${EXTENSION_ID}.thoughtExplorer.liveSession"]`;
+/** Thoughts the streaming session gets: about 3 s of a thought every 15 ms, enough for the clicks. */
+const LAST = 200;
+
+suite('live sessions: status bar, Sessions tree and the offer to switch, in real VS Code', () => {
+  let api: ThoughtExplorerApi;
+  let storage: IsolatedStorage;
+  const marker = `walk-${randomUUID().slice(0, 8)}`;
+
+  /** One thought from `client` (another MCP connection of the same engine, as a second chat or client is). */
+  const think = (client: string, sessionId: string, thoughtNumber: number, total = LAST) => {
+    const outcome = api.engine().process(client, {
+      sessionId,
+      thought: `${marker} ${sessionId}: step ${thoughtNumber}`,
+      thoughtNumber,
+      totalThoughts: total,
+      nextThoughtNeeded: true,
+    });
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+  };
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const extension = vscode.extensions.getExtension<ThoughtExplorerApi>(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+    api = await extension.activate();
+    storage = await isolateStorage(api, 'te-vscode-live-walk-');
+  });
+
+  suiteTeardown(async () => {
+    api?.services.selectSession(undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await storage?.restore();
+  });
+
+  test('the status bar item, clicked while thoughts stream, opens the session every time', async function () {
+    this.timeout(120_000);
+    const sessionId = `${marker}-streaming`;
+    think('agent', sessionId, 1);
+    await drive('workbench', [{ op: 'waitFor', selector: STATUS_ITEM }]);
+    // Counts what the item's command (Open in Explorer) asks of the services: one per click that worked.
+    const services = api.services;
+    const showInExplorer = services.showInExplorer.bind(services);
+    const opened: string[] = [];
+    services.showInExplorer = (id: string) => {
+      opened.push(id);
+      return showInExplorer(id);
+    };
+    let next = 2;
+    let clicks = 0;
+    // An agent at full speed: a thought every 15 ms, each one an update of the status bar item.
+    const stream = setInterval(() => {
+      if (next <= LAST) think('agent', sessionId, next++);
+    }, 15);
+    try {
+      for (let click = 0; click < 20; click++) {
+        if (next > LAST) break;
+        await drive('workbench', [{ op: 'click', selector: STATUS_ITEM }]);
+        clicks++;
+      }
+      assert.ok(clicks >= 5, `only ${clicks} clicks landed while the session streamed`);
+      await eventually(() => (opened.length >= clicks ? true : undefined), `${clicks} clicks to open the session (${opened.length} did)`);
+      assert.deepEqual(new Set(opened), new Set([sessionId]));
+    } finally {
+      clearInterval(stream);
+      services.showInExplorer = showInExplorer;
+    }
+    await eventually(
+      () => (api.explorer.status().some((status) => status.surface === 'view' && status.sessionId === sessionId) ? true : undefined),
+      'the sidebar explorer to show the streaming session',
+    );
+  });
+
+  test('the Sessions tree item’s inline "Open in Editor Tab" opens that session in an editor tab', async function () {
+    this.timeout(60_000);
+    const sessionId = `${marker}-tree`;
+    think('agent', sessionId, 1, 3);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
+    // The tree shows a new session after its coalesced refresh: its row (labelled with the first thought) is clicked,
+    // then the row's inline action, as a person does.
+    const row = `.monaco-list-row[aria-label*="${marker} ${sessionId}: step 1"]`;
+    await drive('workbench', [
+      { op: 'waitFor', selector: row },
+      { op: 'click', selector: row },
+      { op: 'click', selector: `${row} .actions a.action-label[aria-label="Open in Editor Tab"]` },
+    ]);
+    await eventually(
+      () =>
+        api.explorer.status().some((status) => status.surface === 'panel' && status.sessionId === sessionId && status.ready)
+          ? true
+          : undefined,
+      'an editor tab explorer on the session',
+    );
+  });
+
+  test('a sidebar explorer pinned to a session offers a new live session and switches only when asked', async function () {
+    this.timeout(60_000);
+    const pinned = `${marker}-pinned`;
+    const newcomer = `${marker}-newcomer`;
+    think('agent', pinned, 1, 5);
+    // As the Sessions tree and the status bar do: pick it, and show it in the sidebar explorer (pinned).
+    await api.services.showInExplorer(pinned);
+    const view = () => api.explorer.status().find((status) => status.surface === 'view');
+    await eventually(() => {
+      const status = view();
+      return status?.ready && status.mode === 'pinned' && status.sessionId === pinned ? true : undefined;
+    }, 'the sidebar explorer pinned to its session');
+    // Another client starts a session: offered, not switched to.
+    think('another-client', newcomer, 1, 5);
+    await eventually(() => (view()?.offeredSessionId === newcomer ? true : undefined), 'the offer of the new session');
+    await drive('view', [{ op: 'waitFor', selector: '.session-offer:not([hidden])' }]);
+    const [title] = (await drive('view', [{ op: 'texts', selector: '.session-offer-title' }])) as string[][];
+    assert.deepEqual(title, [`${marker} ${newcomer}: step 1`]);
+    assert.equal(view()?.sessionId, pinned, 'the view stayed on its session');
+    await drive('view', [{ op: 'click', selector: 'vscode-button.session-offer-switch' }]);
+    await eventually(() => (view()?.sessionId === newcomer ? true : undefined), 'the view to show the new session');
+    await drive('view', [{ op: 'waitFor', selector: '.session-offer[hidden]' }]);
+  });
+});
