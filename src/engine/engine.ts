@@ -44,6 +44,11 @@ export interface RecordThoughtOptions {
   extra?: Record<string, unknown>;
   /** Derives more data from the thought in its session (tool recommendations): kept in `extra`, added to the reply. */
   annotate?: ThoughtAnnotator;
+  /**
+   * The host's name for the chat the thought comes from (VS Code's `vscode.conversationId`), already bounded by the
+   * caller: a session this thought starts keeps it in its meta, so the views can say which chat it came from.
+   */
+  conversationId?: string;
 }
 
 export interface ProcessOptions extends RecordThoughtOptions {
@@ -148,13 +153,13 @@ export class ThinkingEngine {
   private record(
     connectionId: string,
     input: ThoughtInput,
-    { extra, annotate }: RecordThoughtOptions,
+    { extra, annotate, conversationId }: RecordThoughtOptions,
     deliverFeedback: boolean,
   ): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
     if (this.checkStoreBeforeThought) this.refreshBeforeThought(connectionId, sent);
-    const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
+    const { session, isNew } = this.sessionFor(connectionId, sent, warnings, conversationId);
     const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra, annotate }, warnings);
     this.persist(plan);
     this.apply(connectionId, plan);
@@ -273,7 +278,12 @@ export class ThinkingEngine {
   }
 
   /** Picks the session a thought belongs to, creating one (not yet held or stored) when the rules say so. */
-  private sessionFor(connectionId: string, input: ThoughtInput, warnings: string[]): { session: HeldSession; isNew: boolean } {
+  private sessionFor(
+    connectionId: string,
+    input: ThoughtInput,
+    warnings: string[],
+    conversationId: string | undefined,
+  ): { session: HeldSession; isNew: boolean } {
     if (input.sessionId !== undefined) {
       const existing = this.lookup(input.sessionId);
       if (existing) return { session: existing, isNew: false };
@@ -283,7 +293,7 @@ export class ThinkingEngine {
             'use thinking_sessions list to find one, or send thoughtNumber 1 to start a new session with this id.',
         );
       }
-      return { session: this.newSession(input.sessionId, input), isNew: true };
+      return { session: this.newSession(input.sessionId, input, conversationId), isNew: true };
     }
     const currentId = this.currentByConnection.get(connectionId);
     const current = currentId === undefined ? undefined : this.lookup(currentId);
@@ -300,15 +310,16 @@ export class ThinkingEngine {
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
     }
-    return { session: this.newSession(this.newSessionId(), input), isNew: true };
+    return { session: this.newSession(this.newSessionId(), input, conversationId), isNew: true };
   }
 
-  private newSession(id: string, input: ThoughtInput): HeldSession {
+  private newSession(id: string, input: ThoughtInput, conversationId: string | undefined): HeldSession {
     const strategyName = input.strategy ?? this.defaultStrategy;
     if (!findStrategy(strategyName)) throw new RejectedThought(unknownStrategyMessage(strategyName));
     const now = this.now();
     return {
       meta: {
+        ...(conversationId === undefined ? {} : { conversationId }),
         id,
         strategy: strategyName,
         status: 'live',

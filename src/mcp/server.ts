@@ -8,6 +8,7 @@ import type { ModelGateway } from '../engine/modelGateway';
 import type { ReplyDetail } from '../engine/fieldRules';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
+import { createConversationOwners } from './conversations';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
 import { registerDeliberationPrompt } from './deliberationPrompts';
 import { registerDeliberationResource } from './deliberationResources';
@@ -63,7 +64,7 @@ export interface CreateServerOptions {
 export interface CreatedServer {
   server: McpServer;
   connectionId: string;
-  /** Forgets this connection's current-session pointer in the engine. Safe to call more than once. */
+  /** Forgets this connection's (and its conversations') current-session pointers in the engine. Safe to call more than once. */
   cleanup: () => void;
 }
 
@@ -87,9 +88,11 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   );
   const log = createConnectionLog(server);
 
+  const owners = createConversationOwners(engine, connectionId);
   const context: ToolContext = {
     engine,
     connectionId,
+    owners,
     log,
     availableTools: options.availableTools,
     decisionPoints: options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log),
@@ -119,7 +122,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     if (cleanedUp) return;
     cleanedUp = true;
     subscriptions.dispose();
-    engine.closeConnection(connectionId);
+    owners.closeAll();
   };
   server.server.onclose = cleanup;
   return { server, connectionId, cleanup };

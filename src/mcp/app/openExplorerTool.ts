@@ -21,7 +21,7 @@ export const NO_EDITOR_HINT =
   '(Sessions view, or "Thought Explorer: Open in Explorer").';
 
 export function registerOpenExplorerTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, openExplorer } = context;
+  const { engine, owners, openExplorer } = context;
   mcpApp(server).registerTool(
     OPEN_EXPLORER_TOOL_NAME,
     {
@@ -37,8 +37,8 @@ export function registerOpenExplorerTool(server: McpServer, context: ToolContext
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: APP_ONLY_TOOL_META,
     },
-    async (args): Promise<CallToolResult> => {
-      const sessionId = args.sessionId ?? engine.currentSessionId(connectionId);
+    async (args, extra): Promise<CallToolResult> => {
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.ownerOf(extra.mcpReq._meta).ownerId);
       if (sessionId === undefined || !engine.getSession(sessionId))
         return errorResult(`Session ${JSON.stringify(sessionId ?? null)} was not found: send the sessionId of a sequentialthinking reply.`);
       if (!openExplorer) {

@@ -27,7 +27,7 @@ const inputShape = {
 };
 
 export function registerSessionPageTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId } = context;
+  const { engine, owners } = context;
   mcpApp(server).registerTool(
     SESSION_PAGE_TOOL_NAME,
     {
@@ -38,12 +38,12 @@ export function registerSessionPageTool(server: McpServer, context: ToolContext)
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: APP_ONLY_TOOL_META,
     },
-    (args): CallToolResult => {
+    (args, extra): CallToolResult => {
       const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
       if (typeof offset === 'string') return errorResult(offset);
       const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
       if (typeof limit === 'string') return errorResult(limit);
-      const sessionId = args.sessionId ?? engine.currentSessionId(connectionId);
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.ownerOf(extra.mcpReq._meta).ownerId);
       if (sessionId === undefined)
         return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
       const snapshot = engine.getSession(sessionId);

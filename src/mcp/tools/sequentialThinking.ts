@@ -75,7 +75,7 @@ const replySchema = z.looseObject({
 });
 
 export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, log, decisionPoints, replyDetail, continuation, telemetry } = context;
+  const { engine, owners, log, decisionPoints, replyDetail, continuation, telemetry } = context;
   const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
   mcpApp(server).registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
@@ -97,6 +97,8 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
     },
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
+        // The chat the call names owns its current session (VS Code sends every chat over one connection).
+        const { ownerId, conversationId } = owners.ownerOf(extra.mcpReq._meta);
         // Without protocol sessions, a thought without sessionId is matched to its session first (or refused).
         const routed = continuation ? continuation.route(args) : { args };
         if ('error' in routed) {
@@ -105,7 +107,7 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
         }
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
-        const record = () => engine.process(connectionId, routed.args, processOptions);
+        const record = () => engine.process(ownerId, routed.args, { ...processOptions, conversationId });
         const outcome = telemetry ? telemetry.inCallContext(extra.mcpReq._meta, record) : record();
         if (!outcome.ok) {
           log(
@@ -119,7 +121,7 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
         // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
-        const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
+        const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(ownerId, reply, replyDetail));
         // The answer is not journaled: a trace stream, if any, records it.
         const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
         return asking ? asking.then(answered) : shaped(outcome.reply);

@@ -168,7 +168,8 @@ export function registerThinkingSessionsTool(server: McpServer, context: ToolCon
         return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
       }
       try {
-        const value = run(parsed.data, context);
+        // resume makes the session current for the call's owner: its conversation, else the connection.
+        const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);
