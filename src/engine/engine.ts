@@ -244,7 +244,8 @@ export class ThinkingEngine {
     if (!this.store) return;
     if (isNew) this.store.createSession(meta);
     try {
-      if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
+      if (strategySwitch)
+        this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined, strategyNamed: true }, strategySwitch);
       this.store.appendThought(next, thought);
     } catch (error) {
       // A session created for this thought must not stay behind empty: the agent's resend would start another one.
@@ -320,6 +321,7 @@ export class ThinkingEngine {
     return {
       meta: {
         ...(conversationId === undefined ? {} : { conversationId }),
+        ...(input.strategy === undefined ? {} : { strategyNamed: true }),
         id,
         strategy: strategyName,
         status: 'live',
@@ -402,8 +404,10 @@ export class ThinkingEngine {
    * `serverDetail`): compact leaves out what this connection was already told about the session.
    */
   shapeReplyFor(connectionId: string, reply: ThoughtReply, serverDetail?: ReplyDetail | (() => ReplyDetail)): Record<string, unknown> {
-    const detail = effectiveReplyDetail(this.held.get(reply.sessionId)?.meta.replyDetail, serverDetail);
-    const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId));
+    const meta = this.held.get(reply.sessionId)?.meta;
+    const detail = effectiveReplyDetail(meta?.replyDetail, serverDetail);
+    const plain = meta !== undefined && meta.strategyNamed !== true && meta.strategy === DEFAULT_STRATEGY;
+    const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId), plain);
     this.toldByConnection.set(connectionId, shaped.told);
     return shaped.reply;
   }

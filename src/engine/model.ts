@@ -64,6 +64,11 @@ export interface SessionMeta extends ThoughtDerivedMeta {
    * own session by it.
    */
   conversationId?: string;
+  /**
+   * The agent named the session's strategy (on thought 1 or by switching): compact replies guide it through the
+   * strategy's stages. Absent: a plain session in the default strategy, whose compact replies leave the stages out.
+   */
+  strategyNamed?: boolean;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */

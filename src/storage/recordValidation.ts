@@ -138,6 +138,7 @@ export function readSessionMeta(value: unknown, where: string): SessionMeta {
     meta.askAtDecisionPoints = requireBoolean(source.askAtDecisionPoints, `${where}.askAtDecisionPoints`);
   // A level this version does not know (a later one wrote it) falls back to the server's: never a reason to refuse the session.
   if (isReplyDetail(source.replyDetail)) meta.replyDetail = source.replyDetail;
+  if (source.strategyNamed === true) meta.strategyNamed = true;
   // Only a provenance label: a malformed one (hand-edited file) is dropped, never a reason to refuse the session.
   if (
     typeof source.conversationId === 'string' &&

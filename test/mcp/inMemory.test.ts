@@ -134,7 +134,9 @@ describe('sequentialthinking', () => {
     assert.deepEqual(result.structuredContent, reply);
     assert.equal(reply.thoughtNumber, 1);
     assert.equal(reply.thoughtHistoryLength, 1);
-    assert.equal(reply.strategy, 'linear');
+    // A plain session (no strategy asked for): compact tells the session, no stage talk.
+    assert.equal(reply.strategy, undefined);
+    assert.equal(reply.stage, undefined);
     assert.equal(typeof reply.sessionId, 'string');
     assert.ok(!textOf(result).includes('\n'), 'compact JSON');
   });
