@@ -20,6 +20,7 @@ import { registerStrategyResources } from './strategyResources';
 import type { OpenExplorer } from './app/openExplorerTool';
 import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
+import { advertiseForClient } from './clientAdvertising';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 import type { StatelessContinuation } from './statelessContinuation';
@@ -105,7 +106,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   };
   if (tools.has('sequentialthinking')) registerSequentialThinkingTool(server, context);
   if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, context);
-  if (tools.has('deliberate')) registerDeliberateTool(server, context);
+  const deliberate = tools.has('deliberate') ? registerDeliberateTool(server, context) : undefined;
 
   const subscriptions = registerResourceSubscriptions(server, engine);
   registerResources(server, engine, subscriptions.listed);
@@ -115,13 +116,16 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
   // The inline thought graph and its app-only tools go with the tools whose results it draws.
-  if (THOUGHT_GRAPH_SERVES.some((name) => tools.has(name))) registerThoughtGraphApp(server, context);
+  const appTools = THOUGHT_GRAPH_SERVES.some((name) => tools.has(name)) ? registerThoughtGraphApp(server, context) : [];
+  // Only what the client can use is listed: app-only tools to MCP Apps hosts, deliberate where a model can run it.
+  const stopAdvertising = advertiseForClient(server, { appTools, deliberate }, options.modelGateway);
 
   let cleanedUp = false;
   const cleanup = () => {
     if (cleanedUp) return;
     cleanedUp = true;
     subscriptions.dispose();
+    stopAdvertising();
     owners.closeAll();
   };
   server.server.onclose = cleanup;

@@ -1,7 +1,7 @@
 // The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
 // offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
 // (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
@@ -26,9 +26,9 @@ const inputShape = {
   limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
 };
 
-export function registerSessionPageTool(server: McpServer, context: ToolContext): void {
+export function registerSessionPageTool(server: McpServer, context: ToolContext): RegisteredTool {
   const { engine, owners } = context;
-  mcpApp(server).registerTool(
+  return mcpApp(server).registerTool(
     SESSION_PAGE_TOOL_NAME,
     {
       title: 'Thought graph: session page',
