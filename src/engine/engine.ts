@@ -401,14 +401,20 @@ export class ThinkingEngine {
 
   /**
    * The reply `connectionId` should get for a thought's full reply, at the session's detail level (its own, else
-   * `serverDetail`): compact leaves out what this connection was already told about the session.
+   * `serverDetail`): compact leaves out what this connection was already told about the session. `sent` false: the
+   * reply will not reach the agent (its call was cancelled), so it counts as told nothing.
    */
-  shapeReplyFor(connectionId: string, reply: ThoughtReply, serverDetail?: ReplyDetail | (() => ReplyDetail)): Record<string, unknown> {
+  shapeReplyFor(
+    connectionId: string,
+    reply: ThoughtReply,
+    serverDetail?: ReplyDetail | (() => ReplyDetail),
+    sent = true,
+  ): Record<string, unknown> {
     const meta = this.held.get(reply.sessionId)?.meta;
     const detail = effectiveReplyDetail(meta?.replyDetail, serverDetail);
     const plain = meta !== undefined && meta.strategyNamed !== true && meta.strategy === DEFAULT_STRATEGY;
     const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId), plain);
-    this.toldByConnection.set(connectionId, shaped.told);
+    if (sent) this.toldByConnection.set(connectionId, shaped.told);
     return shaped.reply;
   }
 

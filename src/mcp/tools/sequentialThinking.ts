@@ -98,13 +98,15 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
         // The chat the call names owns its current session (VS Code sends every chat over one connection).
-        const { ownerId, conversationId } = owners.ownerOf(extra.mcpReq._meta);
-        // Without protocol sessions, a thought without sessionId is matched to its session first (or refused).
-        const routed = continuation ? continuation.route(args) : { args };
+        const owner = owners.ownerOf(extra.mcpReq._meta);
+        const { conversationId } = owner;
+        // Without protocol sessions, a thought without sessionId is matched to its conversation's session (or refused).
+        const routed = continuation ? continuation.route(args, conversationId, owner.ownerId) : { args, ownerId: owner.ownerId };
         if ('error' in routed) {
           log('warning', `thought refused: ${routed.error}`, extra.mcpReq.id);
           return errorResult(routed.error);
         }
+        const { ownerId } = routed;
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
         const record = () => engine.process(ownerId, routed.args, { ...processOptions, conversationId });
@@ -117,11 +119,13 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
           );
           return errorResult(outcome.error);
         }
-        continuation?.recorded(outcome.reply);
         // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
-        const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(ownerId, reply, replyDetail));
+        // A reply that will not be sent (the call was cancelled meanwhile) tells the agent nothing: compact must not
+        // leave its news out of the next one.
+        const shaped = (reply: ThoughtReply) =>
+          replyResult(engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted));
         // The answer is not journaled: a trace stream, if any, records it.
         const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
         return asking ? asking.then(answered) : shaped(outcome.reply);
