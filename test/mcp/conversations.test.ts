@@ -127,3 +127,19 @@ describe('conversationIdOf', () => {
     assert.match(String(conversationIdOf({ [CONVERSATION_META_KEY]: 'a\nb' })), /^sha256:/);
   });
 });
+
+describe('what an owner was told', () => {
+  it('counts a reply as told only once it is sent: after a cancelled thought 1 the next reply names the session', () => {
+    const engine = new ThinkingEngine({ log: () => {} });
+    const first = engine.process('owner', { thought: 'one', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true });
+    assert.ok(first.ok);
+    // The call was cancelled after the thought was recorded: the reply never reached the agent.
+    assert.equal(typeof engine.shapeReplyFor('owner', first.reply, 'compact', false).sessionId, 'string');
+    const second = engine.process('owner', { thought: 'two', thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true });
+    assert.ok(second.ok);
+    assert.equal(engine.shapeReplyFor('owner', second.reply, 'compact').sessionId, first.reply.sessionId);
+    const third = engine.process('owner', { thought: 'three', thoughtNumber: 3, totalThoughts: 3, nextThoughtNeeded: false });
+    assert.ok(third.ok);
+    assert.equal(engine.shapeReplyFor('owner', third.reply, 'compact').sessionId, undefined, 'told once it was sent');
+  });
+});
