@@ -67,6 +67,8 @@ export interface CreatedServer {
   connectionId: string;
   /** Forgets this connection's (and its conversations') current-session pointers in the engine. Safe to call more than once. */
   cleanup: () => void;
+  /** The connection began closing (its client said goodbye): no more notifications are sent on it. */
+  closing: () => void;
 }
 
 const INSTRUCTIONS: Record<ModelToolName, string> = {
@@ -129,5 +131,5 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     owners.closeAll();
   };
   server.server.onclose = cleanup;
-  return { server, connectionId, cleanup };
+  return { server, connectionId, cleanup, closing: subscriptions.closing };
 }
