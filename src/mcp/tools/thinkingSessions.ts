@@ -133,14 +133,13 @@ const resultSchema = z.looseObject({
     .describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
-const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, one action per call.
-
-- list: newest first, paged with offset and limit, filtered by strategy, status and text (in title or purpose).
-- get: one session, its meta and last thoughts, or with detail "full" every thought and the user's feedback (a long session in pages: call again with nextOffset).
-- search: sessions whose title, purpose or thoughts contain query, with snippets; at most ${search.SEARCH_MAX_SESSIONS_SCANNED} sessions a call, then go on from nextOffset.
-- resume: makes sessionId this conversation's current session and returns what you need to go on with sequentialthinking.
-- stats: the insights of sessionId, or without it across sessions (filters strategy, since, until).
-- configure: for sessionId, askAtDecisionPoints (whether the user is asked at its decision points) and replyDetail.`;
+const DESCRIPTION = `Saved sequentialthinking sessions, one action per call:
+- list: newest first; filter by strategy, status, text; page with offset, limit.
+- get: a session's meta and last thoughts; detail "full": every thought and the user's feedback, in pages (nextOffset).
+- search: sessions whose text contains query, with snippets; go on from nextOffset.
+- resume: make sessionId current here; returns what you need to go on.
+- stats: insights of sessionId, or across sessions (strategy, since, until).
+- configure: sessionId's askAtDecisionPoints and replyDetail.`;
 
 export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
   server.registerTool(
