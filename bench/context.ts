@@ -159,7 +159,8 @@ async function replyTokens(server: ServerUnderTest, script: Script, count: Count
         arguments: reference ? forReference(args) : args,
       })) as CallToolResult;
       if (result.isError) throw new Error(`${server.label} refused ${JSON.stringify(args)}: ${replyText(result)}`);
-      if (!reference && /"warnings"/.test(replyText(result))) warnedReplies.push(`${script.label}: thought ${String(args.thoughtNumber)}`);
+      const warnings = reference ? undefined : (JSON.parse(replyText(result)) as { warnings?: unknown[] }).warnings;
+      if (Array.isArray(warnings) && warnings.length > 0) warnedReplies.push(`${script.label}: thought ${String(args.thoughtNumber)}`);
       tokens.push(count(replyText(result)));
     }
     return tokens;
