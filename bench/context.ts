@@ -145,7 +145,7 @@ function replyText(result: CallToolResult): string {
   return result.content.map((item) => (item.type === 'text' ? item.text : '')).join('');
 }
 
-/** Replies of a correct session that carried a warning (the checks want none), as "label: thought N". */
+/** Replies that carried a warning, as "label: thought N (level)". */
 const warnedReplies: string[] = [];
 
 /** Tokens of each reply's text (what VS Code hands the model), over one scripted session in a fresh server. */
@@ -160,7 +160,8 @@ async function replyTokens(server: ServerUnderTest, script: Script, count: Count
       })) as CallToolResult;
       if (result.isError) throw new Error(`${server.label} refused ${JSON.stringify(args)}: ${replyText(result)}`);
       const warnings = reference ? undefined : (JSON.parse(replyText(result)) as { warnings?: unknown[] }).warnings;
-      if (Array.isArray(warnings) && warnings.length > 0) warnedReplies.push(`${script.label}: thought ${String(args.thoughtNumber)}`);
+      if (Array.isArray(warnings) && warnings.length > 0)
+        warnedReplies.push(`${script.label}: thought ${String(args.thoughtNumber)}: ${String(warnings[0])}`);
       tokens.push(count(replyText(result)));
     }
     return tokens;
@@ -367,10 +368,17 @@ export const contextSection: BenchSection = {
           : 'not measured',
       };
     };
+    // The plain and linear scripts use the tool as the reference documents it: correct sessions, no warning due. The
+    // strategy scripts do not follow every stage's guidance (they send no stage), so their warnings are listed only.
+    const correct = [scripts[0], scripts[1], scripts[2]].map((script) => script.label);
+    const isCorrect = (entry: string) => correct.some((label) => entry.startsWith(`${label}:`));
+    const wronglyWarned = warnedReplies.filter(isCorrect);
+    const otherWarnings = [...new Set(warnedReplies.filter((entry) => !isCorrect(entry)))];
+    if (otherWarnings.length > 0) lines.push(`Warnings in the strategy scripts (any level): ${otherWarnings.slice(0, 4).join('; ')}`, '');
     checks.push(replyCheck(scripts[0], SHORT_REPLY_BUDGET_RATIO), replyCheck(scripts[2], LONG_REPLY_BUDGET_RATIO), {
-      name: 'no reply of a correct session carries a warning',
-      pass: warnedReplies.length === 0,
-      detail: warnedReplies.length === 0 ? 'none did' : `warned: ${warnedReplies.slice(0, 8).join(', ')}`,
+      name: 'no reply of a correct session (the plain and linear scripts, any level) carries a warning',
+      pass: wronglyWarned.length === 0,
+      detail: wronglyWarned.length === 0 ? 'none did' : `warned: ${[...new Set(wronglyWarned)].slice(0, 6).join('; ')}`,
     });
 
     context.progress('two conversations over one connection');
