@@ -18,7 +18,14 @@ function chatThoughts(marker: string): Record<string, unknown>[] {
   return [
     { thought: `${marker}: restate the problem`, thoughtNumber: 1, totalThoughts: 4, nextThoughtNeeded: true },
     { thought: `${marker}: a first approach`, thoughtNumber: 2, totalThoughts: 4, nextThoughtNeeded: true },
-    { thought: `${marker}: the approach, corrected`, thoughtNumber: 3, totalThoughts: 4, nextThoughtNeeded: true, isRevision: true, revisesThought: 2 },
+    {
+      thought: `${marker}: the approach, corrected`,
+      thoughtNumber: 3,
+      totalThoughts: 4,
+      nextThoughtNeeded: true,
+      isRevision: true,
+      revisesThought: 2,
+    },
     {
       thought: `${marker}: another way from the start`,
       thoughtNumber: 4,
@@ -122,7 +129,10 @@ suite('a session per chat (VS Code conversation id)', () => {
 
     const second = await invokeJson(tool, { thought: `${outside}: 2`, thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: false });
     assert.equal(second.thoughtHistoryLength, 2);
-    const outsideThoughts = api.engine().getSession(outsideSession)?.thoughts.map((thought) => thought.thought);
+    const outsideThoughts = api
+      .engine()
+      .getSession(outsideSession)
+      ?.thoughts.map((thought) => thought.thought);
     assert.deepEqual(outsideThoughts, [`${outside}: 1`, `${outside}: 2`]);
     assert.equal(api.engine().getSession(outsideSession)?.meta.conversationId, undefined);
   });
