@@ -34,6 +34,12 @@ export interface CallOwner {
 export interface ConversationOwners {
   /** The owner of a call with this request `_meta`: its conversation's, else the connection's. */
   ownerOf(requestMeta: unknown): CallOwner;
+  /**
+   * The owner whose current session a call without its own view of one should show: the call's conversation when it
+   * names one, else the owner that called last on this connection (an MCP App's own calls name no conversation, and
+   * the host's chats do).
+   */
+  viewerOf(requestMeta: unknown): string;
   /** Forgets the connection's and every remembered conversation's state in the engine. */
   closeAll(): void;
   /** Conversations remembered now (for tests and the bound). */
@@ -48,18 +54,29 @@ export function createConversationOwners(
 ): ConversationOwners {
   /** Conversation id → owner id; insertion order is recency (re-inserted on use). */
   const owners = new Map<string, string>();
+  let lastOwner = connectionId;
   return {
+    viewerOf(requestMeta) {
+      const conversationId = conversationIdOf(requestMeta);
+      const named = conversationId === undefined ? undefined : owners.get(conversationId);
+      return named ?? (engine.currentSessionId(lastOwner) === undefined ? connectionId : lastOwner);
+    },
     ownerOf(requestMeta) {
       const conversationId = conversationIdOf(requestMeta);
-      if (conversationId === undefined) return { ownerId: connectionId };
+      if (conversationId === undefined) {
+        lastOwner = connectionId;
+        return { ownerId: connectionId };
+      }
       let ownerId = owners.get(conversationId);
       if (ownerId === undefined) ownerId = `${connectionId}\u0000${conversationId}`;
       else owners.delete(conversationId);
       owners.set(conversationId, ownerId);
+      lastOwner = ownerId;
       if (owners.size > limit) {
         const [oldest, oldestOwner] = owners.entries().next().value as [string, string];
         owners.delete(oldest);
         engine.closeConnection(oldestOwner);
+        if (lastOwner === oldestOwner) lastOwner = connectionId;
       }
       return { ownerId, conversationId };
     },

@@ -11,7 +11,8 @@ import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { startHttpServer, type RunningHttpServer } from '../../src/mcp/httpServer';
 import { CONVERSATION_META_KEY, MAX_CONVERSATIONS_PER_CONNECTION, conversationIdOf } from '../../src/mcp/conversations';
 import { MAX_CONVERSATION_ID_LENGTH } from '../../src/engine/fieldRules';
-import { jsonOf, tempDir } from './support/clients';
+import { MCP_APPS_CAPABILITIES, jsonOf, tempDir } from './support/clients';
+import { RESULT_SESSION_META_KEY, SESSION_PAGE_TOOL_NAME } from '../../src/shared/thoughtGraph';
 
 const TOKEN = 'conversation-test-token-0123456789abcdef';
 
@@ -23,7 +24,8 @@ describe('a session per conversation over one connection', () => {
   before(async () => {
     engine = new ThinkingEngine({ store: new FileSessionStore(tempDir()), log: () => {} });
     http = await startHttpServer({ engine, token: TOKEN, port: 0, log: () => {} });
-    client = new Client({ name: 'vscode-like', version: '1.0.0' });
+    // Declares MCP Apps, as VS Code does: the inline view's own calls are part of the picture.
+    client = new Client({ name: 'vscode-like', version: '1.0.0' }, { capabilities: MCP_APPS_CAPABILITIES });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
     );
@@ -71,6 +73,24 @@ describe('a session per conversation over one connection', () => {
     assert.deepEqual(a?.meta.branchIds, ['alt-a']);
     assert.equal(a?.meta.conversationId, 'chat-a', 'the session keeps the chat it came from');
     assert.equal(b?.meta.conversationId, 'chat-b');
+  });
+
+  it('every result names its session in _meta for the inline view, whose own calls (no conversation) read the last chat’s session', async () => {
+    const result = (await client.callTool({
+      name: 'sequentialthinking',
+      arguments: { thought: 'V1', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true },
+      _meta: { [CONVERSATION_META_KEY]: 'chat-view' },
+    })) as CallToolResult;
+    const id = jsonOf(result).sessionId as string;
+    const second = (await client.callTool({
+      name: 'sequentialthinking',
+      arguments: { thought: 'V2', thoughtNumber: 2, totalThoughts: 2, nextThoughtNeeded: true },
+      _meta: { [CONVERSATION_META_KEY]: 'chat-view' },
+    })) as CallToolResult;
+    assert.equal(jsonOf(second).sessionId, undefined, 'the model is told once');
+    assert.equal(second._meta?.[RESULT_SESSION_META_KEY], id, 'the view is told every time');
+    const page = jsonOf((await client.callTool({ name: SESSION_PAGE_TOOL_NAME, arguments: {} })) as CallToolResult);
+    assert.equal(page.sessionId, id);
   });
 
   it('a call without a conversation continues the connection’s own session, as before', async () => {

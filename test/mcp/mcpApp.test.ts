@@ -252,7 +252,7 @@ describe('MCP App: the open-in-explorer tool', () => {
 describe('MCP App: hosts without MCP Apps see the same sequentialthinking reply', () => {
   it('returns exactly the text and structuredContent the engine replies, nothing else', async () => {
     const engine = new ThinkingEngine({ log: quiet });
-    const connected = await connectInMemory(engine, 'via-mcp');
+    const connected = await connectInMemory(engine, 'via-mcp', {}, {});
     const direct = new ThinkingEngine({ log: quiet });
     try {
       const calls = [

@@ -38,7 +38,7 @@ export function registerOpenExplorerTool(server: McpServer, context: ToolContext
       _meta: APP_ONLY_TOOL_META,
     },
     async (args, extra): Promise<CallToolResult> => {
-      const sessionId = args.sessionId ?? engine.currentSessionId(owners.ownerOf(extra.mcpReq._meta).ownerId);
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
       if (sessionId === undefined || !engine.getSession(sessionId))
         return errorResult(`Session ${JSON.stringify(sessionId ?? null)} was not found: send the sessionId of a sequentialthinking reply.`);
       if (!openExplorer) {

@@ -43,7 +43,7 @@ export function registerSessionPageTool(server: McpServer, context: ToolContext)
       if (typeof offset === 'string') return errorResult(offset);
       const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
       if (typeof limit === 'string') return errorResult(limit);
-      const sessionId = args.sessionId ?? engine.currentSessionId(owners.ownerOf(extra.mcpReq._meta).ownerId);
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
       if (sessionId === undefined)
         return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
       const snapshot = engine.getSession(sessionId);

@@ -13,8 +13,9 @@ import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
+import { RESULT_SESSION_META_KEY } from '../../shared/thoughtGraph';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
-import { mcpApp } from '../app/appRegistration';
+import { clientRendersApps, mcpApp } from '../app/appRegistration';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -124,8 +125,12 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
         // A reply that will not be sent (the call was cancelled meanwhile) tells the agent nothing: compact must not
         // leave its news out of the next one.
+        // An MCP Apps host's inline view is told the session on every result (in `_meta`, which models do not read).
         const shaped = (reply: ThoughtReply) =>
-          replyResult(engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted));
+          replyResult(
+            engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted),
+            clientRendersApps(server) ? reply.sessionId : undefined,
+          );
         // The answer is not journaled: a trace stream, if any, records it.
         const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
         return asking ? asking.then(answered) : shaped(outcome.reply);
@@ -137,7 +142,12 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
   );
 }
 
-function replyResult(reply: object): CallToolResult {
+function replyResult(reply: object, viewSessionId: string | undefined): CallToolResult {
   // Compact JSON: agents pay for every token.
-  return { content: [{ type: 'text', text: JSON.stringify(reply) }], structuredContent: reply as Record<string, unknown> };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: JSON.stringify(reply) }],
+    structuredContent: reply as Record<string, unknown>,
+  };
+  if (viewSessionId !== undefined) result._meta = { [RESULT_SESSION_META_KEY]: viewSessionId };
+  return result;
 }

@@ -135,5 +135,7 @@ suite('a session per chat (VS Code conversation id)', () => {
       ?.thoughts.map((thought) => thought.thought);
     assert.deepEqual(outsideThoughts, [`${outside}: 1`, `${outside}: 2`]);
     assert.equal(api.engine().getSession(outsideSession)?.meta.conversationId, undefined);
+    // The Sessions tree on screen (for --screenshot): each chat's session names its chat.
+    await vscode.commands.executeCommand('thoughtExplorer.sessions.focus');
   });
 });
