@@ -1,6 +1,7 @@
 // Reads what the host delivers about a tool call — its arguments (ui/notifications/tool-input) and its result
 // (ui/notifications/tool-result) — into what the view draws. A result may come with structuredContent or, as VS Code
 // sends it, with the text content only (our replies' text is the same JSON; deliberate's text names the session).
+import { RESULT_SESSION_META_KEY } from '../src/shared/thoughtGraph';
 
 /** The parts of a sequentialthinking / deliberate reply the view shows. */
 export interface ToolReply {
@@ -18,6 +19,7 @@ export interface ToolReply {
 
 interface ResultLike {
   content?: readonly unknown[];
+  _meta?: Record<string, unknown>;
   /** Any JSON value since the 2026-07-28 revision; ours are objects. */
   structuredContent?: unknown;
   isError?: boolean;
@@ -43,6 +45,9 @@ export function replyOf(result: ResultLike): ToolReply {
     if (typeof data.totalThoughts === 'number') reply.totalThoughts = data.totalThoughts;
     if (typeof data.nextThoughtNeeded === 'boolean') reply.nextThoughtNeeded = data.nextThoughtNeeded;
   }
+  // Compact replies name the session once; the result's _meta names it on every one.
+  const fromMeta = result._meta?.[RESULT_SESSION_META_KEY];
+  if (typeof fromMeta === 'string' && fromMeta !== '') reply.sessionId = fromMeta;
   if (reply.sessionId === undefined) reply.sessionId = SESSION_IN_TEXT.exec(text)?.[1];
   return reply;
 }

@@ -44,6 +44,11 @@ export interface RecordThoughtOptions {
   extra?: Record<string, unknown>;
   /** Derives more data from the thought in its session (tool recommendations): kept in `extra`, added to the reply. */
   annotate?: ThoughtAnnotator;
+  /**
+   * The host's name for the chat the thought comes from (VS Code's `vscode.conversationId`), already bounded by the
+   * caller: a session this thought starts keeps it in its meta, so the views can say which chat it came from.
+   */
+  conversationId?: string;
 }
 
 export interface ProcessOptions extends RecordThoughtOptions {
@@ -148,13 +153,13 @@ export class ThinkingEngine {
   private record(
     connectionId: string,
     input: ThoughtInput,
-    { extra, annotate }: RecordThoughtOptions,
+    { extra, annotate, conversationId }: RecordThoughtOptions,
     deliverFeedback: boolean,
   ): ThoughtReply {
     const warnings: string[] = [];
     const sent = inferRevision(input, warnings);
     if (this.checkStoreBeforeThought) this.refreshBeforeThought(connectionId, sent);
-    const { session, isNew } = this.sessionFor(connectionId, sent, warnings);
+    const { session, isNew } = this.sessionFor(connectionId, sent, warnings, conversationId);
     const plan = planThought(session, isNew, sent, { limits: this.limits, now: this.now, extra, annotate }, warnings);
     this.persist(plan);
     this.apply(connectionId, plan);
@@ -239,7 +244,8 @@ export class ThinkingEngine {
     if (!this.store) return;
     if (isNew) this.store.createSession(meta);
     try {
-      if (strategySwitch) this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined }, strategySwitch);
+      if (strategySwitch)
+        this.store.updateMeta({ ...meta, strategy: strategy.name, stage: undefined, strategyNamed: true }, strategySwitch);
       this.store.appendThought(next, thought);
     } catch (error) {
       // A session created for this thought must not stay behind empty: the agent's resend would start another one.
@@ -273,7 +279,12 @@ export class ThinkingEngine {
   }
 
   /** Picks the session a thought belongs to, creating one (not yet held or stored) when the rules say so. */
-  private sessionFor(connectionId: string, input: ThoughtInput, warnings: string[]): { session: HeldSession; isNew: boolean } {
+  private sessionFor(
+    connectionId: string,
+    input: ThoughtInput,
+    warnings: string[],
+    conversationId: string | undefined,
+  ): { session: HeldSession; isNew: boolean } {
     if (input.sessionId !== undefined) {
       const existing = this.lookup(input.sessionId);
       if (existing) return { session: existing, isNew: false };
@@ -283,7 +294,7 @@ export class ThinkingEngine {
             'use thinking_sessions list to find one, or send thoughtNumber 1 to start a new session with this id.',
         );
       }
-      return { session: this.newSession(input.sessionId, input), isNew: true };
+      return { session: this.newSession(input.sessionId, input, conversationId), isNew: true };
     }
     const currentId = this.currentByConnection.get(connectionId);
     const current = currentId === undefined ? undefined : this.lookup(currentId);
@@ -300,15 +311,17 @@ export class ThinkingEngine {
     } else if (currentId !== undefined) {
       warnings.push(`Session "${currentId}" could not be found any more; this thought starts a new session.`);
     }
-    return { session: this.newSession(this.newSessionId(), input), isNew: true };
+    return { session: this.newSession(this.newSessionId(), input, conversationId), isNew: true };
   }
 
-  private newSession(id: string, input: ThoughtInput): HeldSession {
+  private newSession(id: string, input: ThoughtInput, conversationId: string | undefined): HeldSession {
     const strategyName = input.strategy ?? this.defaultStrategy;
     if (!findStrategy(strategyName)) throw new RejectedThought(unknownStrategyMessage(strategyName));
     const now = this.now();
     return {
       meta: {
+        ...(conversationId === undefined ? {} : { conversationId }),
+        ...(input.strategy === undefined ? {} : { strategyNamed: true }),
         id,
         strategy: strategyName,
         status: 'live',
@@ -388,12 +401,20 @@ export class ThinkingEngine {
 
   /**
    * The reply `connectionId` should get for a thought's full reply, at the session's detail level (its own, else
-   * `serverDetail`): compact leaves out what this connection was already told about the session.
+   * `serverDetail`): compact leaves out what this connection was already told about the session. `sent` false: the
+   * reply will not reach the agent (its call was cancelled), so it counts as told nothing.
    */
-  shapeReplyFor(connectionId: string, reply: ThoughtReply, serverDetail?: ReplyDetail | (() => ReplyDetail)): Record<string, unknown> {
-    const detail = effectiveReplyDetail(this.held.get(reply.sessionId)?.meta.replyDetail, serverDetail);
-    const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId));
-    this.toldByConnection.set(connectionId, shaped.told);
+  shapeReplyFor(
+    connectionId: string,
+    reply: ThoughtReply,
+    serverDetail?: ReplyDetail | (() => ReplyDetail),
+    sent = true,
+  ): Record<string, unknown> {
+    const meta = this.held.get(reply.sessionId)?.meta;
+    const detail = effectiveReplyDetail(meta?.replyDetail, serverDetail);
+    const plain = meta !== undefined && meta.strategyNamed !== true && meta.strategy === DEFAULT_STRATEGY;
+    const shaped = shapeReply(reply, detail, this.toldByConnection.get(connectionId), plain);
+    if (sent) this.toldByConnection.set(connectionId, shaped.told);
     return shaped.reply;
   }
 

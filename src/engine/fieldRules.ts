@@ -176,3 +176,6 @@ export function describeNumbers(numbers: ReadonlySet<number>): string {
   ranges.push(start === end ? String(start) : `${start}-${end}`);
   return ranges.length > 6 ? `${ranges.slice(0, 6).join(', ')}, …` : ranges.join(', ');
 }
+
+/** The longest conversation id kept in a session's meta (VS Code's are UUIDs); longer ones are kept as a digest. */
+export const MAX_CONVERSATION_ID_LENGTH = 128;

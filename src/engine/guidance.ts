@@ -31,7 +31,10 @@ export interface GuidanceContext {
 }
 
 export function buildGuidance({ strategy, meta, thought, nextStages, choice, thoughtsInStage, beforeStage }: GuidanceContext): string {
-  if (meta.status === 'complete') return 'Session complete. Start a new one with thoughtNumber 1.';
+  if (meta.status === 'complete')
+    return thought.stage === undefined || thought.stage === FINAL_RESPONSE
+      ? 'Session complete. Start a new one with thoughtNumber 1.'
+      : `Session complete, ended in "${thought.stage}" before final_response. Start a new one with thoughtNumber 1.`;
   const current = thought.stage ?? strategy.stages[0].name;
   const sentence = nextStepSentence(strategy, current, nextStages, choice, thoughtsInStage);
   const nudge = stageNudge(strategy, meta, thought, beforeStage);
@@ -123,12 +126,10 @@ export interface StageWarningContext {
   thought: ThoughtRecord;
   /** The branchId was not among the session's branches before this thought. */
   branchIsNew: boolean;
-  /** This thought completed the session. */
-  completes: boolean;
 }
 
 /** What the thought left out that its stage needs, so the diagrams can show it. */
-export function stageWarnings({ strategy, thought, branchIsNew, completes }: StageWarningContext): string[] {
+export function stageWarnings({ strategy, thought, branchIsNew }: StageWarningContext): string[] {
   const warnings: string[] = [];
   const stage = findStage(strategy, thought.stage);
   if ((stage?.expects === 'branch' || stage?.expects === 'newBranch') && thought.branchId === undefined) {
@@ -139,8 +140,6 @@ export function stageWarnings({ strategy, thought, branchIsNew, completes }: Sta
   if (stage?.expects === 'revision' && thought.isRevision !== true) {
     warnings.push(`Stage "${stage.name}" revises a thought: send isRevision true with revisesThought.`);
   }
-  if (completes && thought.stage !== FINAL_RESPONSE) {
-    warnings.push(`nextThoughtNeeded is false, so the session ends in "${thought.stage}" without reaching final_response.`);
-  }
+  // Ending a session where the agent chose to is correct use, not a warning: the guidance says where it ended.
   return warnings;
 }

@@ -58,6 +58,17 @@ export interface SessionMeta extends ThoughtDerivedMeta {
   askAtDecisionPoints?: boolean;
   /** Per-session reply detail level (thinking_sessions configure); absent follows the server's setting. */
   replyDetail?: ReplyDetail;
+  /**
+   * The chat the session was started from, where the host names it (VS Code's `vscode.conversationId`), at most
+   * MAX_CONVERSATION_ID_LENGTH characters: shown in the Sessions tree; stateless serving continues a conversation's
+   * own session by it.
+   */
+  conversationId?: string;
+  /**
+   * The agent named the session's strategy (on thought 1 or by switching): compact replies guide it through the
+   * strategy's stages. Absent: a plain session in the default strategy, whose compact replies leave the stages out.
+   */
+  strategyNamed?: boolean;
 }
 
 /** A strategy switch, kept so the stage graph and exports can tell the story. */

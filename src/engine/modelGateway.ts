@@ -53,6 +53,12 @@ export interface ModelCompletion {
   toolCalls?: readonly ModelToolCall[];
 }
 
+export interface ModelAvailability {
+  available(): boolean;
+  /** Calls `listener` when available() may have changed; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
 export interface ModelGateway {
   /** A short name for replies and errors, e.g. "MCP sampling" or "http://127.0.0.1:11434/v1". */
   readonly description: string;
@@ -63,6 +69,8 @@ export interface ModelGateway {
    * rejects with a message that says what the person can do. Called before anything is recorded.
    */
   ready?(signal?: AbortSignal): Promise<void>;
+  /** Optional: whether a model can answer now, and when that changes (VS Code's models come and go); absent: always. */
+  readonly availability?: ModelAvailability;
   complete(messages: readonly ModelMessage[], options: ModelCallOptions): Promise<ModelCompletion>;
 }
 

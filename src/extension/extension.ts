@@ -14,6 +14,7 @@ import { registerExportCommand } from './exportCommand';
 import { registerFeedbackCommands } from './feedbackCommands';
 import { registerExplorer, type ExplorerApi } from './explorer/registerExplorer';
 import { VsCodeModelGateway } from './lmGateway';
+import { trackModelAvailability } from './modelAvailability';
 import { bundledServerLoader, registerMcpProvider, type McpServerHost, type McpServerStatus } from './mcpProvider';
 import { createServices, type ExtensionServices, type OpenedStore } from './services';
 import { registerSessionsTree, type SessionsTreeProvider } from './sessionsTree';
@@ -66,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
   // `deliberate` called by VS Code's agent runs on VS Code's models directly (the setting picks which, per call).
   const deliberationModel = new VsCodeModelGateway(
     () => readDeliberationSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION)).settings.model,
-    { rechoose: true },
+    { rechoose: true, availability: trackModelAvailability(context) },
   );
   const traceStreaming = registerTraceStreaming(context, services);
   mcpHost = registerMcpProvider(context, services, bundledServerLoader(services.extensionPath), deliberationModel, traceStreaming);

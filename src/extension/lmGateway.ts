@@ -10,6 +10,7 @@ import {
   type ModelGateway,
   type ModelMessage,
   type ModelToolCall,
+  type ModelAvailability,
 } from '../engine/modelGateway';
 import type { ModelSetting } from './deliberationSettings';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
@@ -172,8 +173,17 @@ export class VsCodeModelGateway implements ModelGateway {
   constructor(
     private readonly setting: () => ModelSetting,
     /** rechoose: pick the model again on every ready() (one gateway serving many requests, e.g. the MCP server's). */
-    private readonly options: { preferred?: vscode.LanguageModelChat; picker?: ModelPicker; rechoose?: boolean } = {},
+    private readonly options: {
+      preferred?: vscode.LanguageModelChat;
+      picker?: ModelPicker;
+      rechoose?: boolean;
+      availability?: ModelAvailability;
+    } = {},
   ) {}
+
+  get availability(): ModelAvailability | undefined {
+    return this.options.availability;
+  }
 
   get description(): string {
     return this.chosen?.description ?? 'VS Code language models';

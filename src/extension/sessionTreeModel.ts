@@ -28,7 +28,18 @@ export function sessionDescription(meta: SessionMeta): string {
   const parts = [meta.strategy, plural(meta.thoughtCount, 'thought')];
   if (meta.branchIds.length > 0) parts.push(plural(meta.branchIds.length, 'branch', 'branches'));
   if (meta.revisionCount > 0) parts.push(plural(meta.revisionCount, 'revision'));
+  if (meta.conversationId !== undefined) parts.push(chatLabel(meta.conversationId));
   return parts.join(' · ');
+}
+
+/**
+ * A short name for the chat a session came from (the host's conversation id): enough to tell two chats' sessions
+ * apart in a row; the tooltip has the whole id.
+ */
+export function chatLabel(conversationId: string): string {
+  const tail = conversationId.startsWith('sha256:') ? conversationId.slice('sha256:'.length) : conversationId;
+  const short = tail.replace(/[^A-Za-z0-9]/g, '').slice(0, 8);
+  return `chat ${short === '' ? '?' : short}`;
 }
 
 /** The local calendar day of a timestamp as `YYYY-MM-DD` (sorts as text). */
@@ -224,6 +235,7 @@ export function sessionTooltipMarkdown(meta: SessionMeta, now: number, idleMs = 
   ];
   if (meta.branchIds.length > 0) lines.push('', `Branches: ${meta.branchIds.map(escapeMarkdown).join(', ')}`);
   if (meta.purpose && meta.title) lines.push('', escapeMarkdown(flatten(meta.purpose, 300)));
+  if (meta.conversationId !== undefined) lines.push('', `From chat ${escapeMarkdown(meta.conversationId)}`);
   lines.push(
     '',
     `Started ${new Date(meta.createdAt).toLocaleString()} · updated ${new Date(meta.updatedAt).toLocaleString()}`,

@@ -21,7 +21,8 @@ final stages), the reply may also carry \`userDecision\` (\`action\`: accept, de
 \`text\`) and a guidance sentence that says what to do with it: follow it first.
 
 ## Sessions
-Each conversation (MCP connection) has its own current session; two clients never see each other's thoughts. The
+Each conversation has its own current session: the chat the host names (\`_meta["vscode.conversationId"]\`, as VS Code
+sends it), else the MCP connection; two chats or clients never write into each other's session. The
 first thought starts a session, and so does \`thoughtNumber: 1\` after the current session ended. Every thought is saved
 before the reply, so a session survives a restart: send its \`sessionId\` to continue it.
 

@@ -76,6 +76,7 @@ export interface RunningHttpServer {
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
   close(): Promise<void>;
+  closing(): void;
   /** HTTP requests of this session not yet answered (POSTs and open GET streams). */
   inFlight: number;
   /** When the last request ended (or the session started); orders eviction. */
@@ -141,7 +142,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         sessions.set(sessionId, session);
       },
     });
-    const session: HttpSession = { transport, close: () => created.server.close(), inFlight: 0, lastActive: Date.now(), closed: false };
+    const session: HttpSession = {
+      transport,
+      close: () => created.server.close(),
+      closing: created.closing,
+      inFlight: 0,
+      lastActive: Date.now(),
+      closed: false,
+    };
     transport.onclose = () => {
       session.closed = true;
       clearTimeout(session.idleTimer);
@@ -241,6 +249,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if (request.method === 'GET' || request.method === 'DELETE') {
       if (!session) return sendError(response, 400, 'Bad Request: mcp-session-id header required', undefined, -32000);
+      // The client is leaving: nothing more is sent to it while the session closes.
+      if (request.method === 'DELETE') session.closing();
       return session.transport.handleRequest(request, response);
     }
     return sendError(response, 405, 'Method not allowed', { Allow: 'GET, POST, DELETE' });

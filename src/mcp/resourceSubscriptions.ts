@@ -2,8 +2,11 @@
 // `notifications/resources/updated` whenever the engine announces a change to that session — from this process or,
 // through refreshSession, from another process on the same store — and `notifications/resources/list_changed` when
 // sessions appear, end, change their listing or go, to a client that has listed resources or subscribed (one that
-// never looked at resources gets no unasked-for lines). Notifications are coalesced per event-loop turn, so a burst (a
-// re-read that adds many thoughts) is one notification per resource.
+// never looked at resources gets no unasked-for lines). Updates are coalesced per event-loop turn, so a burst (a
+// re-read that adds many thoughts) is one notification per resource. list_changed waits for LIST_CHANGED_QUIET_MS
+// without another change (a session's start and end are one notification, not a re-list each), and nothing is sent
+// once the connection began closing: a client that re-lists on list_changed while it shuts down reports the
+// half-closed connection as an error (Gemini CLI: "Error discovering resources … Connection closed").
 import type { McpServer } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
@@ -23,9 +26,14 @@ export function sessionIdOfResourceUri(uri: string): string | undefined {
   }
 }
 
+/** How long the session list must stay unchanged before list_changed goes out. */
+export const LIST_CHANGED_QUIET_MS = 500;
+
 export interface ResourceSubscriptions {
   /** Call when the client lists session resources: from then on it hears when that list changes. */
   listed(): void;
+  /** The connection began closing (its input ended, a DELETE came): nothing more is sent on it. */
+  closing(): void;
   /** Stops listening to the engine. */
   dispose(): void;
 }
@@ -35,9 +43,10 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
   // Session id → the URIs this client subscribed to for it (JSON and/or Markdown).
   const subscribed = new Map<string, Set<string>>();
   const pendingSessions = new Set<string>();
-  let listChanged = false;
   let wantsListChanges = false;
+  let closing = false;
   let flushing: NodeJS.Immediate | undefined;
+  let listChangedTimer: NodeJS.Timeout | undefined;
 
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
 
@@ -79,21 +88,36 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
 
   const flush = () => {
     flushing = undefined;
-    if (!server.isConnected()) return;
+    if (closing || !server.isConnected()) return;
     for (const id of pendingSessions) {
       for (const uri of subscribed.get(id) ?? []) server.server.sendResourceUpdated({ uri }).catch(() => {});
     }
     pendingSessions.clear();
-    if (listChanged) server.sendResourceListChanged();
-    listChanged = false;
+  };
+  const sendListChanged = () => {
+    listChangedTimer = undefined;
+    if (closing || !server.isConnected()) return;
+    server.sendResourceListChanged();
   };
 
   const onEvent = (event: EngineEvent) => {
+    if (closing) return;
     const id = event.type === 'sessionDeleted' ? event.sessionId : event.meta.id;
     if (event.type !== 'sessionStarted' && subscribed.has(id)) pendingSessions.add(id);
     // A new thought changes only the session; these change what resources/list shows.
-    if (wantsListChanges && event.type !== 'thoughtAdded' && event.type !== 'stageChanged') listChanged = true;
-    if (flushing === undefined && (listChanged || pendingSessions.size > 0)) flushing = setImmediate(flush);
+    if (wantsListChanges && event.type !== 'thoughtAdded' && event.type !== 'stageChanged') {
+      if (listChangedTimer !== undefined) clearTimeout(listChangedTimer);
+      listChangedTimer = setTimeout(sendListChanged, LIST_CHANGED_QUIET_MS);
+      // A pending notification must not keep a process alive that has nothing else to do.
+      listChangedTimer.unref();
+    }
+    if (flushing === undefined && pendingSessions.size > 0) flushing = setImmediate(flush);
+  };
+  const stopSending = () => {
+    if (flushing !== undefined) clearImmediate(flushing);
+    if (listChangedTimer !== undefined) clearTimeout(listChangedTimer);
+    flushing = undefined;
+    listChangedTimer = undefined;
   };
   const stopListening = engine.onEvent(onEvent);
 
@@ -101,10 +125,13 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     listed: () => {
       wantsListChanges = true;
     },
+    closing: () => {
+      closing = true;
+      stopSending();
+    },
     dispose: () => {
       stopListening();
-      if (flushing !== undefined) clearImmediate(flushing);
-      flushing = undefined;
+      stopSending();
       subscribed.clear();
       pendingSessions.clear();
     },

@@ -8,6 +8,7 @@ import type { ModelGateway } from '../engine/modelGateway';
 import type { ReplyDetail } from '../engine/fieldRules';
 import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
+import { createConversationOwners } from './conversations';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
 import { registerDeliberationPrompt } from './deliberationPrompts';
 import { registerDeliberationResource } from './deliberationResources';
@@ -19,6 +20,7 @@ import { registerStrategyResources } from './strategyResources';
 import type { OpenExplorer } from './app/openExplorerTool';
 import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { registerDeliberateTool } from './tools/deliberate';
+import { advertiseForClient } from './clientAdvertising';
 import { registerSequentialThinkingTool } from './tools/sequentialThinking';
 import { registerThinkingSessionsTool } from './tools/thinkingSessions';
 import type { StatelessContinuation } from './statelessContinuation';
@@ -63,8 +65,10 @@ export interface CreateServerOptions {
 export interface CreatedServer {
   server: McpServer;
   connectionId: string;
-  /** Forgets this connection's current-session pointer in the engine. Safe to call more than once. */
+  /** Forgets this connection's (and its conversations') current-session pointers in the engine. Safe to call more than once. */
   cleanup: () => void;
+  /** The connection began closing (its client said goodbye): no more notifications are sent on it. */
+  closing: () => void;
 }
 
 const INSTRUCTIONS: Record<ModelToolName, string> = {
@@ -87,9 +91,11 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   );
   const log = createConnectionLog(server);
 
+  const owners = createConversationOwners(engine, connectionId);
   const context: ToolContext = {
     engine,
     connectionId,
+    owners,
     log,
     availableTools: options.availableTools,
     decisionPoints: options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log),
@@ -102,7 +108,7 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   };
   if (tools.has('sequentialthinking')) registerSequentialThinkingTool(server, context);
   if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, context);
-  if (tools.has('deliberate')) registerDeliberateTool(server, context);
+  const deliberate = tools.has('deliberate') ? registerDeliberateTool(server, context) : undefined;
 
   const subscriptions = registerResourceSubscriptions(server, engine);
   registerResources(server, engine, subscriptions.listed);
@@ -112,15 +118,18 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   registerDeliberationResource(server);
   registerDeliberationPrompt(server);
   // The inline thought graph and its app-only tools go with the tools whose results it draws.
-  if (THOUGHT_GRAPH_SERVES.some((name) => tools.has(name))) registerThoughtGraphApp(server, context);
+  const appTools = THOUGHT_GRAPH_SERVES.some((name) => tools.has(name)) ? registerThoughtGraphApp(server, context) : [];
+  // Only what the client can use is listed: app-only tools to MCP Apps hosts, deliberate where a model can run it.
+  const stopAdvertising = advertiseForClient(server, { appTools, deliberate }, options.modelGateway);
 
   let cleanedUp = false;
   const cleanup = () => {
     if (cleanedUp) return;
     cleanedUp = true;
     subscriptions.dispose();
-    engine.closeConnection(connectionId);
+    stopAdvertising();
+    owners.closeAll();
   };
   server.server.onclose = cleanup;
-  return { server, connectionId, cleanup };
+  return { server, connectionId, cleanup, closing: subscriptions.closing };
 }

@@ -1,59 +1,77 @@
 // Serving without protocol sessions (`--http --stateless`): every request is its own connection, so "this
-// connection's current session" is gone after each thought. The rule for a thought without sessionId:
+// connection's current session" is gone after each thought, and nothing in a request tells one client from another
+// except the conversation a host names (`_meta["vscode.conversationId"]`). The rule for a thought without sessionId:
 // - thought 1 opens a new session (as on any connection);
-// - a later thought continues the one session that waits for exactly that number (its last thought is number - 1,
-//   and it asked for another), among the sessions this server's stateless clients have written to;
-// - when none or several wait for it, the thought is refused with an error that says to send sessionId.
-// One instance serves every request of one HTTP server; what it remembers is bounded.
-import type { ThinkingEngine, ThoughtReply } from '../engine/engine';
+// - a later thought continues its own conversation's session: the one that conversation wrote to last here, else
+//   (after a restart, or once forgotten) its newest live session in the store's index, found by the conversation id
+//   the session's meta keeps. Whole sessions are never read to find it;
+// - a thought that names no conversation, or whose conversation has no live session, is refused with an error that
+//   says to send the sessionId from thought 1's reply. It never lands in another client's session.
+// A conversation's state (its current session, what it was told) lives in the engine under an owner id of its own,
+// kept across requests; one instance serves every request of one HTTP server, and remembers a bounded number of them.
+import type { ThinkingEngine } from '../engine/engine';
 import { isWholeNumberInRange } from '../engine/fieldRules';
 import { WHOLE_NUMBER_TEXT, sentField } from '../engine/thoughtInput';
 
-/** Sessions remembered as possibly waiting for a next thought (the oldest are forgotten first). */
+/** Conversations remembered across requests (the least recently used is forgotten first). */
 const MAX_REMEMBERED = 1000;
-/** Session ids named in an ambiguity error. */
-const MAX_NAMED = 5;
 
 export interface StatelessContinuation {
-  /** The arguments to record (with the session it continues, when unambiguous), or why the thought is refused. */
-  route<A extends Record<string, unknown>>(args: A): { args: A } | { error: string };
-  /** Call after a thought was recorded: its session may wait for the next number. */
-  recorded(reply: ThoughtReply): void;
+  /**
+   * The arguments to record and the engine owner to record them as (the conversation's, else the request's own), or
+   * why the thought is refused.
+   */
+  route<A extends Record<string, unknown>>(
+    args: A,
+    conversationId: string | undefined,
+    requestOwner: string,
+  ): { args: A; ownerId: string } | { error: string };
 }
 
-export function createStatelessContinuation(engine: ThinkingEngine): StatelessContinuation {
-  /** Session id → the thought number it waits for. Insertion order is recency (a session is re-inserted on use). */
-  const waiting = new Map<string, number>();
+export function createStatelessContinuation(engine: ThinkingEngine, limit = MAX_REMEMBERED): StatelessContinuation {
+  /** Conversation id → its owner id in the engine; insertion order is recency. */
+  const owners = new Map<string, string>();
+  const ownerOf = (conversationId: string): string => {
+    const ownerId = owners.get(conversationId) ?? `stateless\u0000${conversationId}`;
+    owners.delete(conversationId);
+    owners.set(conversationId, ownerId);
+    if (owners.size > limit) {
+      const [oldest, oldestOwner] = owners.entries().next().value as [string, string];
+      owners.delete(oldest);
+      engine.closeConnection(oldestOwner);
+    }
+    return ownerId;
+  };
 
   return {
-    route(args) {
-      if (sentSessionId(args)) return { args };
+    route(args, conversationId, requestOwner) {
+      const ownerId = conversationId === undefined ? requestOwner : ownerOf(conversationId);
+      if (sentSessionId(args)) return { args, ownerId };
       const number = wholeNumber(sentField(args, 'thoughtNumber'));
       // Thought 1 opens a session; a missing or bad number is the engine's to refuse, in its own words.
-      if (number === undefined || number === 1) return { args };
-      const candidates = [...waiting].filter(([id, next]) => next === number && engine.holdSession(id)?.status === 'live');
-      if (candidates.length === 1) return { args: { ...args, sessionId: candidates[0][0] } };
-      const whom =
-        candidates.length === 0
-          ? `no session of this server waits for thought ${number}`
-          : `${candidates.length} sessions wait for thought ${number} (${candidates
-              .slice(0, MAX_NAMED)
-              .map(([id]) => `"${id}"`)
-              .join(', ')}${candidates.length > MAX_NAMED ? ', …' : ''})`;
-      return {
-        error:
-          `Missing sessionId: this server runs without protocol sessions (--stateless), so a thought after the first must ` +
-          `name its session, and ${whom}. Send the sessionId from thought 1's reply with every later thought, or ` +
-          `thoughtNumber 1 to start a new session. Nothing was recorded.`,
-      };
-    },
-    recorded(reply) {
-      waiting.delete(reply.sessionId);
-      if (!reply.nextThoughtNeeded) return;
-      waiting.set(reply.sessionId, reply.thoughtNumber + 1);
-      if (waiting.size > MAX_REMEMBERED) waiting.delete(waiting.keys().next().value as string);
+      if (number === undefined || number === 1) return { args, ownerId };
+      if (conversationId === undefined) return { error: refusal(number, 'the call names no conversation') };
+      // The conversation's current session here: the engine continues it, reading no other session.
+      if (engine.currentSessionId(ownerId) !== undefined) return { args, ownerId };
+      const own = newestLiveSessionOf(engine, conversationId);
+      if (own !== undefined) return { args: { ...args, sessionId: own }, ownerId };
+      return { error: refusal(number, 'this conversation has no live session here') };
     },
   };
+}
+
+/** The conversation's most recently updated live session, from the index (metas only). */
+function newestLiveSessionOf(engine: ThinkingEngine, conversationId: string): string | undefined {
+  // Newest first: the first match is the one.
+  return engine.listSessions({ status: 'live' }).sessions.find((meta) => meta.conversationId === conversationId)?.id;
+}
+
+function refusal(number: number, why: string): string {
+  return (
+    `Missing sessionId: this server runs without protocol sessions (--stateless), so thought ${number} must name its ` +
+    `session, and ${why}. Send "sessionId" with the value from thought 1's reply, or thoughtNumber 1 to start a new ` +
+    `session. Nothing was recorded.`
+  );
 }
 
 function sentSessionId(args: Record<string, unknown>): boolean {

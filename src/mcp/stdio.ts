@@ -33,6 +33,8 @@ export interface StdioTransportOptions {
 type RequestId = string | number;
 
 export class CheckedStdioServerTransport extends StdioServerTransport {
+  /** Called once when stdin ends: the client is going, so nothing unasked-for should be sent any more. */
+  oninputend?: () => void;
   private readonly maxLineBytes: number;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -106,6 +108,7 @@ export class CheckedStdioServerTransport extends StdioServerTransport {
     // The SDK calls this on 'end' and again on 'close'.
     if (this.inputEnded) return;
     this.inputEnded = true;
+    this.oninputend?.();
     if (this.unanswered.size === 0) {
       this.closeWhenWritten();
       return;
@@ -319,7 +322,7 @@ export interface RunningStdioServer {
 
 /** Serves one MCP connection over stdin/stdout. */
 export async function serveStdio(options: StdioServerOptions): Promise<RunningStdioServer> {
-  const { server, cleanup } = createServer({
+  const { server, cleanup, closing } = createServer({
     engine: options.engine,
     connectionId: 'stdio',
     name: options.name,
@@ -332,6 +335,7 @@ export async function serveStdio(options: StdioServerOptions): Promise<RunningSt
     telemetry: options.telemetry,
   });
   const transport = new CheckedStdioServerTransport(options.input, options.output, { maxLineBytes: options.maxLineBytes });
+  transport.oninputend = closing;
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => {
       cleanup();

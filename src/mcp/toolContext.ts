@@ -7,14 +7,17 @@ import type { ToolInfo } from '../engine/qaInput';
 import type { ToolGateway } from '../engine/toolGateway';
 import type { OpenExplorer } from './app/openExplorerTool';
 import type { ConnectionLog } from './connectionLog';
+import type { ConversationOwners } from './conversations';
 import type { DecisionPointAsker } from './decisionPoints';
 import type { StatelessContinuation } from './statelessContinuation';
 import type { ToolCallTelemetry } from './toolCallTelemetry';
 
 export interface ToolContext {
   engine: ThinkingEngine;
-  /** This connection's id in the engine (its own current session). */
+  /** This connection's id in the engine (its own current session, for calls that name no conversation). */
   connectionId: string;
+  /** Who owns a call's current session: the conversation its `_meta` names, else the connection. */
+  owners: ConversationOwners;
   /** Logging to this connection's client. */
   log: ConnectionLog;
   /** The editor's tools, for tool recommendations when a call sends none. */

@@ -5,6 +5,11 @@ import type { ThoughtRecord } from '../engine/model';
 
 export const SESSION_PAGE_TOOL_NAME = 'thought_graph_session_page';
 export const OPEN_EXPLORER_TOOL_NAME = 'thought_graph_open_explorer';
+/**
+ * The key of a sequentialthinking result's `_meta` that names its session for the view: compact replies name it only
+ * once, and the view's own calls carry no conversation, so the view reads it here (the model does not see `_meta`).
+ */
+export const RESULT_SESSION_META_KEY = 'thought-explorer/sessionId';
 
 /** A thought as the view needs it: the stored record without its extras, and (for deliberation) its role. */
 export interface PageThought extends Omit<ThoughtRecord, 'extra'> {

@@ -4,6 +4,7 @@
 import { MAX_TIMESTAMP, NAME_RULE, SESSION_STATUSES, isName, isTimestamp, isWholeNumberInRange } from '../engine/fieldRules';
 import type { EngineLimits } from '../engine/limits';
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, SessionStatus, StrategySwitch, ThoughtRecord } from '../engine/model';
+import { MAX_CONVERSATION_ID_LENGTH } from '../engine/fieldRules';
 import { MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind, FEEDBACK_KINDS } from '../engine/fieldRules';
 import { describeValue } from '../engine/fieldRules';
 import { isReplyDetail } from '../engine/fieldRules';
@@ -137,6 +138,14 @@ export function readSessionMeta(value: unknown, where: string): SessionMeta {
     meta.askAtDecisionPoints = requireBoolean(source.askAtDecisionPoints, `${where}.askAtDecisionPoints`);
   // A level this version does not know (a later one wrote it) falls back to the server's: never a reason to refuse the session.
   if (isReplyDetail(source.replyDetail)) meta.replyDetail = source.replyDetail;
+  if (source.strategyNamed === true) meta.strategyNamed = true;
+  // Only a provenance label: a malformed one (hand-edited file) is dropped, never a reason to refuse the session.
+  if (
+    typeof source.conversationId === 'string' &&
+    source.conversationId !== '' &&
+    source.conversationId.length <= MAX_CONVERSATION_ID_LENGTH
+  )
+    meta.conversationId = source.conversationId;
   return meta;
 }
 

@@ -380,11 +380,12 @@ describe('deliberate: time-outs, failures and cancellation', () => {
 });
 
 describe('deliberate: no model, bad input', () => {
-  it('a client without sampling gets a clear error naming the options; nothing is recorded', async () => {
+  it('is not offered to a client without sampling when the server has no model; a call anyway records nothing', async () => {
     const h = await connect(echo, { sampling: false });
-    const result = await h.deliberate({ problem: PROBLEM });
-    assert.equal(result.isError, true);
-    assert.equal(textOf(result), NO_MODEL_MESSAGE);
+    const listed = (await h.client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(!listed.includes('deliberate'), listed.join(', '));
+    assert.ok(listed.includes('sequentialthinking'));
+    await assert.rejects(h.deliberate({ problem: PROBLEM }), /deliberate/);
     assert.match(NO_MODEL_MESSAGE, /sampling[\s\S]*--model-endpoint/);
     assert.equal(h.engine.listSessions().total, 0);
   });

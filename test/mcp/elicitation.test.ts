@@ -72,7 +72,7 @@ async function connect(
   };
 }
 
-/** Thoughts 1-3 of a linear session; thought 4 enters thought_evaluation, where two stages may follow. */
+/** Thoughts 1-3 of a session in the named linear strategy; thought 4 enters thought_evaluation, where two stages may follow. */
 async function upToEvaluation(client: Client): Promise<Record<string, unknown>> {
   const stages = ['problem_reception', 'initial_thought_planning', 'thought_generation', 'thought_evaluation'];
   let reply: Record<string, unknown> = {};
@@ -83,6 +83,7 @@ async function upToEvaluation(client: Client): Promise<Record<string, unknown>> 
       totalThoughts: 10,
       nextThoughtNeeded: true,
       stage: stages[index],
+      ...(index === 0 ? { strategy: 'linear' } : {}),
     });
     assert.ok(!result.isError, JSON.stringify(result.content));
     reply = jsonOf(result) as Record<string, unknown>;

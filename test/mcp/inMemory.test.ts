@@ -7,7 +7,7 @@ import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
-import { connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
+import { UNUSED_MODEL, connectInMemory, jsonOf, sessions, tempDir, textOf, think, type ConnectedClient } from './support/clients';
 import { SERVED_TOOL_NAMES } from './support/toolNames';
 
 const quiet = () => {};
@@ -27,12 +27,13 @@ describe('tools/list', () => {
   let connected: ConnectedClient;
   let tools: Tool[];
   before(async () => {
-    connected = await connectInMemory(new ThinkingEngine({ log: quiet }));
+    // An MCP Apps host with a model for deliberate: everything is listed.
+    connected = await connectInMemory(new ThinkingEngine({ log: quiet }), undefined, { modelGateway: UNUSED_MODEL });
     tools = (await connected.client.listTools()).tools;
   });
   after(() => connected.close());
 
-  it('lists sequentialthinking, thinking_sessions and deliberate', () => {
+  it('lists sequentialthinking, thinking_sessions and deliberate (and the app-only tools to an MCP Apps host)', () => {
     assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
   });
 
@@ -134,7 +135,9 @@ describe('sequentialthinking', () => {
     assert.deepEqual(result.structuredContent, reply);
     assert.equal(reply.thoughtNumber, 1);
     assert.equal(reply.thoughtHistoryLength, 1);
-    assert.equal(reply.strategy, 'linear');
+    // A plain session (no strategy asked for): compact tells the session, no stage talk.
+    assert.equal(reply.strategy, undefined);
+    assert.equal(reply.stage, undefined);
     assert.equal(typeof reply.sessionId, 'string');
     assert.ok(!textOf(result).includes('\n'), 'compact JSON');
   });

@@ -25,6 +25,8 @@ import {
   textOf,
   think,
   type ConnectedClient,
+  MCP_APPS_CAPABILITIES,
+  UNUSED_MODEL,
 } from './support/clients';
 
 const quiet = () => {};
@@ -49,7 +51,7 @@ describe('MCP App: the thought graph resource and tool metadata', () => {
   let connected: ConnectedClient;
   let tools: Tool[];
   before(async () => {
-    connected = await connectInMemory(new ThinkingEngine({ log: quiet }));
+    connected = await connectInMemory(new ThinkingEngine({ log: quiet }), undefined, { modelGateway: UNUSED_MODEL });
     tools = (await connected.client.listTools()).tools;
   });
   after(() => connected.close());
@@ -230,7 +232,7 @@ describe('MCP App: the open-in-explorer tool', () => {
     const created = createServer({ engine, openExplorer: (sessionId) => void opened.push(sessionId) });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await created.server.connect(serverTransport);
-    const client = new Client({ name: 'mcp-app-test', version: '1.0.0' });
+    const client = new Client({ name: 'mcp-app-test', version: '1.0.0' }, { capabilities: MCP_APPS_CAPABILITIES });
     await client.connect(clientTransport);
     try {
       const sessionId = await thinkLine(client, 2);
@@ -250,7 +252,7 @@ describe('MCP App: the open-in-explorer tool', () => {
 describe('MCP App: hosts without MCP Apps see the same sequentialthinking reply', () => {
   it('returns exactly the text and structuredContent the engine replies, nothing else', async () => {
     const engine = new ThinkingEngine({ log: quiet });
-    const connected = await connectInMemory(engine, 'via-mcp');
+    const connected = await connectInMemory(engine, 'via-mcp', {}, {});
     const direct = new ThinkingEngine({ log: quiet });
     try {
       const calls = [

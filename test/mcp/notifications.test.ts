@@ -5,12 +5,14 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionStore } from '../../src/engine/model';
 import { startHttpServer } from '../../src/mcp/httpServer';
+import { serveStdio } from '../../src/mcp/stdio';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectInMemory, jsonOf, tempDir, think, type ConnectedClient } from './support/clients';
 import { waitFor } from './support/waitFor';
@@ -253,5 +255,42 @@ describe('server notifications', () => {
     engine.setStatus(first.sessionId, 'abandoned');
     await waitFor(() => updated.length > 0, 'resources/updated over HTTP');
     assert.equal(updated[0].params.uri, uriOf(first.sessionId));
+  });
+});
+
+describe('resources/list_changed to a client that shuts down', () => {
+  it('one list_changed for a session that starts and ends at once, and none once the client’s input ended', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const engine = new ThinkingEngine({ log: () => {} });
+    const running = await serveStdio({ engine, input, output });
+    const lines: { id?: unknown; method?: string }[] = [];
+    let buffered = '';
+    output.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
+        lines.push(JSON.parse(buffered.slice(0, newline)) as { id?: unknown; method?: string });
+        buffered = buffered.slice(newline + 1);
+      }
+    });
+    const send = (message: Record<string, unknown>) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const listChanges = () => lines.filter((line) => line.method === 'notifications/resources/list_changed').length;
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cli', version: '1' } },
+    });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'resources/list', params: {} });
+    await waitFor(() => lines.some((line) => line.id === 2), 'the resource list');
+
+    // Another client's session starts and ends in one go: the list changed twice, the client hears it once.
+    assert.ok(engine.process('other', { thought: 'a', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false }).ok);
+    await waitFor(() => listChanges() === 1, 'one list_changed');
+    // The client is leaving (stdin ends) right after another change: it is not told, so it does not re-list.
+    assert.ok(engine.process('other', { thought: 'b', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true }).ok);
+    input.end();
+    await running.closed;
+    assert.equal(listChanges(), 1);
   });
 });

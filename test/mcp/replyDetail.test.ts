@@ -52,11 +52,15 @@ async function send(client: Client, validate: ValidateFunction, args: Reply): Pr
   return reply;
 }
 
-/** A 30-thought linear session with stages named along the way, three revisions and a branch (as the benchmark). */
-function* session(totalThoughts = 30): Generator<Reply> {
+/**
+ * A 30-thought session in the named linear strategy with stages named along the way, three revisions and a branch.
+ * `strategy` null: the same thoughts as a plain session (no strategy asked for, as the benchmark sends them).
+ */
+function* session(totalThoughts = 30, strategy: string | null = 'linear'): Generator<Reply> {
   const stages = ['problem_reception', 'initial_thought_planning', 'thought_generation', 'thought_evaluation', 'continuation_decision'];
   for (let number = 1; number <= totalThoughts; number++) {
     const args: Reply = { thoughtNumber: number, totalThoughts, nextThoughtNeeded: number < totalThoughts };
+    if (number === 1 && strategy !== null) args.strategy = strategy;
     if (number <= stages.length) args.stage = stages[number - 1];
     if (number === 25) Object.assign(args, { branchFromThought: 24, branchId: 'alt' });
     else if (number % 10 === 0) Object.assign(args, { isRevision: true, revisesThought: number - 1 });
@@ -102,11 +106,28 @@ describe('compact replies (the default)', () => {
     assert.ok(replies.filter((reply) => reply.guidance === undefined).length > 15, 'most replies carry no guidance');
   });
 
+  it('in a plain session (no strategy asked for) carry no stage talk and no warning for correct use', async () => {
+    const { client } = await connect(new ThinkingEngine());
+    const validate = await outputValidator(client);
+    const replies: Reply[] = [];
+    for (const args of session(30, null)) {
+      delete args.stage;
+      replies.push(await send(client, validate, args));
+    }
+    assert.equal(typeof replies[0].sessionId, 'string', 'the first reply names the session');
+    for (const reply of replies) {
+      for (const key of ['strategy', 'stage', 'nextStages', 'guidance', 'progress', 'warnings'])
+        assert.equal(reply[key], undefined, `thought ${String(reply.thoughtNumber)}: no ${key}`);
+      if (reply.thoughtNumber !== 1) assert.equal(reply.sessionId, undefined);
+    }
+    assert.equal(replies.at(-1)?.nextThoughtNeeded, false, 'the last reply ends the session, without a warning');
+  });
+
   it('name the session again after a resume and after a switch to another session', async () => {
     const engine = new ThinkingEngine();
     const { client } = await connect(engine);
     const validate = await outputValidator(client);
-    const first = await send(client, validate, { thoughtNumber: 1, totalThoughts: 3 });
+    const first = await send(client, validate, { thoughtNumber: 1, totalThoughts: 3, strategy: 'linear' });
     const a = first.sessionId as string;
     assert.equal((await send(client, validate, { thoughtNumber: 2, totalThoughts: 3 })).sessionId, undefined);
     // Another session on the same connection, then back to the first by its id: each switch names the session.

@@ -10,14 +10,14 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { ThoughtRecord } from '../../src/engine/model';
 import { MODEL_TOOLS, type ModelToolName } from '../../src/mcp/toolSelection';
 import { advertisedTools } from '../../src/extension/toolSettings';
-import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
+import { UNUSED_MODEL, connectCli, connectInMemory, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
 import { APP_TOOL_NAMES } from './support/toolNames';
 
 const quiet = () => {};
 
-/** A real Client over the in-memory transport, advertising `tools` (all when absent). */
+/** A real Client (an MCP Apps host) over the in-memory transport, advertising `tools` (all when absent); deliberate has a model. */
 function connect(engine: ThinkingEngine, tools?: readonly ModelToolName[]) {
-  return connectInMemory(engine, undefined, { tools });
+  return connectInMemory(engine, undefined, { tools, modelGateway: UNUSED_MODEL });
 }
 
 /** A recorded thought without what differs by the moment it arrived. */
@@ -212,11 +212,12 @@ describe('choosing the tools', () => {
     before(() => ensureBuiltCli());
     after(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('advertises only sequentialthinking (and its app tools), which records as usual', async () => {
+    it('advertises only sequentialthinking (and, to an MCP Apps host, its app tools), which records as usual', async () => {
       const connected = await connectCli(dir, ['--tools', 'sequentialthinking']);
       try {
+        // The stdio client declares no MCP Apps support: the app-only tools stay unlisted.
         const listed = (await connected.client.listTools()).tools.map((tool) => tool.name).sort();
-        assert.deepEqual(listed, ['sequentialthinking', ...APP_TOOL_NAMES].sort());
+        assert.deepEqual(listed, ['sequentialthinking']);
         const result = await think(connected.client, CANONICAL_THOUGHTS[0]);
         assert.notEqual(result.isError, true);
         assert.doesNotMatch(connected.client.getInstructions() ?? '', /deliberate/);

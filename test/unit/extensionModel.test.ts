@@ -17,6 +17,7 @@ import {
   startTimesForSameTitles,
   layoutThoughts,
   sessionDescription,
+  chatLabel,
   sessionTitle,
   sessionTooltipMarkdown,
   thoughtTooltipMarkdown,
@@ -140,6 +141,16 @@ describe('Sessions tree model', () => {
       'react · 1 thought · 1 branch · 1 revision',
     );
     assert.equal(sessionDescription(meta({ branchIds: ['a', 'b'], revisionCount: 3 })), 'react · 4 thoughts · 2 branches · 3 revisions');
+  });
+
+  test('a session a chat started names that chat: a short label in the row, the whole id in the tooltip', () => {
+    const fromChat = meta({ conversationId: '6f1c2d3e-aaaa-bbbb-cccc-000000000001' });
+    assert.equal(sessionDescription(fromChat), 'react · 4 thoughts · chat 6f1c2d3e');
+    assert.match(sessionTooltipMarkdown(fromChat, NOW), /From chat 6f1c2d3e\\-aaaa\\-bbbb\\-cccc\\-000000000001/);
+    assert.equal(chatLabel('sha256:0123456789abcdef'), 'chat 01234567');
+    assert.equal(chatLabel('***'), 'chat ?');
+    // The id is outside text: markdown in it is escaped like any agent-written text.
+    assert.match(sessionTooltipMarkdown(meta({ conversationId: '[x](command:y)' }), NOW), /From chat \\\[x\\\]/);
   });
 
   test('a session the store cannot read is shown as unreadable, with the reason (escaped) in its tooltip', () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SessionData } from '../../mcp-app/sessionData';
 import { replyOf, thoughtOfArguments } from '../../mcp-app/toolReplies';
+import { RESULT_SESSION_META_KEY } from '../../src/shared/thoughtGraph';
 import type { PageThought, SessionPage } from '../../src/shared/thoughtGraph';
 
 describe('mcp-app: tool results', () => {
@@ -24,6 +25,13 @@ describe('mcp-app: tool results', () => {
     assert.deepEqual(textOnly, full);
     assert.equal(full.sessionId, 's-1');
     assert.deepEqual(full.nextStages, ['observation']);
+  });
+
+  it('takes the session from the result’s _meta when the compact reply leaves it out', () => {
+    const compact = { thoughtNumber: 2, totalThoughts: 3, nextThoughtNeeded: true, branches: [], thoughtHistoryLength: 2 };
+    const read = replyOf({ content: [{ type: 'text', text: JSON.stringify(compact) }], _meta: { [RESULT_SESSION_META_KEY]: 's-2' } });
+    assert.equal(read.sessionId, 's-2');
+    assert.equal(replyOf({ content: [{ type: 'text', text: JSON.stringify(compact) }] }).sessionId, undefined);
   });
 
   it("finds deliberate's session in its text", () => {

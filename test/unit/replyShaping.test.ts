@@ -51,6 +51,31 @@ describe('shapeReply', () => {
     }
   });
 
+  it('compact, plain session: no stage talk, only the sessionId when new, warnings and what the person said', () => {
+    const first = shapeReply(reply({ nudge: undefined }), 'compact', undefined, true);
+    assert.deepEqual(first.reply, {
+      thoughtNumber: 4,
+      totalThoughts: 9,
+      nextThoughtNeeded: true,
+      branches: [],
+      thoughtHistoryLength: 4,
+      sessionId: 's1',
+    });
+    const moved = shapeReply(reply({ stage: 'continuation_decision', nextStages: ['branch_creation'] }), 'compact', first.told, true);
+    assert.deepEqual(Object.keys(moved.reply), ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength']);
+    const warned = shapeReply(reply({ warnings: ['revisesThought 9 does not exist'] }), 'compact', first.told, true).reply;
+    assert.deepEqual(warned.warnings, ['revisesThought 9 does not exist']);
+    const noted = shapeReply(
+      reply({ userFeedback: [{ id: 'fb-1', kind: 'note', text: 'x' }], guidance: 'The user says: x.' }),
+      'compact',
+      told,
+      true,
+    );
+    assert.equal(noted.reply.guidance, 'The user says: x.');
+    // standard and full do not depend on it.
+    assert.equal(shapeReply(reply(), 'standard', told, true).reply.stage, 'thought_evaluation');
+  });
+
   it('compact: guidance again when the next stages change in the same stage, or feedback or a decision arrives', () => {
     const done = shapeReply(reply({ nextStages: [], guidance: 'Session complete.' }), 'compact', told).reply;
     assert.equal(done.guidance, 'Session complete.');

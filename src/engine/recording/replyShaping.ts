@@ -1,6 +1,8 @@
 // The last step of a `sequentialthinking` reply: cut the full reply down to the session's detail level. Compact says
 // what is new since this connection's last reply in the session (kept as ToldState), standard drops only empty and
 // unchanged extras, full is the reply as built. Pure: the engine keeps each connection's ToldState.
+// A plain session (the default strategy, never named by the agent: the reference's way of using the tool) gets no
+// stage talk in compact: its agent never asked for stages, so only what changes its next move goes out.
 import type { ReplyDetail } from '../fieldRules';
 import type { ThoughtReply } from './thoughtReply';
 
@@ -35,8 +37,11 @@ export interface ShapedReply {
   told: ToldState;
 }
 
-/** `told` undefined (a first reply, or after a resume or a switch of session) means nothing may be left out as known. */
-export function shapeReply(full: ThoughtReply, detail: ReplyDetail, told: ToldState | undefined): ShapedReply {
+/**
+ * `told` undefined (a first reply, or after a resume or a switch of session) means nothing may be left out as known.
+ * `plain`: the session's strategy was never named (see SessionMeta.strategyNamed).
+ */
+export function shapeReply(full: ThoughtReply, detail: ReplyDetail, told: ToldState | undefined, plain = false): ShapedReply {
   const now: ToldState = {
     sessionId: full.sessionId,
     strategy: full.strategy,
@@ -62,6 +67,10 @@ export function shapeReply(full: ThoughtReply, detail: ReplyDetail, told: ToldSt
     if (full.nextStages.length > 0) reply.nextStages = full.nextStages;
     reply.guidance = full.guidance;
     if (strategyChanged || known.stagesToFinal !== now.stagesToFinal) reply.progress = full.progress;
+  } else if (plain) {
+    if (known === undefined) reply.sessionId = full.sessionId;
+    // The person's feedback or answer is news; the guidance's first sentence says what to do with it.
+    if (full.userFeedback !== undefined || 'userDecision' in full) reply.guidance = full.guidance;
   } else {
     if (known === undefined) reply.sessionId = full.sessionId;
     if (strategyChanged) reply.strategy = full.strategy;

@@ -83,7 +83,7 @@ export function planThought(
     choice: decision.choice,
     thought,
     previous: meta,
-    next: metaAfterThought(meta, thought, strategy.name, completes),
+    next: metaAfterThought(meta, thought, strategy.name, completes, strategySwitch !== undefined),
     branchIsNew,
     completes,
     replyAdditions: annotation?.reply,
@@ -151,9 +151,11 @@ function buildThoughtRecord(
   return thought;
 }
 
-function metaAfterThought(meta: SessionMeta, thought: ThoughtRecord, strategy: string, completes: boolean): SessionMeta {
+function metaAfterThought(meta: SessionMeta, thought: ThoughtRecord, strategy: string, completes: boolean, switched: boolean): SessionMeta {
   const next = applyThought(meta, thought);
   next.strategy = strategy;
+  // A switch names a strategy: from then on the replies guide through its stages (see replyShaping's plain sessions).
+  if (switched) next.strategyNamed = true;
   next.status = completes ? 'complete' : 'live';
   next.purpose = meta.purpose ?? purposeOf(thought.thought);
   return next;

@@ -32,7 +32,7 @@ export function buildReply(plan: ThoughtPlan, warnings: string[]): ThoughtReply 
   const stage = thought.stage as string;
   // The strategy's own list goes to the guidance (which caches by it); the reply gets a copy it may keep.
   const following = completes ? NONE : nextStages(strategy, stage);
-  warnings.push(...stageWarnings({ strategy, thought, branchIsNew: plan.branchIsNew, completes }));
+  warnings.push(...stageWarnings({ strategy, thought, branchIsNew: plan.branchIsNew }));
   const reply: ThoughtReply = {
     thoughtNumber: thought.thoughtNumber,
     totalThoughts: thought.totalThoughts,

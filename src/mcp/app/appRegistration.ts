@@ -2,7 +2,8 @@
 // (`ui.resourceUri` with the legacy flat key beside it; the resource's MIME type) so we do not. The package is ESM and
 // sees the server package's ESM typings while our CommonJS side sees its CommonJS ones: the same McpServer at run time
 // (ext-apps only calls registerTool/registerResource on it), two class types to the compiler, hence the casts here.
-import { registerAppResource, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { getUiCapability, registerAppResource, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { MCP_APP_MIME_TYPE } from './thoughtGraphUri';
 import type { McpServer } from '@modelcontextprotocol/server';
 
 type AppTool = typeof registerAppTool;
@@ -18,4 +19,10 @@ export function mcpApp(server: McpServer): Pick<McpServer, 'registerTool' | 'reg
     registerTool: tool as unknown as McpServer['registerTool'],
     registerResource: resource as unknown as McpServer['registerResource'],
   };
+}
+
+/** Whether the client declared MCP Apps support (the ext-apps extension in its initialize capabilities) for our views. */
+export function clientRendersApps(server: McpServer): boolean {
+  const capabilities = server.server.getClientCapabilities() as Parameters<typeof getUiCapability>[0];
+  return getUiCapability(capabilities)?.mimeTypes?.includes(MCP_APP_MIME_TYPE) === true;
 }

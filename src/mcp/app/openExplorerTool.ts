@@ -1,7 +1,7 @@
 // The app-only tool behind the thought graph's "Open in explorer" button. VS Code's MCP Apps host opens only http(s)
 // links (ui/open-link), never vscode:// or command: links, so the button calls this tool instead: the server inside
 // VS Code opens the full explorer on the session; a server without an editor (the stdio CLI) says how to get there.
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { OPEN_EXPLORER_TOOL_NAME, type OpenExplorerReply } from '../../shared/thoughtGraph';
@@ -20,9 +20,9 @@ export const NO_EDITOR_HINT =
   'This server runs outside VS Code. To see the whole session, open it in VS Code with the Thought Explorer extension on the same store ' +
   '(Sessions view, or "Thought Explorer: Open in Explorer").';
 
-export function registerOpenExplorerTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, openExplorer } = context;
-  mcpApp(server).registerTool(
+export function registerOpenExplorerTool(server: McpServer, context: ToolContext): RegisteredTool {
+  const { engine, owners, openExplorer } = context;
+  return mcpApp(server).registerTool(
     OPEN_EXPLORER_TOOL_NAME,
     {
       title: 'Thought graph: open in explorer',
@@ -37,8 +37,8 @@ export function registerOpenExplorerTool(server: McpServer, context: ToolContext
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: APP_ONLY_TOOL_META,
     },
-    async (args): Promise<CallToolResult> => {
-      const sessionId = args.sessionId ?? engine.currentSessionId(connectionId);
+    async (args, extra): Promise<CallToolResult> => {
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
       if (sessionId === undefined || !engine.getSession(sessionId))
         return errorResult(`Session ${JSON.stringify(sessionId ?? null)} was not found: send the sessionId of a sequentialthinking reply.`);
       if (!openExplorer) {

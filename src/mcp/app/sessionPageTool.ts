@@ -1,7 +1,7 @@
 // The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
 // offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
 // (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
@@ -26,9 +26,9 @@ const inputShape = {
   limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
 };
 
-export function registerSessionPageTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId } = context;
-  mcpApp(server).registerTool(
+export function registerSessionPageTool(server: McpServer, context: ToolContext): RegisteredTool {
+  const { engine, owners } = context;
+  return mcpApp(server).registerTool(
     SESSION_PAGE_TOOL_NAME,
     {
       title: 'Thought graph: session page',
@@ -38,12 +38,12 @@ export function registerSessionPageTool(server: McpServer, context: ToolContext)
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: APP_ONLY_TOOL_META,
     },
-    (args): CallToolResult => {
+    (args, extra): CallToolResult => {
       const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
       if (typeof offset === 'string') return errorResult(offset);
       const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
       if (typeof limit === 'string') return errorResult(limit);
-      const sessionId = args.sessionId ?? engine.currentSessionId(connectionId);
+      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
       if (sessionId === undefined)
         return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
       const snapshot = engine.getSession(sessionId);

@@ -1,7 +1,7 @@
 // Registers the inline thought graph (an MCP App, see mcp-app/): the `ui://` resource holding its HTML document and
 // the two tools only the view calls. Which tools show it is said by their own `_meta` (THOUGHT_GRAPH_TOOL_META).
-// Hosts without MCP Apps see a listed resource and two harmless read-only tools, and tool replies are unchanged.
-import type { McpServer } from '@modelcontextprotocol/server';
+// Hosts without MCP Apps see a listed resource and no app-only tool (clientAdvertising.ts); tool replies are unchanged.
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { mcpApp } from './appRegistration';
 import { thoughtGraphAppHtml } from './appHtml';
 import { registerOpenExplorerTool } from './openExplorerTool';
@@ -11,7 +11,8 @@ import type { ToolContext } from '../toolContext';
 
 export const THOUGHT_GRAPH_RESOURCE_NAME = 'thought-graph';
 
-export function registerThoughtGraphApp(server: McpServer, context: ToolContext): void {
+/** Registers the view's resource and returns its app-only tools (advertised only to hosts that render MCP Apps). */
+export function registerThoughtGraphApp(server: McpServer, context: ToolContext): RegisteredTool[] {
   mcpApp(server).registerResource(
     THOUGHT_GRAPH_RESOURCE_NAME,
     THOUGHT_GRAPH_URI,
@@ -33,6 +34,5 @@ export function registerThoughtGraphApp(server: McpServer, context: ToolContext)
       ],
     }),
   );
-  registerSessionPageTool(server, context);
-  registerOpenExplorerTool(server, context);
+  return [registerSessionPageTool(server, context), registerOpenExplorerTool(server, context)];
 }

@@ -158,8 +158,10 @@ export function registerDeliberateTool(server: McpServer, context: ToolContext):
     },
     async (args, extra): Promise<CallToolResult> => {
       let prepared: PreparedDeliberation;
+      // A chat's deliberation attaches to, and records under, that chat's current session.
+      const { ownerId } = context.owners.ownerOf(extra.mcpReq._meta);
       try {
-        prepared = prepareDeliberation(context.engine, context.connectionId, parseDeliberateInput(args));
+        prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(args));
       } catch (error) {
         if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
         throw error;
@@ -183,7 +185,7 @@ export function registerDeliberateTool(server: McpServer, context: ToolContext):
         const run = () =>
           runDeliberation(prepared, {
             engine: context.engine,
-            connectionId: context.connectionId,
+            connectionId: ownerId,
             gateway,
             toolGateway: context.toolGateway,
             signal: extra.mcpReq.signal,

@@ -13,8 +13,9 @@ import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult, toolFailure } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
+import { RESULT_SESSION_META_KEY } from '../../shared/thoughtGraph';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
-import { mcpApp } from '../app/appRegistration';
+import { clientRendersApps, mcpApp } from '../app/appRegistration';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -75,7 +76,7 @@ const replySchema = z.looseObject({
 });
 
 export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
-  const { engine, connectionId, log, decisionPoints, replyDetail, continuation, telemetry } = context;
+  const { engine, owners, log, decisionPoints, replyDetail, continuation, telemetry } = context;
   const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
   mcpApp(server).registerTool(
     SEQUENTIAL_THINKING_TOOL_NAME,
@@ -97,15 +98,19 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
     },
     (args, extra): CallToolResult | Promise<CallToolResult> => {
       try {
-        // Without protocol sessions, a thought without sessionId is matched to its session first (or refused).
-        const routed = continuation ? continuation.route(args) : { args };
+        // The chat the call names owns its current session (VS Code sends every chat over one connection).
+        const owner = owners.ownerOf(extra.mcpReq._meta);
+        const { conversationId } = owner;
+        // Without protocol sessions, a thought without sessionId is matched to its conversation's session (or refused).
+        const routed = continuation ? continuation.route(args, conversationId, owner.ownerId) : { args, ownerId: owner.ownerId };
         if ('error' in routed) {
           log('warning', `thought refused: ${routed.error}`, extra.mcpReq.id);
           return errorResult(routed.error);
         }
+        const { ownerId } = routed;
         // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
         // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
-        const record = () => engine.process(connectionId, routed.args, processOptions);
+        const record = () => engine.process(ownerId, routed.args, { ...processOptions, conversationId });
         const outcome = telemetry ? telemetry.inCallContext(extra.mcpReq._meta, record) : record();
         if (!outcome.ok) {
           log(
@@ -115,11 +120,17 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
           );
           return errorResult(outcome.error);
         }
-        continuation?.recorded(outcome.reply);
         // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
         const asking = decisionPoints?.consult(outcome.reply, extra);
         // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
-        const shaped = (reply: ThoughtReply) => replyResult(engine.shapeReplyFor(connectionId, reply, replyDetail));
+        // A reply that will not be sent (the call was cancelled meanwhile) tells the agent nothing: compact must not
+        // leave its news out of the next one.
+        // An MCP Apps host's inline view is told the session on every result (in `_meta`, which models do not read).
+        const shaped = (reply: ThoughtReply) =>
+          replyResult(
+            engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted),
+            clientRendersApps(server) ? reply.sessionId : undefined,
+          );
         // The answer is not journaled: a trace stream, if any, records it.
         const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
         return asking ? asking.then(answered) : shaped(outcome.reply);
@@ -131,7 +142,12 @@ export function registerSequentialThinkingTool(server: McpServer, context: ToolC
   );
 }
 
-function replyResult(reply: object): CallToolResult {
+function replyResult(reply: object, viewSessionId: string | undefined): CallToolResult {
   // Compact JSON: agents pay for every token.
-  return { content: [{ type: 'text', text: JSON.stringify(reply) }], structuredContent: reply as Record<string, unknown> };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: JSON.stringify(reply) }],
+    structuredContent: reply as Record<string, unknown>,
+  };
+  if (viewSessionId !== undefined) result._meta = { [RESULT_SESSION_META_KEY]: viewSessionId };
+  return result;
 }

@@ -13,14 +13,7 @@ import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { advertisedAs } from '../advertisedSchema';
 import type { ToolContext } from '../toolContext';
 import { errorResult } from '../toolResults';
-import {
-  ArgumentProblem,
-  RESUME_DEFAULT_RECENT,
-  SESSION_LIST_DEFAULT_LIMIT,
-  SESSION_LIST_MAX_LIMIT,
-  lenientCount,
-  lenientText,
-} from './thinkingSessions/arguments';
+import { ArgumentProblem, SESSION_LIST_MAX_LIMIT, lenientCount, lenientText } from './thinkingSessions/arguments';
 import * as configure from './thinkingSessions/configure';
 import * as get from './thinkingSessions/get';
 import * as list from './thinkingSessions/list';
@@ -75,24 +68,18 @@ function withSessionIdAlias(args: LenientArguments): LenientArguments {
 const canonicalArguments = z.object({
   action: z.enum(ACTIONS),
   sessionId: z.string().optional(),
-  detail: z.enum(get.DETAILS).optional().describe('get: default summary.'),
-  query: z.string().optional().describe('search: case-insensitive.'),
+  detail: z.enum(get.DETAILS).optional(),
+  query: z.string().optional(),
   text: z.string().optional(),
   strategy: z.string().optional(),
   status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
   offset: z.int().min(0).optional(),
-  limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional().describe(`Default ${SESSION_LIST_DEFAULT_LIMIT}.`),
-  recent: z.int().min(0).optional().describe(`get, resume: how many last thoughts (default ${RESUME_DEFAULT_RECENT}).`),
-  since: z.string().optional().describe('stats: ISO date or date-time.'),
+  limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional(),
+  recent: z.int().min(0).optional(),
+  since: z.string().optional(),
   until: z.string().optional(),
-  askAtDecisionPoints: z
-    .union([z.boolean(), z.literal('default')])
-    .optional()
-    .describe('"default" follows the server setting.'),
-  replyDetail: z
-    .enum([...REPLY_DETAILS, 'default'])
-    .optional()
-    .describe('configure: how much sequentialthinking replies say; "default" follows the server.'),
+  askAtDecisionPoints: z.union([z.boolean(), z.literal('default')]).optional(),
+  replyDetail: z.enum([...REPLY_DETAILS, 'default']).optional(),
 });
 
 const item = z.looseObject({});
@@ -133,14 +120,13 @@ const resultSchema = z.looseObject({
     .describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
-const DESCRIPTION = `Find, read and resume saved sequentialthinking sessions, one action per call.
-
-- list: newest first, paged with offset and limit, filtered by strategy, status and text (in title or purpose).
-- get: one session, its meta and last thoughts, or with detail "full" every thought and the user's feedback (a long session in pages: call again with nextOffset).
-- search: sessions whose title, purpose or thoughts contain query, with snippets; at most ${search.SEARCH_MAX_SESSIONS_SCANNED} sessions a call, then go on from nextOffset.
-- resume: makes sessionId this conversation's current session and returns what you need to go on with sequentialthinking.
-- stats: the insights of sessionId, or without it across sessions (filters strategy, since, until).
-- configure: for sessionId, askAtDecisionPoints (whether the user is asked at its decision points) and replyDetail.`;
+const DESCRIPTION = `Saved sequentialthinking sessions, one action per call.
+list: newest first, by strategy, status, text; offset, limit.
+get: meta and last \`recent\` thoughts; detail "full": all, paged by nextOffset.
+search: query in any text, with snippets.
+resume: make sessionId current here.
+stats: of sessionId, or all (strategy, since, until).
+configure: sessionId's askAtDecisionPoints, replyDetail ("default": the server's).`;
 
 export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
   server.registerTool(
@@ -168,7 +154,8 @@ export function registerThinkingSessionsTool(server: McpServer, context: ToolCon
         return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
       }
       try {
-        const value = run(parsed.data, context);
+        // resume makes the session current for the call's owner: its conversation, else the connection.
+        const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
         return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
       } catch (error) {
         if (error instanceof ArgumentProblem) return errorResult(error.message);

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { ModelGateway } from '../../../src/engine/modelGateway';
 import type { ThinkingEngine } from '../../../src/engine/engine';
 import { createServer, type CreateServerOptions } from '../../../src/mcp/server';
 
@@ -29,15 +30,28 @@ export interface ConnectedClient {
   close(): Promise<void>;
 }
 
+/** What a host that renders MCP Apps declares (ext-apps' extension, as VS Code sends it). */
+export const MCP_APPS_CAPABILITIES: ClientCapabilities = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+};
+
+/** A model gateway for servers that must list `deliberate` without running it (a host model is configured). */
+export const UNUSED_MODEL: ModelGateway = {
+  description: 'a host model the test never calls',
+  complete: () => Promise.reject(new Error('not called in this test')),
+};
+
+/** A real Client over the in-memory transport; by default it declares MCP Apps support, as VS Code does. */
 export async function connectInMemory(
   engine: ThinkingEngine,
   connectionId?: string,
   options: Omit<CreateServerOptions, 'engine' | 'connectionId'> = {},
+  capabilities: ClientCapabilities = MCP_APPS_CAPABILITIES,
 ): Promise<ConnectedClient> {
   const created = createServer({ ...options, engine, connectionId });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await created.server.connect(serverTransport);
-  const client = new Client({ name: 'thought-explorer-test', version: '1.0.0' });
+  const client = new Client({ name: 'thought-explorer-test', version: '1.0.0' }, { capabilities });
   await client.connect(clientTransport);
   return {
     client,
