@@ -30,6 +30,8 @@ export const SESSION = {
   totalThoughts: 'thought_explorer.session.total_thoughts',
   askAtDecisionPoints: 'thought_explorer.session.ask_at_decision_points',
   replyDetail: 'thought_explorer.session.reply_detail',
+  strategyNamed: 'thought_explorer.session.strategy_named',
+  conversationId: 'thought_explorer.session.conversation_id',
 } as const;
 
 export const THOUGHT = {

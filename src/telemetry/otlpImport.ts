@@ -205,6 +205,8 @@ function losslessFromOtlp(file: unknown, options: ParseSessionOptions): { file: 
       totalThoughts: SESSION.totalThoughts,
       askAtDecisionPoints: SESSION.askAtDecisionPoints,
       replyDetail: SESSION.replyDetail,
+      strategyNamed: SESSION.strategyNamed,
+      conversationId: SESSION.conversationId,
     },
   );
   const strategySwitches: StrategySwitch[] = [];

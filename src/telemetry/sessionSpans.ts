@@ -223,6 +223,8 @@ export class SessionSpanWriter {
     if (meta.stage !== undefined) attributes[SESSION.stage] = meta.stage;
     if (meta.askAtDecisionPoints !== undefined) attributes[SESSION.askAtDecisionPoints] = meta.askAtDecisionPoints;
     if (meta.replyDetail !== undefined) attributes[SESSION.replyDetail] = meta.replyDetail;
+    if (meta.strategyNamed !== undefined) attributes[SESSION.strategyNamed] = meta.strategyNamed;
+    if (meta.conversationId !== undefined) attributes[SESSION.conversationId] = meta.conversationId;
     if (this.includeText) {
       if (meta.title !== undefined) attributes[SESSION.title] = meta.title;
       if (meta.purpose !== undefined) attributes[SESSION.purpose] = meta.purpose;

@@ -10,7 +10,7 @@ import { join, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, ensureBuiltCli, jsonOf, sessions, tempDir, think } from './support/clients';
-import { SERVED_TOOL_NAMES } from './support/toolNames';
+import { PLAIN_CLIENT_TOOL_NAMES } from './support/toolNames';
 
 interface PackResult {
   path: string;
@@ -166,7 +166,8 @@ describe('the npm package thought-explorer-mcp', () => {
     let sessionId: string;
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), SERVED_TOOL_NAMES);
+      // A plain client (no MCP Apps, no sampling) is offered what it can use.
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), PLAIN_CLIENT_TOOL_NAMES);
       // The inline thought graph (MCP App) is embedded in the CLI bundle: the installed package serves it on its own.
       const inline = await client.readResource({ uri: 'ui://thought-explorer/thought-graph.html' });
       assert.equal(inline.contents[0]?.mimeType, 'text/html;profile=mcp-app');

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CLI, ROOT, connectCli, connectReference, ensureBuiltCli, jsonOf, sessions, tempDir, textOf, think } from './support/clients';
 import { waitFor } from './support/waitFor';
-import { SERVED_TOOL_NAMES } from './support/toolNames';
+import { PLAIN_CLIENT_TOOL_NAMES } from './support/toolNames';
 
 const REFERENCE_FIELDS = ['thoughtNumber', 'totalThoughts', 'nextThoughtNeeded', 'branches', 'thoughtHistoryLength'] as const;
 
@@ -55,10 +55,7 @@ describe('the CLI over stdio', () => {
     try {
       // No MCP Apps, no sampling, no --model-endpoint: neither the app-only tools nor deliberate.
       const { tools } = await ours.client.listTools();
-      assert.deepEqual(
-        tools.map((tool) => tool.name).sort(),
-        SERVED_TOOL_NAMES.filter((name) => name === 'sequentialthinking' || name === 'thinking_sessions'),
-      );
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), PLAIN_CLIENT_TOOL_NAMES);
       const refused = await think(ours.client, { thought: 'x', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /thoughtNumber.*0.*whole number of at least 1/);

@@ -6,3 +6,6 @@ export const APP_TOOL_NAMES = ['thought_graph_open_explorer', 'thought_graph_ses
 
 /** Everything a server with the default tools lists, sorted. */
 export const SERVED_TOOL_NAMES = ['deliberate', 'sequentialthinking', 'thinking_sessions', ...APP_TOOL_NAMES] as const;
+
+/** What a client without MCP Apps or sampling (and a server without a model endpoint) is offered, sorted. */
+export const PLAIN_CLIENT_TOOL_NAMES = ['sequentialthinking', 'thinking_sessions'] as const;
