@@ -42,6 +42,7 @@ const argumentsSchema = z.looseObject({
   strategy: lenientText(),
   status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional(),
   offset: lenientCount(),
+  feedbackOffset: lenientCount(),
   limit: lenientCount(),
   recent: lenientCount(),
   since: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
@@ -81,6 +82,7 @@ const canonicalArguments = z.object({
   strategy: z.string().optional(),
   status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
   offset: z.int().min(0).optional(),
+  feedbackOffset: z.int().min(0).optional().describe('get (full): where the page of feedback starts (nextFeedbackOffset).'),
   limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional().describe(`Default ${SESSION_LIST_DEFAULT_LIMIT}.`),
   recent: z.int().min(0).optional().describe(`get, resume: how many last thoughts (default ${RESUME_DEFAULT_RECENT}).`),
   since: z.string().optional().describe('stats: ISO date or date-time.'),
@@ -105,6 +107,11 @@ const resultSchema = z.looseObject({
   total: z.number().int().optional().describe('list: how many sessions match.'),
   offset: z.number().int().optional().describe('list and get (full): where this page starts.'),
   nextOffset: z.number().int().optional().describe('list, search and get (full): the offset of the next page, when there is one.'),
+  nextFeedbackOffset: z
+    .number()
+    .int()
+    .optional()
+    .describe('get (full): the feedbackOffset of the next page of feedback, when there is one.'),
   meta: item.optional().describe("get (full): the session's meta."),
   strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
   thoughts: z.array(item).optional().describe('get (full): every thought.'),
@@ -117,7 +124,7 @@ const resultSchema = z.looseObject({
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
-  note: z.string().optional().describe('search and get (full): why not everything came in this reply.'),
+  note: z.string().optional().describe('search, get and resume: why not everything came in this reply.'),
   sessionId: z.string().optional().describe('get (summary) and resume: the session.'),
   branches: z.array(item).optional().describe('get (summary) and resume: each branch with its fork point and length.'),
   recentThoughts: z.array(item).optional().describe('get (summary) and resume: the last thoughts.'),
