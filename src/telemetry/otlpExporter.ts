@@ -1,69 +1,17 @@
-// The official OTLP/HTTP span exporter for a stream target (JSON or protobuf). Loaded only when streaming is on: the
-// exporters bring the HTTP transport and the protobuf writer, which a session without streaming never needs.
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-import type { Socket } from 'node:net';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+// Live streaming to a target with the official OTLP/HTTP exporter (JSON or protobuf), run in a worker thread where the
+// worker bundle is there. Loaded only when streaming is on: the exporters bring the HTTP transport and the protobuf
+// writer, which a session without streaming never needs.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OtlpStreamTarget } from './otlpEndpoint';
 import { LiveTraceStreamer, type LiveTraceOptions } from './liveTraces';
+import { EXPORT_TIMEOUT_MS, createOtlpExporter, timeoutFromEnvironment } from './otlpHttpExporter';
+import { WorkerSpanExporter } from './workerSpanExporter';
 
-/** How long one request to the collector may take in all (the exporter retries within it); OTEL_EXPORTER_OTLP_TIMEOUT wins. */
-export const EXPORT_TIMEOUT_MS = 10_000;
+export { EXPORT_TIMEOUT_MS, createOtlpExporter } from './otlpHttpExporter';
 
-/** The limit OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT sets (whole milliseconds above 0), as the exporter reads it. */
-function timeoutFromEnvironment(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT;
-  const value = raw === undefined ? NaN : Number(raw.trim());
-  return Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-/**
- * Agents whose connections live at most `limitMillis` each. The exporter's own time-out is an idle one: a collector
- * that trickles its answer a byte at a time kept each export's socket open for ever (one more per export). Without
- * keep-alive a connection carries one request, so its lifetime is that request's total time limit.
- */
-class LimitedAgent extends HttpAgent {
-  constructor(private readonly limitMillis: number) {
-    super({ keepAlive: false });
-  }
-
-  override createConnection(...args: Parameters<HttpAgent['createConnection']>): Socket {
-    const socket = super.createConnection(...args) as Socket;
-    limitLifetime(socket, this.limitMillis);
-    return socket;
-  }
-}
-
-class LimitedHttpsAgent extends HttpsAgent {
-  constructor(private readonly limitMillis: number) {
-    super({ keepAlive: false });
-  }
-
-  override createConnection(...args: Parameters<HttpsAgent['createConnection']>): Socket {
-    const socket = super.createConnection(...args) as Socket;
-    limitLifetime(socket, this.limitMillis);
-    return socket;
-  }
-}
-
-function limitLifetime(socket: Socket, limitMillis: number): void {
-  const timer = setTimeout(() => socket.destroy(new Error(`the collector took longer than ${limitMillis} ms`)), limitMillis);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-}
-
-export function createOtlpExporter(target: OtlpStreamTarget, timeoutMillis: number): SpanExporter {
-  // Headers (OTEL_EXPORTER_OTLP_HEADERS …) and an endpoint from the variables are read by the exporter itself.
-  const config = {
-    ...(target.url !== undefined ? { url: target.url } : {}),
-    timeoutMillis,
-    httpAgentOptions: (protocol: string) =>
-      protocol === 'https:' ? new LimitedHttpsAgent(timeoutMillis) : new LimitedAgent(timeoutMillis),
-  };
-  return target.protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
-}
+/** The export worker's bundle (esbuild.mjs), beside the bundle this runs from; absent when run from source. */
+const WORKER_BUNDLE = 'otlpWorker.js';
 
 /** A streamer that sends to the target with the official exporter. */
 export function startOtlpStreaming(
@@ -75,7 +23,11 @@ export function startOtlpStreaming(
   const limit = requestTimeoutMillis ?? timeoutFromEnvironment(env) ?? EXPORT_TIMEOUT_MS;
   return new LiveTraceStreamer({
     ...rest,
-    exporter: createOtlpExporter(target, limit),
+    // Encoding spans (10 MB for 512 thoughts with their text) and sending them run on the worker's thread, so a tool
+    // call never waits on it; from source (tests under tsx) the exporter runs here.
+    exporter: existsSync(join(__dirname, WORKER_BUNDLE))
+      ? new WorkerSpanExporter(join(__dirname, WORKER_BUNDLE), { target, timeoutMillis: limit })
+      : createOtlpExporter(target, limit),
     requestLimitMillis: limit,
     endpoint: target.description,
     protocol: target.protocol,

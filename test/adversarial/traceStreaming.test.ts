@@ -3,12 +3,47 @@
 // spans are counted as dropped, where each export used to leave a socket open for ever and its spans uncounted.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { RawStdioServer, requireBuiltCli, tempStore, toolText } from './support';
 import { waitFor } from '../support/waitFor';
 
 const SECRETS = ['s3cret-pass', 'SECRETKEY42', 'tok-abc'];
+
+/** CPU clock ticks (user + system) of each thread of a process, by thread name (Linux /proc). */
+function threadTicks(pid: number): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+      const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
+      ticks.set(name, (ticks.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return ticks;
+}
+
+/** A collector that answers at once and counts the bytes it was sent. */
+async function countingCollector(): Promise<{ url: string; bytes(): number; close(): Promise<void> }> {
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytes: () => bytes,
+    close: () => new Promise((resolvePromise) => server.close(() => resolvePromise())),
+  };
+}
 
 interface SlowCollector {
   url: string;
@@ -148,4 +183,51 @@ describe('live trace streaming to a hostile collector', () => {
     assert.equal(stream.queued, 0);
     assert.match(String(stream.lastError), /did not answer within 600 ms|longer than 600 ms/);
   });
+
+  it(
+    'encodes and sends the spans of long thoughts on a thread of its own, not the one that answers tool calls',
+    { timeout: 60_000, skip: !existsSync('/proc/self/task') && 'no /proc' },
+    async () => {
+      const sink = await countingCollector();
+      const server = RawStdioServer.start(store.dir, ['--otlp-endpoint', sink.url, '--otlp-include-text']);
+      servers.push(server);
+      try {
+        await server.initialize();
+        const pid = server.child.pid as number;
+        const before = threadTicks(pid);
+        const thoughts = 400;
+        let sessionId: string | undefined;
+        let worst = 0;
+        for (let number = 1; number <= thoughts; number++) {
+          const started = performance.now();
+          const reply = await server.request(`big-${number}`, 'tools/call', {
+            name: 'sequentialthinking',
+            arguments: {
+              thought: `${number} ${'x'.repeat(19_990)}`,
+              thoughtNumber: number,
+              totalThoughts: thoughts,
+              nextThoughtNeeded: true,
+              ...(sessionId ? { sessionId } : {}),
+            },
+          });
+          worst = Math.max(worst, performance.now() - started);
+          const { ok, text } = toolText(reply);
+          assert.ok(ok, text.slice(0, 200));
+          sessionId = (JSON.parse(text) as { sessionId?: string }).sessionId ?? sessionId;
+        }
+        // Every thought's text reaches the collector (400 x 20 KB).
+        await waitFor(() => sink.bytes() >= thoughts * 19_990, `${thoughts * 20} KB at the collector (got ${sink.bytes()})`, 20_000);
+        const after = threadTicks(pid);
+        const spent = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+        console.log(
+          `# worst reply ${worst.toFixed(1)} ms; CPU ticks: main thread ${spent('MainThread')}, export worker ${spent('WorkerThread')}`,
+        );
+        assert.ok(after.has('WorkerThread'), `no export worker thread: ${[...after.keys()].join(', ')}`);
+        assert.ok(spent('WorkerThread') >= 5, `the worker spent ${spent('WorkerThread')} ticks encoding 8 MB of spans`);
+      } finally {
+        await server.stop();
+        await sink.close();
+      }
+    },
+  );
 });
