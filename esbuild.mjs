@@ -109,6 +109,16 @@ const contexts = [
     target: 'node22',
   },
   {
+    // The OTLP export worker: encodes and sends live spans on a thread of its own (src/telemetry/exportWorker.ts),
+    // started beside dist/cli-main.js and dist/telemetry.js when streaming is on.
+    ...common,
+    entryPoints: ['src/telemetry/exportWorker.ts'],
+    outfile: 'dist/otlpWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
     // The OpenAI-compatible client, loaded by dist/cli.js only when a model endpoint is configured.
     ...common,
     entryPoints: ['src/deliberation/openAiBundle.ts'],

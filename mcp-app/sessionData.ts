@@ -3,6 +3,7 @@
 import { metaFromThoughts, withDerivedFrom } from '../src/engine/browserSafe/sessionMeta';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { PageThought, SessionPage } from '../src/shared/thoughtGraph';
+import { appendAll } from '../src/engine/browserSafe/arrayMath';
 
 export type PageReader = (sessionId: string | undefined, offset: number) => Promise<SessionPage>;
 
@@ -30,7 +31,7 @@ export class SessionData {
       }
       const { thoughts, offset: _offset, nextOffset, ...meta } = page;
       this.meta = meta;
-      this.thoughts.push(...thoughts);
+      appendAll(this.thoughts, thoughts);
       if (nextOffset === undefined || thoughts.length === 0) break;
       offset = nextOffset;
     }

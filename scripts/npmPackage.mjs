@@ -15,7 +15,13 @@ export const TEMPLATE_DIR = join(repo, 'packages', 'mcp-server');
  * bundle has no runtime dependency left outside it; the HTML export reads the diagram renderer next to it. A new
  * runtime asset of the CLI is one more line here.
  */
-export const NPM_PACKAGE_FILES = ['dist/cli.js', 'dist/cli-main.js', 'dist/openai.js', 'dist/webview/export-render.js'];
+export const NPM_PACKAGE_FILES = [
+  'dist/cli.js',
+  'dist/cli-main.js',
+  'dist/openai.js',
+  'dist/otlpWorker.js',
+  'dist/webview/export-render.js',
+];
 
 /** Files from the template folder and the repo root that every package holds besides the built ones. */
 const TEMPLATE_FILES = ['README.md'];

@@ -36,6 +36,8 @@ export const REQUIRED_FILES = [
   'dist/mcpServer.js',
   // Required on demand: OTLP export and trace streaming.
   'dist/telemetry.js',
+  // Started by dist/telemetry.js when trace streaming is on: encodes and sends spans off the extension host's thread.
+  'dist/otlpWorker.js',
   // Required by the stdio CLI when a model endpoint is configured.
   'dist/openai.js',
   'license.txt',

@@ -6,6 +6,7 @@
 // jumps around as it grows.
 import { edgeEndpoints } from './diagramGraph';
 import { diagramNodeId } from './svgNodes';
+import { largest, smallest } from '../src/engine/browserSafe/arrayMath';
 
 const AHEAD = 'replay-ahead';
 const CURRENT = 'replay-current';
@@ -28,9 +29,9 @@ function buildIndex(svg: SVGSVGElement, members: ReadonlyMap<string, readonly nu
     if (id === undefined) continue;
     const seqs = members.get(id) ?? seqOfThoughtNode(id);
     if (seqs.length === 0) continue;
-    const first = Math.min(...seqs);
+    const first = smallest(seqs);
     firstSeq.set(id, first);
-    nodes.push({ element, first, last: Math.max(...seqs) });
+    nodes.push({ element, first, last: largest(seqs) });
   }
   const edges: RevealIndex['edges'] = [];
   const prefix = `${svg.id}-`;

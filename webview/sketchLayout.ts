@@ -4,6 +4,7 @@
 // costs microseconds where Mermaid's layout pass costs tens of milliseconds. Pure: no DOM, no state.
 import { FLOWCHART_LAYOUT, LABEL_FONT_PX } from '../src/diagrams/diagramLayout';
 import type { SketchEdge, SketchGraph, SketchNode } from './flowchartParse';
+import { largest } from '../src/engine/browserSafe/arrayMath';
 
 /** Height of one label line: Mermaid's HTML labels are 1.5 lines high. */
 export const SKETCH_LINE_PX = Math.round(LABEL_FONT_PX * 1.5);
@@ -55,7 +56,7 @@ export function layoutSketch(graph: SketchGraph, measure: (text: string) => numb
     const height = node.lines.length * SKETCH_LINE_PX + 2 * padding;
     // A stadium's round ends take half its height on each side.
     const ends = node.shape === 'stadium' ? height / 2 : padding;
-    const width = Math.ceil(Math.max(0, ...lineWidths) + 2 * ends + 2 * inset);
+    const width = Math.ceil(largest(lineWidths, 0) + 2 * ends + 2 * inset);
     boxes.set(node.id, { node, x: 0, y: 0, width, height, lineWidths });
   }
 
@@ -64,8 +65,8 @@ export function layoutSketch(graph: SketchGraph, measure: (text: string) => numb
   const lane = lanes(graph, rank);
 
   // Each rank is as deep as its deepest node along the flow; each lane as wide as its widest node across it.
-  const rankCount = Math.max(0, ...rank.values()) + 1;
-  const laneCount = Math.max(0, ...lane.values()) + 1;
+  const rankCount = largest(rank.values(), 0) + 1;
+  const laneCount = largest(lane.values(), 0) + 1;
   const rankSize = new Array<number>(rankCount).fill(0);
   const laneSize = new Array<number>(laneCount).fill(0);
   for (const box of boxes.values()) {

@@ -5,6 +5,7 @@ import { badge } from './badge';
 import { followRange, growEarlier, growLater, initialRange, rangeAround, type CardRange } from './cardWindow';
 import { decorateDeliberationCard } from './deliberationCard';
 import { qaToolChips } from './qaToolChips';
+import { appendAll } from '../src/engine/browserSafe/arrayMath';
 
 export interface ThoughtCardsOptions {
   onSelect: (seq: number) => void;
@@ -153,7 +154,7 @@ export class ThoughtCards {
     if (next.end > this.range.end) {
       const after = this.buildCards(this.range.end, next.end);
       this.later.before(...after);
-      this.cards.push(...after);
+      appendAll(this.cards, after);
     }
     this.range = { start: next.start, end: next.end };
     this.updateMoreRows();

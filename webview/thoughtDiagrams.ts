@@ -9,6 +9,7 @@ import type { DiagramSource } from '../src/diagrams/diagramWindow';
 import { revisionChainSource, revisionChains } from '../src/diagrams/revisionChain';
 import type { SessionSnapshot } from '../src/engine/model';
 import { MAX_EDGES, MAX_TEXT_SIZE } from './mermaidSetup';
+import { largest } from '../src/engine/browserSafe/arrayMath';
 
 /** Characters of thought text in a live node label when the pane's width is not known; the card shows the whole text. */
 export const LIVE_EXCERPT = 28;
@@ -82,7 +83,10 @@ function liveExcerpt(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, room: 
   const across =
     kind === 'branchTree'
       ? snapshot.meta.branchIds.length + 1
-      : Math.max(1, ...revisionChains(snapshot).map((chain) => chain.revisions.length + 1));
+      : largest(
+          revisionChains(snapshot).map((chain) => chain.revisions.length + 1),
+          1,
+        );
   return excerptForRoom(room, across);
 }
 

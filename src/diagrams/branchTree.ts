@@ -11,6 +11,7 @@ import { foldedDiagramSource } from './foldedDiagram';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
 import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId, type ThoughtLinks } from './thoughtLinks';
+import { appendAll } from '../engine/browserSafe/arrayMath';
 
 /** Node id of the placeholder that stands for the thoughts left out of a windowed tree. */
 export const EARLIER_NODE_ID = 'earlier';
@@ -174,7 +175,7 @@ function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, opti
         edges.push(`  ${from} --> ${id}`);
       }
     }
-    lines.push(...edges);
+    appendAll(lines, edges);
     // Classes let the explorer and GitHub style roles without colours that would fight the theme.
     lines.push('  classDef revision stroke-dasharray: 5 3');
     lines.push('  classDef final stroke-width: 3px');

@@ -16,6 +16,7 @@ import {
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { thoughtNodeId } from './thoughtLinks';
+import { appendAll, smallest } from '../engine/browserSafe/arrayMath';
 
 /** What a diagram supplies to be folded and drawn. */
 export interface FoldedDiagramSpec {
@@ -140,7 +141,7 @@ function renderFolded(
   if (spec.edgeOrder === 'lines') {
     const rank = new Map<number, number>();
     for (const line of forest.lines) for (const item of line.items) rank.set(item, rank.size);
-    const firstRank = (group: FoldGroup): number => Math.min(...group.items.map((item) => rank.get(item) as number));
+    const firstRank = (group: FoldGroup): number => smallest(group.items.map((item) => rank.get(item) as number));
     groups = groups
       .map((group) => [firstRank(group), group] as const)
       .sort((a, b) => a[0] - b[0])
@@ -201,7 +202,7 @@ function renderFolded(
       if (placeholder !== undefined) addEdge(placeholder, to, arrow, label);
     }
   }
-  lines.push(...edges);
+  appendAll(lines, edges);
   lines.push(...spec.classDefs);
   if (foldedNodes > 0) lines.push('  classDef folded stroke-width: 2px');
   for (const [name, ids] of classes) if (ids.length > 0) lines.push(`  class ${ids.join(',')} ${name}`);

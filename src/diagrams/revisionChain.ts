@@ -8,6 +8,7 @@ import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOp
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
 import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
+import { appendAll } from '../engine/browserSafe/arrayMath';
 
 const DEFAULT_EXCERPT = 40;
 
@@ -136,7 +137,8 @@ function windowedRevisionChains(snapshot: SessionSnapshot, chains: RevisionChain
       }
     }
     if (nodes.length === 0) nodes.push(`  empty["${first > 0 ? 'No revisions among the most recent thoughts' : 'No revisions yet'}"]`);
-    lines.push(...nodes, ...edges);
+    appendAll(lines, nodes);
+    appendAll(lines, edges);
     if (revisionIds.length > 0) lines.push('  classDef revision stroke-dasharray: 5 3', `  class ${revisionIds.join(',')} revision`);
     if (danglingIds.length > 0) lines.push('  classDef dangling stroke-dasharray: 2 4', `  class ${danglingIds.join(',')} dangling`);
     return { text: lines.join('\n'), edges: edges.length };

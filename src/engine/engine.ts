@@ -550,7 +550,10 @@ export class ThinkingEngine {
   private updateMeta(id: string, change: (meta: SessionMeta) => SessionMeta): SessionMeta | undefined {
     const session = this.lookup(id);
     if (!session) return undefined;
-    const next = { ...change(session.meta), updatedAt: this.now() };
+    const changed = change(session.meta);
+    // Idempotent on disk too: a change to what the session already has writes (and announces) nothing.
+    if (sameShallow(changed, session.meta)) return session.meta;
+    const next = { ...changed, updatedAt: this.now() };
     this.store?.updateMeta(next);
     session.meta = next;
     this.emit({ type: 'sessionUpdated', meta: next });
@@ -568,6 +571,14 @@ export class ThinkingEngine {
   private emit(event: EngineEvent): void {
     this.events.emit(event, (error) => this.log(`engine listener failed: ${errorDetail(error)}`));
   }
+}
+
+/** The same fields with the same values, a field set to undefined counting as absent (a meta change that changes nothing). */
+function sameShallow(a: object, b: object): boolean {
+  const defined = (value: object) => Object.entries(value).filter(([, field]) => field !== undefined);
+  const aFields = defined(a);
+  const bValues = new Map(defined(b));
+  return aFields.length === bValues.size && aFields.every(([key, field]) => bValues.get(key) === field);
 }
 
 /** The thought opens or continues a branch (either field alone counts: the session rules resolve the other). */

@@ -5,6 +5,7 @@ import { sessionTitle as fullSessionTitle } from '../engine/browserSafe/sessionT
 import { visibleText } from '../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
 import { feedbackStatusText } from '../shared/feedbackStatus';
+import { appendAll } from '../engine/browserSafe/arrayMath';
 
 /**
  * A finished session stays under Recent, at the top of the tree and expanded, for this long after its last thought: the
@@ -171,7 +172,7 @@ export function layoutThoughts(thoughts: readonly ThoughtRecord[]): ThoughtEntry
     placed.push(entry);
   }
   // Orphans are rare (a fork point deleted by an import edit); keep them visible rather than dropping thoughts.
-  for (const branch of orphanBranches) roots.push(...branch.entries);
+  for (const branch of orphanBranches) appendAll(roots, branch.entries);
   return roots;
 }
 

@@ -12,6 +12,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ThinkingEngine } from '../engine/engine';
 import { createServer, type CreateServerOptions } from './server';
 import { createStatelessContinuation } from './statelessContinuation';
+import { ReplyBudget } from './replyBudget';
 import { errorDetail, errorMessage } from '../engine/browserSafe/errorMessage';
 
 export const MCP_PATH = '/mcp';
@@ -124,6 +125,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const serveStateless = async (request: IncomingMessage, response: ServerResponse, parsed: unknown): Promise<void> => {
     const created = newServer();
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // A batch's replies share one budget (replyBudget.ts).
+    const budget = new ReplyBudget();
+    const send = transport.send.bind(transport);
+    transport.send = (message, sendOptions) => send(budget.admit(message), sendOptions);
     const close = () => created.server.close();
     statelessInFlight.add(close);
     response.once('close', () => {

@@ -23,6 +23,51 @@ export class SessionFormatError extends Error {
 
 export type JsonObject = Record<string, unknown>;
 
+/** How deep a file's values may nest (our own files need about 12 levels; an import deeper than this is refused). */
+export const MAX_NESTING_DEPTH = 100;
+
+/**
+ * Refuses a parsed value that nests deeper than `MAX_NESTING_DEPTH`, naming the field where it does. Walked with a
+ * stack of its own: the code that reads a value (validation, JSON.stringify) recurses, and a 100,000-deep array threw
+ * "Maximum call stack size exceeded", naming nothing.
+ */
+export function requireNestingWithin(value: unknown, where: string, maxDepth = MAX_NESTING_DEPTH): void {
+  interface Frame {
+    children: [key: string | number, value: unknown][];
+    next: number;
+    parent: Frame | undefined;
+    key: string | number | undefined;
+  }
+  const childrenOf = (container: object): [string | number, unknown][] =>
+    Array.isArray(container) ? container.map((child, index) => [index, child]) : Object.entries(container);
+  if (value === null || typeof value !== 'object') return;
+  let frame: Frame | undefined = { children: childrenOf(value), next: 0, parent: undefined, key: undefined };
+  let depth = 1;
+  while (frame !== undefined) {
+    if (frame.next >= frame.children.length) {
+      frame = frame.parent;
+      depth--;
+      continue;
+    }
+    const [key, child] = frame.children[frame.next++];
+    if (child === null || typeof child !== 'object') continue;
+    if (depth >= maxDepth) {
+      const path: (string | number)[] = [key];
+      for (let up: Frame | undefined = frame; up?.key !== undefined; up = up.parent) path.unshift(up.key);
+      const shown = path
+        .slice(0, 6)
+        .map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`))
+        .join('');
+      throw new SessionFormatError(
+        `${where}${shown}${path.length > 6 ? '…' : ''}`,
+        `nested deeper than ${maxDepth} levels; send values nested at most ${maxDepth} levels deep`,
+      );
+    }
+    frame = { children: childrenOf(child), next: 0, parent: frame, key };
+    depth++;
+  }
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

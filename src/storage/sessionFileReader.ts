@@ -3,8 +3,13 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-/** Largest session file an import reads: ten thousand thoughts of 20,000 characters with their facts fit in it. */
-export const MAX_SESSION_FILE_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest session file an import reads: half as much again as the largest session a store holds (256 MiB of journal,
+ * fileSessionStore.ts), so that a store's own export of a session at that limit imports back — the indented JSON and the
+ * OTLP trace carry more around each thought than the journal (268 and 272 MB for a 256 MiB journal of 10,000 thoughts).
+ * Still well under the longest string V8 makes (~512 MiB); what the import may store is bounded by the journal limit.
+ */
+export const MAX_SESSION_FILE_BYTES = 384 * 1024 * 1024;
 
 export class SessionFileTooLargeError extends Error {
   constructor(

@@ -16,6 +16,7 @@ import {
   requireBoolean,
   requireInteger,
   requireName,
+  requireNestingWithin,
   requireObject,
   requireSessionId,
   requireString,
@@ -26,8 +27,9 @@ import {
 import { feedbackRefusal, isTimestamp } from '../engine/fieldRules';
 import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { appendAll } from '../engine/browserSafe/arrayMath';
 
-export { SessionFormatError } from './recordValidation';
+export { SessionFormatError, requireNestingWithin } from './recordValidation';
 
 export const LOSSLESS_FORMAT = 'thought-explorer-session';
 export const LOSSLESS_VERSION = 1;
@@ -129,6 +131,7 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   } catch (error) {
     throw new SessionFormatError('file', `not valid JSON (${errorMessage(error)})`);
   }
+  requireNestingWithin(parsed, 'file');
   const file = requireObject(parsed, 'file');
   let result: ParsedSessionFile | undefined;
   if (file.format !== undefined) {
@@ -140,7 +143,8 @@ export function parseSessionJson(text: string, options: ParseSessionOptions = {}
   }
   if (result !== undefined) {
     requireWithinLimits(result.snapshot, options.limits ?? DEFAULT_LIMITS);
-    result.warnings.push(...boundExtras(result.snapshot.thoughts), ...dropRefusedFeedback(result.snapshot));
+    appendAll(result.warnings, boundExtras(result.snapshot.thoughts));
+    appendAll(result.warnings, dropRefusedFeedback(result.snapshot));
     return result;
   }
   throw new SessionFormatError(
@@ -267,7 +271,7 @@ function parseSequentialThinkingPlus(file: JsonObject, options: ParseSessionOpti
   );
   // A saved session is not live anywhere: it either finished or was left.
   meta.status = finished ? 'complete' : 'abandoned';
-  warnings.push(...referenceWarnings(thoughts));
+  appendAll(warnings, referenceWarnings(thoughts));
   return { snapshot: { meta, thoughts, strategySwitches: [] }, format: 'sequentialthinking-plus', warnings };
 }
 

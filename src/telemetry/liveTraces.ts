@@ -14,6 +14,7 @@ import { ThoughtLinkResolver } from '../diagrams/thoughtLinks';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
 import type { TraceStreamStats } from '../shared/traceStreamStats';
 import { SERVICE_NAME, TRACE_SCOPE } from './attributeNames';
+import { redactEndpoint } from './otlpEndpoint';
 import { SessionSpanWriter, sessionTraceOf, thoughtStartTime, type DecisionRecord, type SessionTrace } from './sessionSpans';
 
 export interface LiveTraceOptions {
@@ -27,6 +28,8 @@ export interface LiveTraceOptions {
   scheduledDelayMillis?: number;
   /** How long one batch may take before the processor gives up on it. */
   exportTimeoutMillis?: number;
+  /** How long one export may take in all: past it its spans count as dropped, whatever the exporter still does. */
+  requestLimitMillis?: number;
   version?: string;
   /** The engine's own sessions, to resolve the links of a session this process did not see begin. */
   loadSession?: (id: string) => SessionSnapshot | undefined;
@@ -84,18 +87,29 @@ class CountingExporter implements SpanExporter {
   constructor(
     private readonly inner: SpanExporter,
     private readonly changed: () => void,
+    private readonly limitMillis: number | undefined,
   ) {}
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.handed += spans.length;
     let answered = false;
+    // A collector that answers slowly must not leave its spans counted as neither sent nor lost.
+    const limit =
+      this.limitMillis === undefined
+        ? undefined
+        : setTimeout(
+            () => done({ code: ExportResultCode.FAILED, error: new Error(`the collector did not answer within ${this.limitMillis} ms`) }),
+            this.limitMillis,
+          );
+    limit?.unref();
     const done = (result: ExportResult) => {
       if (answered) return;
       answered = true;
+      clearTimeout(limit);
       if (result.code === ExportResultCode.SUCCESS) this.exported += spans.length;
       else {
         this.failed += spans.length;
-        this.lastError = result.error ? errorMessage(result.error) : 'the collector did not accept the spans';
+        this.lastError = result.error ? redactEndpoint(errorMessage(result.error)) : 'the collector did not accept the spans';
       }
       this.changed();
       resultCallback(result);
@@ -179,7 +193,7 @@ export class LiveTraceStreamer {
   constructor(private readonly options: LiveTraceOptions) {
     const changed = () => this.listeners.forEach((listener) => listener());
     this.notify = changed;
-    this.exporter = new CountingExporter(options.exporter, changed);
+    this.exporter = new CountingExporter(options.exporter, changed, options.requestLimitMillis);
     const maxQueueSize = options.maxQueueSize ?? DEFAULT_MAX_QUEUE_SIZE;
     this.maxQueueSize = maxQueueSize;
     const batch = new BatchSpanProcessor({
@@ -187,7 +201,8 @@ export class LiveTraceStreamer {
       maxQueueSize,
       maxExportBatchSize: Math.min(512, maxQueueSize),
       scheduledDelayMillis: options.scheduledDelayMillis ?? 1000,
-      exportTimeoutMillis: options.exportTimeoutMillis ?? 15_000,
+      // Longer than the request limit, so that the counting exporter answers (and counts) first.
+      exportTimeoutMillis: options.exportTimeoutMillis ?? Math.max(15_000, (options.requestLimitMillis ?? 0) + 1000),
     });
     this.queue = new BoundedQueue(batch, this.exporter, maxQueueSize, changed);
     this.writer = new SessionSpanWriter(this.queue, {
@@ -203,7 +218,7 @@ export class LiveTraceStreamer {
 
   stats(): TraceStreamStats {
     return {
-      endpoint: this.options.endpoint,
+      endpoint: redactEndpoint(this.options.endpoint),
       protocol: this.options.protocol,
       includesText: this.options.includeText,
       exported: this.exporter.exported,

@@ -8,7 +8,7 @@ export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 export interface OtlpStreamTarget {
   /** The traces URL to send to; undefined: the exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT itself. */
   url?: string;
-  /** For people: the URL, or which variable names it. */
+  /** For people: the URL, or which variable names it, credentials redacted (`redactEndpoint`). */
   description: string;
   protocol: OtlpProtocol;
   /** Things worth telling (an unsupported protocol variable …). */
@@ -16,6 +16,21 @@ export interface OtlpStreamTarget {
 }
 
 export class OtlpEndpointError extends Error {}
+
+/** Any URL in a text: scheme, user info, the rest up to the query, the query. */
+const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"']*@)?([^\s?#"']*)(\?[^\s#"']*)?/gi;
+
+/**
+ * A text that may hold an endpoint (the endpoint itself, an error naming it), as shown to people and clients: user
+ * info (`user:password@`) and every query value (`?api_key=…`) become `***`, since collectors take credentials there.
+ * The one redaction wherever an endpoint is shown: logs, `stats`, the status bar.
+ */
+export function redactEndpoint(text: string): string {
+  return text.replace(URL_IN_TEXT, (_url, scheme: string, userInfo: string | undefined, rest: string, query: string | undefined) => {
+    const hidden = query?.replace(/([?&][^=&]*)=[^&]*/g, '$1=***') ?? '';
+    return `${scheme}${userInfo !== undefined ? '***@' : ''}${rest}${hidden}`;
+  });
+}
 
 /**
  * The traces URL of an endpoint a person gave: a collector's base URL (http://host:4318) gets OTLP's `/v1/traces`,
@@ -26,10 +41,10 @@ export function tracesUrl(endpoint: string): string {
   try {
     url = new URL(endpoint.trim());
   } catch {
-    throw new OtlpEndpointError(`the OTLP endpoint must be an http:// or https:// URL, got "${endpoint}"`);
+    throw new OtlpEndpointError(`the OTLP endpoint must be an http:// or https:// URL, got "${redactEndpoint(endpoint)}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new OtlpEndpointError(`the OTLP endpoint must be an http:// or https:// URL, got "${endpoint}"`);
+    throw new OtlpEndpointError(`the OTLP endpoint must be an http:// or https:// URL, got "${redactEndpoint(endpoint)}"`);
   if (!/\/v1\/traces\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1/traces`;
   return url.toString();
 }
@@ -51,7 +66,7 @@ export function resolveOtlpTarget(endpoint: string | undefined, env: NodeJS.Proc
   }
   if (given !== undefined) {
     const url = tracesUrl(given);
-    return { url, description: url, protocol, warnings };
+    return { url, description: redactEndpoint(url), protocol, warnings };
   }
   // Checked here so that a mistyped variable is reported at start, not as failed exports later.
   const variable = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
@@ -59,7 +74,7 @@ export function resolveOtlpTarget(endpoint: string | undefined, env: NodeJS.Proc
     const checked = new URL(envEndpoint as string);
     if (checked.protocol !== 'http:' && checked.protocol !== 'https:') throw new Error('not http');
   } catch {
-    throw new OtlpEndpointError(`${variable} must be an http:// or https:// URL, got "${envEndpoint}"`);
+    throw new OtlpEndpointError(`${variable} must be an http:// or https:// URL, got "${redactEndpoint(envEndpoint as string)}"`);
   }
-  return { description: `${envEndpoint} (${variable})`, protocol, warnings };
+  return { description: `${redactEndpoint(envEndpoint as string)} (${variable})`, protocol, warnings };
 }

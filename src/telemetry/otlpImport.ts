@@ -7,6 +7,7 @@ import {
   LOSSLESS_VERSION,
   SessionFormatError,
   parseSessionJson,
+  requireNestingWithin,
   type LosslessSessionFile,
   type ParseSessionOptions,
   type ParsedSessionFile,
@@ -35,6 +36,7 @@ export function parseSessionFile(text: string, options: ParseSessionOptions = {}
   } catch (error) {
     throw new SessionFormatError('file', `not valid JSON (${errorMessage(error)})`);
   }
+  requireNestingWithin(parsed, 'file');
   const { file, warnings } = losslessFromOtlp(parsed, options);
   const result = parseSessionJson(JSON.stringify(file), options);
   return { ...result, format: 'otlp', warnings: [...warnings, ...result.warnings] };
@@ -182,6 +184,7 @@ function losslessFromOtlp(file: unknown, options: ParseSessionOptions): { file: 
       } catch (error) {
         throw new SessionFormatError(`${span.where} ${THOUGHT.extra}`, `not valid JSON (${errorMessage(error)})`);
       }
+      requireNestingWithin(thought.extra, `${span.where} ${THOUGHT.extra}`);
     }
     return thought as unknown as ThoughtRecord;
   });

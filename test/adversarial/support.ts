@@ -76,8 +76,8 @@ export class RawStdioServer {
     this.exited = new Promise((resolvePromise) => child.once('exit', (code, signal) => resolvePromise({ code, signal })));
   }
 
-  static start(storageDir: string, extraArgs: string[] = []): RawStdioServer {
-    const child = spawn(process.execPath, [CLI, '--storage-path', storageDir, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+  static start(storageDir: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): RawStdioServer {
+    const child = spawn(process.execPath, [CLI, '--storage-path', storageDir, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'], env });
     return new RawStdioServer(child);
   }
 

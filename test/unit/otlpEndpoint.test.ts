@@ -1,7 +1,7 @@
 // Where live traces go: the given endpoint, else the OTEL_EXPORTER_OTLP_* variables, else nowhere.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { OtlpEndpointError, resolveOtlpTarget, tracesUrl } from '../../src/telemetry/otlpEndpoint';
+import { OtlpEndpointError, redactEndpoint, resolveOtlpTarget, tracesUrl } from '../../src/telemetry/otlpEndpoint';
 
 describe('OTLP stream target', () => {
   it('adds /v1/traces to a base URL and keeps a traces URL as it is', () => {
@@ -40,5 +40,21 @@ describe('OTLP stream target', () => {
     const grpc = resolveOtlpTarget('http://a', { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
     assert.equal(grpc?.protocol, 'http/protobuf');
     assert.match(grpc?.warnings[0] ?? '', /"grpc" is not supported/);
+  });
+
+  it('redacts user info and query values wherever an endpoint is shown, keeping the URL to the collector', () => {
+    assert.equal(redactEndpoint('http://u:pw@h:4318/v1/traces?api_key=k&x=1'), 'http://***@h:4318/v1/traces?api_key=***&x=***');
+    assert.equal(
+      redactEndpoint('export failed: https://tok@otel.example/x (refused)'),
+      'export failed: https://***@otel.example/x (refused)',
+    );
+    assert.equal(redactEndpoint('http://127.0.0.1:4318/v1/traces'), 'http://127.0.0.1:4318/v1/traces');
+    const target = resolveOtlpTarget('http://u:pw@h/?api_key=k', {});
+    assert.equal(target?.url, 'http://u:pw@h/v1/traces?api_key=k', 'the exporter still gets the credentials');
+    assert.equal(target?.description, 'http://***@h/v1/traces?api_key=***');
+    assert.throws(
+      () => resolveOtlpTarget('ftp://u:pw@h/', {}),
+      (error: Error) => !error.message.includes('pw'),
+    );
   });
 });

@@ -3,6 +3,7 @@
 // the explorer's Insights tab and the exports.
 import type { SessionSnapshot, ThoughtRecord } from '../model';
 import { median, ratio } from './statistics';
+import { largest } from '../browserSafe/arrayMath';
 
 export interface StageVisit {
   stage: string;
@@ -102,7 +103,7 @@ export function sessionInsights(snapshot: SessionSnapshot): SessionInsights {
     durationMs: thoughts.length < 2 ? 0 : Math.max(0, thoughts[thoughts.length - 1].timestamp - thoughts[0].timestamp),
     feedback: feedbackInsights(snapshot),
   };
-  if (gaps.length > 0) insights.timeBetweenThoughts = { medianMs: median(gaps), maxMs: Math.max(...gaps) };
+  if (gaps.length > 0) insights.timeBetweenThoughts = { medianMs: median(gaps), maxMs: largest(gaps) };
   const tokens = tokenInsights(thoughts);
   if (tokens) insights.tokens = tokens;
   return insights;

@@ -27,6 +27,9 @@ export interface FeedbackStepContext {
 
 const UNCHANGED: FeedbackStepResult = { changed: false };
 
+/** Most characters (as JSON) of feedback one thought's reply delivers. */
+export const FEEDBACK_REPLY_MAX_CHARS = 200_000;
+
 /** Runs after the thought is stored and applied. Costs one array length check for a session without feedback. */
 export function feedbackStep(
   session: HeldSession,
@@ -46,8 +49,21 @@ export function feedbackStep(
     changed = true;
   }
   if (!context.deliver) return { changed };
+  // Oldest first, as many as fit in the reply's share: 1,000 notes of 4,000 characters made a 49.6 MB reply. The rest
+  // stay undelivered and go out with the next thoughts.
   const pending: number[] = [];
-  for (let index = 0; index < all.length; index++) if (all[index].deliveredAt === undefined) pending.push(index);
+  let size = 0;
+  let waiting = 0;
+  for (let index = 0; index < all.length; index++) {
+    if (all[index].deliveredAt !== undefined) continue;
+    const next = JSON.stringify(deliveredForm(all[index])).length + 1;
+    if (pending.length > 0 && size + next > FEEDBACK_REPLY_MAX_CHARS) {
+      waiting++;
+      continue;
+    }
+    size += next;
+    pending.push(index);
+  }
   if (pending.length === 0) return { changed };
   const ids = pending.map((index) => all[index].id);
   if (!tryPersist(context, { type: 'feedbackDelivered', ids, at: context.now, withSeq: thought.seq })) return { changed };
@@ -58,7 +74,14 @@ export function feedbackStep(
   }
   return {
     changed: true,
-    delivery: { items: delivered.map(deliveredForm), guidance: feedbackGuidance(delivered, context.finalStage) },
+    delivery: {
+      items: delivered.map(deliveredForm),
+      guidance:
+        feedbackGuidance(delivered, context.finalStage) +
+        (waiting > 0
+          ? ` ${waiting} more feedback item(s) come with your next thought (one reply holds ${FEEDBACK_REPLY_MAX_CHARS} characters of feedback).`
+          : ''),
+    },
   };
 }
 

@@ -35,6 +35,7 @@ const argumentsSchema = z.looseObject({
   strategy: lenientText(),
   status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional(),
   offset: lenientCount(),
+  feedbackOffset: lenientCount(),
   limit: lenientCount(),
   recent: lenientCount(),
   since: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
@@ -74,6 +75,7 @@ const canonicalArguments = z.object({
   strategy: z.string().optional(),
   status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
   offset: z.int().min(0).optional(),
+  feedbackOffset: z.int().min(0).optional(),
   limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional(),
   recent: z.int().min(0).optional(),
   since: z.string().optional(),
@@ -92,6 +94,11 @@ const resultSchema = z.looseObject({
   total: z.number().int().optional().describe('list: how many sessions match.'),
   offset: z.number().int().optional().describe('list and get (full): where this page starts.'),
   nextOffset: z.number().int().optional().describe('list, search and get (full): the offset of the next page, when there is one.'),
+  nextFeedbackOffset: z
+    .number()
+    .int()
+    .optional()
+    .describe('get (full): the feedbackOffset of the next page of feedback, when there is one.'),
   meta: item.optional().describe("get (full): the session's meta."),
   strategySwitches: z.array(item).optional().describe('get (full): the strategy switches of the session.'),
   thoughts: z.array(item).optional().describe('get (full): every thought.'),
@@ -104,7 +111,7 @@ const resultSchema = z.looseObject({
   query: z.string().optional().describe('search: the text searched for.'),
   matches: z.array(item).optional().describe('search: the sessions that match, with their matching thoughts.'),
   scannedSessions: z.number().int().optional().describe('search: how many sessions this call searched.'),
-  note: z.string().optional().describe('search and get (full): why not everything came in this reply.'),
+  note: z.string().optional().describe('search, get and resume: why not everything came in this reply.'),
   sessionId: z.string().optional().describe('get (summary) and resume: the session.'),
   branches: z.array(item).optional().describe('get (summary) and resume: each branch with its fork point and length.'),
   recentThoughts: z.array(item).optional().describe('get (summary) and resume: the last thoughts.'),

@@ -4,7 +4,7 @@ import { nextStages } from '../../../engine/stageFlow';
 import { findStrategy } from '../../../engine/strategies/catalog';
 import type { ToolContext } from '../../toolContext';
 import { ArgumentProblem, RESUME_DEFAULT_RECENT, count, sessionId, unknownSession } from './arguments';
-import { compactThought, describeBranches, shownTitle } from './summaries';
+import { describeBranches, recentThoughtsFields, shownTitle } from './summaries';
 
 export const schema = z.object({
   action: z.literal('resume'),
@@ -30,7 +30,7 @@ export function run({ sessionId, recent }: z.output<typeof schema>, { engine, co
     totalThoughts: meta.totalThoughts,
     nextThoughtNumber,
     branches: describeBranches(thoughts),
-    recentThoughts: thoughts.slice(-recent).map(compactThought),
+    ...recentThoughtsFields(thoughts, recent),
     guidance:
       meta.status === 'live'
         ? `This is now your current session. Continue with sequentialthinking thoughtNumber ${nextThoughtNumber}` +

@@ -38,6 +38,47 @@ export function compactThought(thought: ThoughtRecord): Record<string, unknown> 
   return out;
 }
 
+/**
+ * Most characters (as JSON) of the thoughts one reply carries: a `get` (full) page, or the recent thoughts of `get`
+ * (summary) and `resume`. The reply carries them twice (text and structuredContent), and an MCP stdio client drops a
+ * line over 10 MiB.
+ */
+export const PAGE_MAX_CHARS = 1_000_000;
+
+/**
+ * The newest `recent` thoughts in compact form, as many as fit in PAGE_MAX_CHARS (at least the newest), oldest first;
+ * `omitted` counts the asked-for thoughts left out for room. A large `recent` returned the whole session (95.7 MB).
+ */
+export function recentThoughts(
+  thoughts: readonly ThoughtRecord[],
+  recent: number,
+): { thoughts: Record<string, unknown>[]; omitted: number } {
+  const wanted = Math.min(recent, thoughts.length);
+  const kept: Record<string, unknown>[] = [];
+  let size = 2;
+  for (let index = thoughts.length - 1; index >= thoughts.length - wanted; index--) {
+    const compact = compactThought(thoughts[index]);
+    const next = JSON.stringify(compact).length + 1;
+    if (kept.length > 0 && size + next > PAGE_MAX_CHARS) break;
+    size += next;
+    kept.push(compact);
+  }
+  return { thoughts: kept.reverse(), omitted: wanted - kept.length };
+}
+
+/** The reply fields for the recent thoughts: the list, and a note when some did not fit. */
+export function recentThoughtsFields(thoughts: readonly ThoughtRecord[], recent: number): Record<string, unknown> {
+  const shown = recentThoughts(thoughts, recent);
+  return {
+    recentThoughts: shown.thoughts,
+    ...(shown.omitted > 0
+      ? {
+          note: `The ${shown.thoughts.length} newest thoughts fit in one reply (${PAGE_MAX_CHARS} characters); ${shown.omitted} more that were asked for were left out. Use get with detail "full" and offset to read them in pages.`,
+        }
+      : {}),
+  };
+}
+
 interface BranchSummary {
   branchId: string;
   fromThought: number | undefined;
