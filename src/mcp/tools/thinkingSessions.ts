@@ -127,10 +127,10 @@ const resultSchema = z.looseObject({
     .describe("configure: the session's reply detail level, absent when it follows the server's."),
 });
 
-const DESCRIPTION = `Saved sequentialthinking sessions, one action per call.
+const DESCRIPTION = `Saved sequentialthinking sessions.
 list: newest first, by strategy, status, text; offset, limit.
-get: meta and last \`recent\` thoughts; detail "full": all, paged by nextOffset.
-search: query in any text, with snippets.
+get: meta, last \`recent\` thoughts; detail "full": all, paged.
+search: query in any text.
 resume: make sessionId current here.
 stats: of sessionId, or all (strategy, since, until).
 configure: sessionId's askAtDecisionPoints, replyDetail ("default": the server's).`;
