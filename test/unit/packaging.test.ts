@@ -53,6 +53,7 @@ describe('packaging checks', () => {
       'extension/dist/mcpServer.js',
       'extension/dist/telemetry.js',
       'extension/dist/openai.js',
+      'extension/dist/otlpWorker.js',
       'extension/LICENSE.txt',
       'extension/changelog.md',
     ];
