@@ -2,7 +2,6 @@
 // time is in the tab order (roving tabindex), arrow keys move along the drawing's edges, Home/End jump to the first and
 // last node, Enter or Space does what a click does (select the thought, or expand a folded node), Escape goes back to
 // the canvas, where arrows pan. The focused node survives redraws by its id.
-import { isAheadOfReplay } from './replayReveal';
 import { directionOfKey, pickInDirection, readDiagramGraph, type DiagramGraph } from './diagramGraph';
 import type { PanZoom } from './panZoom';
 
@@ -154,8 +153,8 @@ export class DiagramKeyboard {
       const next = this.neighbourInDirection(id, direction);
       if (next) this.makeCurrent(next, true);
     } else if (event.key === 'Home' || event.key === 'End') {
-      const shown = this.graph.order.filter((key) => !this.isHidden(key));
-      const target = event.key === 'Home' ? shown[0] : shown[shown.length - 1];
+      const order = this.graph.order;
+      const target = event.key === 'Home' ? order[0] : order[order.length - 1];
       const entry = target === undefined ? undefined : this.graph.nodes.get(target);
       if (entry) this.makeCurrent(entry, true);
     } else if (event.key === 'Enter' || event.key === ' ') {
@@ -170,12 +169,6 @@ export class DiagramKeyboard {
     event.stopPropagation();
   }
 
-  /** A node a replay has not reached yet: drawn, but hidden. */
-  private isHidden(key: string): boolean {
-    const node = this.graph.nodes.get(key);
-    return node !== undefined && isAheadOfReplay(node);
-  }
-
   /** The edge neighbour lying best in `direction` on screen; failing that, the nearest drawn node that way. */
   private neighbourInDirection(id: string, direction: NonNullable<ReturnType<typeof directionOfKey>>): SVGGElement | undefined {
     const from = this.graph.nodes.get(id);
@@ -184,7 +177,7 @@ export class DiagramKeyboard {
     const around = (ids: Iterable<string>): { key: string; at: { x: number; y: number } }[] =>
       [...ids].flatMap((key) => {
         const node = this.graph.nodes.get(key);
-        return node && key !== id && !isAheadOfReplay(node) ? [{ key, at: centre(node) }] : [];
+        return node && key !== id ? [{ key, at: centre(node) }] : [];
       });
     const pick =
       pickInDirection(at, direction, around(this.graph.neighbours.get(id) ?? [])) ??

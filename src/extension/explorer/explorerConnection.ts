@@ -20,6 +20,7 @@ import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
+import { sessionDiagrams } from '../../export/sessionDiagrams';
 import { feedbackFromExplorer } from '../feedbackCommands';
 import { insightsMessage } from './insightsHost';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
@@ -221,6 +222,9 @@ export class ExplorerConnection implements vscode.Disposable {
       case 'exportSvg':
         void saveSvg(message.diagram, message.svg, message.sessionId ?? this.sessionId, this.services);
         return;
+      case 'copyMermaid':
+        void copyMermaid(message.diagram, message.sessionId ?? this.sessionId, this.services);
+        return;
       case 'renderFailed':
         this.services.log.warn(`Explorer could not draw the ${message.diagram}: ${message.message}`);
         return;
@@ -377,6 +381,18 @@ export class ExplorerConnection implements vscode.Disposable {
     const snapshot = this.services.engine.getSession(sessionId);
     return snapshot ? toSessionView(snapshot) : null;
   }
+}
+
+/** "Copy as Mermaid": the diagram's Mermaid text, built here from the engine's session as the Markdown export builds it. */
+async function copyMermaid(diagram: DiagramKind, sessionId: string | undefined, services: ExplorerServices): Promise<void> {
+  const snapshot = sessionId === undefined ? undefined : services.engine.getSession(sessionId);
+  const source = snapshot ? sessionDiagrams(snapshot).find((entry) => entry.key === diagram)?.source : undefined;
+  if (!source) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('There is no session to copy a diagram of.'));
+    return;
+  }
+  await vscode.env.clipboard.writeText(source.text);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Copied the diagram as Mermaid text.'));
 }
 
 async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | undefined, services: ExplorerServices): Promise<void> {
