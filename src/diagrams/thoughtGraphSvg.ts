@@ -156,9 +156,12 @@ const EXPORT_STYLE = [
     (colour, index) =>
       `.lane-${index}.lane-line{stroke:${colour}}.lane-${index}.graph-dot{stroke:${colour}}.lane-${index}.graph-dot:not(.kind-revision){fill:${colour}}`,
   ),
-  'text{font:13px sans-serif;fill:#333}',
-  '.tags{fill:#777}',
+  '.row{fill:#f3f3f3}.node{color:#1f1f1f}',
+  'text{font:13px sans-serif;fill:#1f1f1f}',
+  '.tags{fill:#555}',
   '.mark{font-size:12px;fill:#a1260d}',
+  // The reader's colour scheme (an HTML export opened in a dark browser, an SVG in a dark viewer).
+  '@media (prefers-color-scheme:dark){.row{fill:#252526}.node{color:#e0e0e0}text{fill:#e0e0e0}.tags{fill:#b0b0b0}.mark{fill:#f48771}.graph-dot.kind-revision{fill:#1e1e1e}}',
 ].join('');
 
 /** Characters of thought text on a row of the standalone SVG (no measuring there). */
@@ -190,6 +193,7 @@ export function thoughtGraphSvg(
     const rowMarks = marks.get(node.seq) ?? [];
     out.push(
       `<g class="node" data-id="${node.id}"><title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>`,
+      `<rect class="row" x="${textX - 4}" y="${node.seq * ROW_HEIGHT + 2}" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/>`,
       `<text x="${textX}" y="${y}"><tspan font-weight="600">#${node.thoughtNumber}</tspan>`,
       tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
       ` <tspan>${escapeXml(flatten(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
