@@ -1,7 +1,8 @@
 // A hand for in-editor tests inside the explorer webview: the extension host cannot reach a webview's DOM, so the
 // test runner (which holds the workbench page in Playwright) listens on a loopback port behind a random token and
 // performs what a suite asks — fill, press, click, wait for a selector — in the explorer's own frame, as a person
-// would with mouse and keyboard. The suite learns the address and token from the environment
+// would with mouse and keyboard, and measures what a person would see of the thought drawing (`measureGraph`: where
+// each row of a tab is drawn, its label size, whether the newest row is on screen), answered as JSON. The suite learns the address and token from the environment
 // (THOUGHT_EXPLORER_WEBVIEW_DRIVER, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN); see test/vscode/suite/support.ts.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -44,9 +45,44 @@ async function perform(frame, step) {
       return frame.click(step.selector, options);
     case 'waitFor':
       return frame.waitForSelector(step.selector, { ...options, state: 'attached' });
+    case 'measureGraph':
+      // `selector` names the drawing's section (section.diagram-branchTree); text, so this script names no browser globals.
+      return frame.evaluate(`(${measureGraph.toString()})(${JSON.stringify(step.selector)})`);
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
+}
+
+/**
+ * Where a thought drawing's rows are, in the drawing's own coordinates (scroll-independent), with their label size and
+ * the newest row's visibility. Runs in the webview frame (passed as text).
+ */
+function measureGraph(selector) {
+  const section = document.querySelector(selector);
+  const canvas = section?.querySelector('.graph-canvas');
+  if (!canvas) return { rows: [], newestInView: false, overflow: 0, renders: 0 };
+  const box = canvas.getBoundingClientRect();
+  const rows = [...canvas.querySelectorAll('.graph-row')].map((row) => {
+    const rect = row.getBoundingClientRect();
+    const text = row.querySelector('.row-text') ?? row;
+    return {
+      seq: Number(row.dataset.seq),
+      top: Math.round((rect.top - box.top + canvas.scrollTop) * 10) / 10,
+      left: Math.round((rect.left - box.left) * 10) / 10,
+      height: Math.round(rect.height * 10) / 10,
+      fontPx: parseFloat(getComputedStyle(text).fontSize),
+    };
+  });
+  const newest = rows.reduce((last, row) => (row.seq > last ? row.seq : last), -1);
+  const newestRect = canvas.querySelector(`.graph-row[data-seq="${newest}"]`)?.getBoundingClientRect();
+  const newestInView =
+    newestRect !== undefined && newestRect.top >= box.top - 0.5 && newestRect.bottom <= box.bottom + 0.5 && box.height > 0;
+  return {
+    rows,
+    newestInView,
+    overflow: canvas.scrollWidth - canvas.clientWidth + (document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    renders: Number(section.dataset.renders ?? 0),
+  };
 }
 
 /**
@@ -76,8 +112,9 @@ export async function startWebviewDriver(log) {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       if (!page) throw new Error('the workbench page is not open yet');
       const frame = await explorerFrame(page, body.surface === 'panel' ? 'panel' : 'view');
-      for (const step of Array.isArray(body.steps) ? body.steps : []) await perform(frame, step);
-      return answer(200, 'ok');
+      const results = [];
+      for (const step of Array.isArray(body.steps) ? body.steps : []) results.push((await perform(frame, step)) ?? null);
+      return answer(200, JSON.stringify(results));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log?.(`webview driver: ${message}`);

@@ -190,8 +190,8 @@ export class ThoughtGraphView {
     } else if (top < current || top + ROW_HEIGHT > current + height) target = top - height / 2 + ROW_HEIGHT / 2;
     target = Math.max(0, Math.min(target, this.spacer.offsetHeight - height));
     if (Math.abs(target - current) < 1) return;
+    // The scroll event draws the rows now in view (at most once a frame, however many thoughts arrive in it).
     this.canvas.scrollTo({ top: target, behavior });
-    this.draw();
   }
 
   /** Is row `seq` wholly inside the visible part of the drawing? */

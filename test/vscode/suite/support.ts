@@ -139,3 +139,26 @@ export class StdioClient {
     this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   }
 }
+
+/** A step the test runner's webview driver performs in an explorer webview (scripts/webviewDriver.mjs). */
+export interface WebviewStep {
+  op: 'fill' | 'press' | 'click' | 'waitFor' | 'measureGraph';
+  selector: string;
+  text?: string;
+  key?: string;
+}
+
+/** Performs `steps` in the explorer webview on `surface` through the test runner; each step's answer (null for actions). */
+export async function inWebview(surface: 'view' | 'panel', steps: WebviewStep[]): Promise<unknown[]> {
+  const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;
+  const token = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN;
+  if (!url || !token) throw new Error('no webview driver: run this suite through npm run test:vscode');
+  const response = await fetch(`${url}/steps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ surface, steps }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`webview driver: ${text}`);
+  return JSON.parse(text) as unknown[];
+}
