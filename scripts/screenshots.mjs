@@ -79,8 +79,8 @@ async function capture(theme, vsix) {
 }
 
 /**
- * The Branches tab mid-session: the demo played slowly (a thought every 2.5 s, so the tree is drawn whole between
- * thoughts), captured once the tenth card is on screen and the tree shows its first thought again.
+ * The Branches tab mid-session: the demo played at an agent's pace (a thought every 2.5 s), captured once the tenth
+ * card is on screen; the thought drawing appends rows, so the first thought's row is still where it was drawn.
  */
 async function captureLive(vsix) {
   const port = options.port ? Number(options.port) : await freePort();
@@ -90,7 +90,7 @@ async function captureLive(vsix) {
   if (!frame) throw new Error("the explorer panel's tabs were not found");
   await frame.locator('text=Branches').first().click();
   await frame.waitForSelector('.thought-card[data-seq="9"]', { state: 'attached', timeout: 120_000 });
-  await frame.waitForSelector('section.diagram-branchTree svg.sketch g.node[id*="-flowchart-t0-"]', { timeout: 10_000 });
+  await frame.waitForSelector('section.diagram-branchTree .graph-row[data-seq="9"]', { timeout: 10_000 });
   await page.mouse.move(0, 0);
   const file = join(docs, 'live-branch-tree-dark.png');
   await page.screenshot({ path: file });

@@ -373,7 +373,6 @@ export class ThoughtGraphView {
     text.textContent = node.text.replace(/\s+/g, ' ').trim();
     row.append(text);
     for (const mark of rowMarks) row.append(markChip(mark));
-    row.title = rowAccessibleName(node, graph, rowMarks);
     return row;
   }
 
