@@ -449,7 +449,11 @@ export class ThoughtGraphView {
       chip.setAttribute('role', 'listitem');
       const name = lane.branchId === undefined ? 'main' : lane.branchId;
       chip.textContent = `${name} · ${lane.size}`;
-      chip.title = `${lane.branchId === undefined ? 'Main line' : `Branch ${lane.branchId}`}: ${lane.size} thought${lane.size === 1 ? '' : 's'}; show its first`;
+      // Spoken, not a tooltip: a branch name is the agent's text, shown as text only.
+      chip.setAttribute(
+        'aria-label',
+        `${lane.branchId === undefined ? 'Main line' : `Branch ${lane.branchId}`}: ${lane.size} thought${lane.size === 1 ? '' : 's'}; show its first`,
+      );
       chip.addEventListener('click', () => {
         this.options.onUserScroll();
         this.scrollToRow(lane.first, 'reveal');
