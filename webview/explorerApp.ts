@@ -307,14 +307,16 @@ export class ExplorerApp implements HostMessageHandler {
     this.search.refresh();
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
+    // Taken before the thought that ends the session switches following off: that thought is the answer, shown too.
+    const following = this.follow.active;
     this.follow.setLive(snapshot.meta.status === 'live');
-    const move = this.follow.active ? this.follow.nextMove() : 'auto';
-    if (this.follow.active) this.scrollToCard(snapshot.thoughts.length - 1, move);
+    const move = following ? this.follow.nextMove() : 'auto';
+    if (following) this.scrollToCard(snapshot.thoughts.length - 1, move);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
-    if (this.follow.active) this.followDiagram('stageGraph', move === 'smooth');
-    this.drawThoughtGraphs(this.follow.active);
+    if (following) this.followDiagram('stageGraph', move === 'smooth');
+    this.drawThoughtGraphs(following);
     this.refreshFeedback();
   }
 
