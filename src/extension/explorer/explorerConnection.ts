@@ -108,7 +108,6 @@ export class ExplorerConnection implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'explorer.css')).toString(),
       codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
       surface: options.surface,
-      nodeBudget: services.settings.diagramNodeBudget,
     });
     this.disposables.push(
       webview.onDidReceiveMessage((message: unknown) => this.receive(message)),

@@ -61,8 +61,6 @@ export interface ExplorerPageOptions {
   height?: number;
   /** State handed to `getState()` (as VS Code keeps it across hide/show). */
   savedState?: unknown;
-  /** The diagrams' node budget (setting `thoughtExplorer.diagrams.nodeBudget`); the default when omitted. */
-  nodeBudget?: number;
 }
 
 /** What the page recorded: everything the webview posted, dialogs, CSP violations, page errors. */
@@ -140,7 +138,6 @@ export class ExplorerPage {
       styleUri: `${WEBVIEW_ORIGIN}/explorer.css`,
       codiconUri: `${WEBVIEW_ORIGIN}/codicon.css`,
       surface: options.surface ?? 'view',
-      nodeBudget: options.nodeBudget,
     })
       // VS Code puts the theme's colours on <html> and the theme kind on <body>.
       .replace('<html lang="en">', `<html lang="en" style="${themeStyle(theme)}">`)
