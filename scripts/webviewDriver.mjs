@@ -47,7 +47,7 @@ async function perform(frame, step) {
       return frame.waitForSelector(step.selector, { ...options, state: 'attached' });
     case 'measureGraph':
       // `selector` names the drawing's section (section.diagram-branchTree); text, so this script names no browser globals.
-      return frame.evaluate(`(${measureGraph.toString()})(${JSON.stringify(step.selector)})`);
+      return frame.evaluate(`(${MEASURE_GRAPH})(${JSON.stringify(step.selector)})`);
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
@@ -55,9 +55,9 @@ async function perform(frame, step) {
 
 /**
  * Where a thought drawing's rows are, in the drawing's own coordinates (scroll-independent), with their label size and
- * the newest row's visibility. Runs in the webview frame (passed as text).
+ * the newest row's visibility. Runs in the webview frame; text, so this Node script names no browser globals.
  */
-function measureGraph(selector) {
+const MEASURE_GRAPH = `(selector) => {
   const section = document.querySelector(selector);
   const canvas = section?.querySelector('.graph-canvas');
   if (!canvas) return { rows: [], newestInView: false, overflow: 0, renders: 0 };
@@ -74,7 +74,7 @@ function measureGraph(selector) {
     };
   });
   const newest = rows.reduce((last, row) => (row.seq > last ? row.seq : last), -1);
-  const newestRect = canvas.querySelector(`.graph-row[data-seq="${newest}"]`)?.getBoundingClientRect();
+  const newestRect = canvas.querySelector(\`.graph-row[data-seq="\${newest}"]\`)?.getBoundingClientRect();
   const newestInView =
     newestRect !== undefined && newestRect.top >= box.top - 0.5 && newestRect.bottom <= box.bottom + 0.5 && box.height > 0;
   return {
@@ -83,7 +83,7 @@ function measureGraph(selector) {
     overflow: canvas.scrollWidth - canvas.clientWidth + (document.documentElement.scrollWidth - document.documentElement.clientWidth),
     renders: Number(section.dataset.renders ?? 0),
   };
-}
+}`;
 
 /**
  * Starts the driver on 127.0.0.1. `attach(page)` gives it the workbench page; `env` goes to code-server (and so to the
