@@ -5,7 +5,7 @@
 // captures instead a six-hats deliberation on the in-editor tests' scripted model: docs/chat-hats.png (the chat view)
 // or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts;
 // with --mcp-app the inline thought graph in the chat: docs/mcp-app-chat.png, staged by screens/mcpAppChat.stage.ts;
-// with --live the branch tree while the demo session is still live (the explorer's own drawing, not Mermaid):
+// with --live the branch tree while the demo session is still live (rows appended as thoughts arrive):
 // docs/live-branch-tree-dark.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
