@@ -88,9 +88,9 @@ async function captureLive(vsix) {
   const { page } = demo;
   const frame = await explorerPanelFrame(page);
   if (!frame) throw new Error("the explorer panel's tabs were not found");
-  await frame.locator('text=Branches').first().click();
-  await frame.waitForSelector('.thought-card[data-seq="9"]', { state: 'attached', timeout: 120_000 });
-  await frame.waitForSelector('section.diagram-branchTree .graph-row[data-seq="9"]', { timeout: 10_000 });
+  await frame.waitForSelector('.thought-card[data-seq="8"]', { state: 'attached', timeout: 120_000 });
+  await frame.click('vscode-tab-header[data-diagram="branchTree"]');
+  await frame.waitForSelector('section.diagram-branchTree .graph-row[data-seq="9"]', { timeout: 30_000 });
   await page.mouse.move(0, 0);
   const file = join(docs, 'live-branch-tree-dark.png');
   await page.screenshot({ path: file });
