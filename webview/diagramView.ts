@@ -21,8 +21,6 @@ export interface DiagramViewOptions {
   onRendered: (view: DiagramView, svg: SVGSVGElement) => void;
   onFailed: (view: DiagramView, message: string) => void;
   onNodeClick: (nodeId: string) => void;
-  /** A node's spoken label (webview/nodeLabels.ts); undefined falls back to its drawn text. */
-  describeNode?: (nodeId: string) => string | undefined;
   /** The zoom or pan changed (the app saves it with the rest of the view state). */
   onViewChange?: () => void;
   /** The person zoomed or panned (follow mode pauses). */
@@ -82,7 +80,6 @@ export class DiagramView {
     });
     this.keyboard = new DiagramKeyboard(this.canvas, this.panZoom, {
       title: options.title,
-      describeNode: (nodeId) => options.describeNode?.(nodeId),
       onActivate: (nodeId) => options.onNodeClick(nodeId),
     });
     new ResizeObserver(() => this.panZoom.resized()).observe(this.canvas);
