@@ -502,12 +502,20 @@ function revisedSet(graph: ThoughtGraph): Set<number> {
 function markChip(mark: FeedbackMark): HTMLElement {
   const chip = document.createElement('span');
   chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
-  chip.textContent = `${MARK_ICONS[mark.kind]} ${FEEDBACK_MARK_STATE_WORDS[mark.state]}`;
+  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
   chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
   return chip;
 }
 
-const MARK_ICONS: Record<FeedbackMarkKind, string> = { note: '✎', reject: '✕', explore: '⑂', conclude: '⏹' };
+/** Each kind of feedback its codicon (the cards' feedback marks use the same ones). */
+const MARK_ICONS: Record<FeedbackMarkKind, string> = { note: 'comment', reject: 'close', explore: 'git-branch', conclude: 'pass' };
+
+function markIcon(kind: FeedbackMarkKind): HTMLElement {
+  const icon = document.createElement('span');
+  icon.className = `codicon codicon-${MARK_ICONS[kind]}`;
+  icon.setAttribute('aria-hidden', 'true');
+  return icon;
+}
 const STATES: FeedbackMarkState[] = ['waiting', 'delivered', 'applied', 'not-acted-on'];
 
 /** What the dots and marks mean. */
@@ -518,20 +526,20 @@ function legend(): HTMLElement {
   summary.textContent = 'Legend';
   const list = document.createElement('div');
   list.className = 'legend-items';
-  const item = (className: string, text: string, label: string): void => {
+  const item = (className: string, content: string | HTMLElement, label: string): void => {
     const entry = document.createElement('span');
     entry.className = 'legend-item';
     const sample = document.createElement('span');
     sample.className = className;
-    sample.textContent = text;
-    entry.append(sample, ` ${label}`);
+    sample.append(content);
+    entry.append(sample, label === '' ? '' : ` ${label}`);
     list.append(entry);
   };
   item('legend-dot kind-main', '', 'thought');
   item('legend-dot kind-revision', '', 'revision (dashed link to what it revises)');
   item('legend-dot final', '', 'final thought');
   for (const kind of Object.keys(MARK_ICONS) as FeedbackMarkKind[])
-    item(`graph-mark mark-${kind} state-delivered`, MARK_ICONS[kind], `${FEEDBACK_MARK_KIND_WORDS[kind]} (your feedback)`);
+    item(`graph-mark mark-${kind} state-delivered`, markIcon(kind), `${FEEDBACK_MARK_KIND_WORDS[kind]} (your feedback)`);
   for (const state of STATES) item(`graph-mark mark-note state-${state}`, FEEDBACK_MARK_STATE_WORDS[state], '');
   details.append(summary, list);
   return details;
