@@ -11,7 +11,6 @@ import { webviewRenderSection } from './webviewRender';
 import { vscodeRedrawSection } from './vscodeRedraw';
 import { vscodeActivationSection } from './vscodeActivation';
 import { deliberationSection } from './deliberation';
-import { diagramZoomSection } from './diagramZoom';
 import { bigSessionSection } from './bigSession';
 import { feedbackSection } from './feedback';
 import { insightsSection } from './insights';
@@ -32,7 +31,6 @@ const SECTIONS: BenchSection[] = [
   vscodeRedrawSection,
   recommendationSection,
   deliberationSection,
-  diagramZoomSection,
   feedbackSection,
   insightsSection,
   mcpAppSection,

@@ -52,8 +52,7 @@ interface Sample {
 
 /**
  * Runs inside the explorer's frame: records, for every thought, the wall-clock time of the animation frame after its
- * card was inserted and after a branch tree containing its node was swapped onto the canvas (first time only).
- * Mermaid renders in `.diagram-offscreen`; only the swap into `.diagram-canvas` counts.
+ * card was inserted and after its row was added to the branch tree's drawing (first time only).
  */
 function installRecorder(): void {
   interface Recorder {
@@ -93,14 +92,12 @@ function installRecorder(): void {
             pendingCards.push(seq);
           }
         }
-        if (node.closest('section.diagram-branchTree .diagram-canvas')) {
-          for (const drawn of Array.from(node.querySelectorAll('g.node[id]'))) {
-            const match = /-flowchart-t(\d+)-/.exec(drawn.id);
-            const seq = match ? Number(match[1]) : Number.NaN;
-            if (match && !seenNodes.has(seq)) {
-              seenNodes.add(seq);
-              pendingNodes.push(seq);
-            }
+        // The thought drawing appends a row per thought (webview/thoughtGraphView.ts).
+        if (node.matches('section.diagram-branchTree .graph-row[data-seq]')) {
+          const seq = Number(node.getAttribute('data-seq'));
+          if (!seenNodes.has(seq)) {
+            seenNodes.add(seq);
+            pendingNodes.push(seq);
           }
         }
       }
@@ -331,9 +328,8 @@ export const vscodeRedrawSection: BenchSection = {
     const lines = [
       `One session through VS Code's own MCP client (\`vscode.lm.invokeTool\`), one thought at a time, 400-character thoughts`,
       `(every 10th a revision, every 25th a branch); the explorer opened as an editor panel (thoughtExplorer.openExplorer) with the branch tree tab on screen. Times from just`,
-      `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock. The tree is folded`,
-      `(8 nodes while thoughts stream in) and, the session being live, drawn by the explorer's own SVG drawing rather than`,
-      `Mermaid (webview/sketchDrawing.ts); (c) is the frame where the new thought's node is on the canvas.`,
+      `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock. Nothing is folded:`,
+      `the thought drawing (webview/thoughtGraphView.ts) appends the thought's row; (c) is the frame where that row is in the DOM.`,
       '',
       '| at | measure | p50 | p95 | max |',
       '|---|---|---:|---:|---:|',

@@ -1,15 +1,15 @@
 // Benchmark section: the explorer webview in headless Chromium (the built bundle, the extension's HTML and CSP, fed
-// through the shared protocol). Measures each diagram's render time at 50, 200 and 1,000 thoughts (the live window
-// and the whole diagram), and the thought → redraw latency at 100 thoughts: how long from the host posting a
-// `thoughtAdded` until the frame that shows it (card + stage graph, and the folded branch tree swapped in). Then the
-// folded diagrams' figures (foldedRender.ts): the whole tree at 1,000 and 10,000 thoughts, before/after, HTML export.
+// through the shared protocol). Measures each diagram's first drawing at 50, 200 and 1,000 thoughts, and the thought →
+// redraw latency at 100 thoughts: how long from the host posting a `thoughtAdded` until the frame that shows it (card +
+// stage graph, and the new row of the thought drawing). Then the thought drawing's figures (thoughtGraph.ts): 1,000
+// and 10,000 thoughts opened and scrolled, and their HTML export drawn.
 import { stageGraphState, stageNodeId } from '../src/diagrams/stageGraph';
 import type { SessionSnapshot } from '../src/engine/model';
 import { toSessionView } from '../src/extension/explorer/sessionView';
 import type { HostMessage } from '../src/shared/protocol';
 import { ExplorerPage, launchChromium } from '../test/webview/support/explorerPage';
 import { reactSession } from '../test/webview/support/sessions';
-import { foldedRenderFigures } from './foldedRender';
+import { thoughtGraphFigures } from './thoughtGraph';
 import { formatMs, percentile, type BenchCheck, type BenchSection } from './section';
 
 const SIZES = [50, 200, 1_000] as const;
@@ -70,16 +70,11 @@ async function timeClick(explorer: ExplorerPage, clickSelector: string, selector
   );
 }
 
-/** Matches once the diagram has been drawn more than `count` times. */
-const rendersAbove = (kind: string, count: number): string =>
-  `section.diagram-${kind}[data-renders]:not(${Array.from({ length: count + 1 }, (_, index) => `[data-renders="${index}"]`).join(',')})`;
-
-async function rendersOf(explorer: ExplorerPage, kind: string): Promise<number> {
-  return Number((await explorer.page.getAttribute(`section.diagram-${kind}`, 'data-renders')) ?? 0);
-}
-
+/** A node of the stage graph (Mermaid's SVG), or a thought's row in the thought drawing. */
 const nodeSelector = (kind: string, nodeId: string): string =>
-  `section.diagram-${kind} .diagram-canvas g.node[id*="-flowchart-${nodeId}-"]`;
+  kind === 'stageGraph'
+    ? `section.diagram-${kind} .diagram-canvas g.node[id*="-flowchart-${nodeId}-"]`
+    : `section.diagram-${kind} .graph-row[data-node-id="${nodeId}"]`;
 
 /** Renders a small session once so Mermaid's one-time setup is not counted in the first measurement. */
 export async function warmUp(explorer: ExplorerPage): Promise<void> {
@@ -87,7 +82,7 @@ export async function warmUp(explorer: ExplorerPage): Promise<void> {
   await explorer.send({ type: 'snapshot', mode: 'live', session: toSessionView(small) });
   for (const kind of ['stageGraph', 'branchTree', 'revisionChain'] as const) {
     await explorer.showTab(kind);
-    await explorer.waitForDiagram(kind, 'g.node');
+    await explorer.waitForDiagram(kind, kind === 'stageGraph' ? 'g.node' : '.graph-row');
   }
   await explorer.showTab('stageGraph');
 }
@@ -95,11 +90,10 @@ export async function warmUp(explorer: ExplorerPage): Promise<void> {
 interface RenderRow {
   thoughts: number;
   stageGraph: number;
-  branchTreeLive: number;
-  branchTreeAll: number;
-  revisionChainLive: number;
-  revisionChainAll: number;
-  branchNodesAll: number;
+  branchTree: number;
+  revisionChain: number;
+  /** Rows the branch tree holds (every thought; only those near the view are in the DOM). */
+  rows: number;
 }
 
 async function renderTimes(explorer: ExplorerPage, snapshot: SessionSnapshot): Promise<RenderRow> {
@@ -113,41 +107,17 @@ async function renderTimes(explorer: ExplorerPage, snapshot: SessionSnapshot): P
     { type: 'snapshot', mode: 'live', session: toSessionView(snapshot) },
     `${nodeSelector('stageGraph', current)}.current`,
   );
-  const branchTreeLive = await timeClick(explorer, 'vscode-tab-header[data-diagram="branchTree"]', nodeSelector('branchTree', last));
-  // "Expand all" is offered only when the tree is folded; a session within the node budget is already whole.
-  const branchTreeAll = (await explorer.page.locator('section.diagram-branchTree .show-all').isVisible())
-    ? await timeClick(explorer, 'section.diagram-branchTree .show-all', rendersAbove('branchTree', await rendersOf(explorer, 'branchTree')))
-    : branchTreeLive;
-  const branchNodesAll = await explorer.page.locator('section.diagram-branchTree .diagram-canvas g.node').count();
-  const lastRevision = [...snapshot.thoughts].reverse().find((thought) => thought.isRevision);
-  const revisionTarget = lastRevision ? `t${lastRevision.seq}` : 'empty';
-  const revisionChainLive = await timeClick(
-    explorer,
-    'vscode-tab-header[data-diagram="revisionChain"]',
-    nodeSelector('revisionChain', revisionTarget),
-  );
-  const revisionChainAll = (await explorer.page.locator('section.diagram-revisionChain .show-all').isVisible())
-    ? await timeClick(
-        explorer,
-        'section.diagram-revisionChain .show-all',
-        rendersAbove('revisionChain', await rendersOf(explorer, 'revisionChain')),
-      )
-    : revisionChainLive;
-  // Back to the folded drawing for the next size.
-  for (const kind of ['branchTree', 'revisionChain'] as const) {
-    const button = explorer.page.locator(`section.diagram-${kind} .show-all`);
-    if ((await button.isVisible()) && (await button.textContent())?.includes('Fold')) {
-      await explorer.showTab(kind);
-      await button.click();
-    }
-  }
-  return { thoughts: count, stageGraph, branchTreeLive, branchTreeAll, revisionChainLive, revisionChainAll, branchNodesAll };
+  const branchTree = await timeClick(explorer, 'vscode-tab-header[data-diagram="branchTree"]', nodeSelector('branchTree', last));
+  const rows = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-rows'));
+  // The revision tab draws the same rows (revisions picked out), following the newest.
+  const revisionChain = await timeClick(explorer, 'vscode-tab-header[data-diagram="revisionChain"]', nodeSelector('revisionChain', last));
+  return { thoughts: count, stageGraph, branchTree, revisionChain, rows };
 }
 
 interface LatencyResult {
   /** Stage graph tab on screen: the card and the stage graph's classes/badges for the new thought. */
   stageView: { card: number[]; diagram: number[] };
-  /** Branch tree tab on screen: the card, then the windowed tree with the new thought's node swapped in. */
+  /** Branch tree tab on screen: the card, then the new thought's row.  */
   branchView: { card: number[]; diagram: number[] };
 }
 
@@ -169,7 +139,7 @@ export async function redrawLatency(explorer: ExplorerPage): Promise<LatencyResu
     const onBranchTree = seq >= LATENCY_BASE + LATENCY_SAMPLES;
     if (seq === LATENCY_BASE + LATENCY_SAMPLES) {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', `g.node[id*="-flowchart-t${seq - 1}-"]`);
+      await explorer.waitForDiagram('branchTree', `.graph-row[data-seq="${seq - 1}"]`);
     }
     const thought = full.thoughts[seq];
     const stage = thought.stage ?? '';
@@ -231,7 +201,7 @@ function summary(samples: number[]): { p50: number; p95: number; text: string } 
 
 export const webviewRenderSection: BenchSection = {
   title: 'Explorer webview rendering (Chromium)',
-  async run({ progress, root }) {
+  async run({ progress }) {
     const browser = await launchChromium();
     const lines: string[] = [];
     const checks: BenchCheck[] = [];
@@ -247,20 +217,18 @@ export const webviewRenderSection: BenchSection = {
           await explorer.close();
         }
       }
-      lines.push(
-        '| thoughts | stage graph | branch tree (live, folded) | branch tree (expand all) | revision chain (live, folded) | revision chain (expand all) |',
-      );
-      lines.push('|---:|---:|---:|---:|---:|---:|');
+      lines.push('| thoughts | stage graph | branch tree (every row, none folded) | revision tab |');
+      lines.push('|---:|---:|---:|---:|');
       for (const row of rows) {
         lines.push(
-          `| ${row.thoughts} | ${formatMs(row.stageGraph)} | ${formatMs(row.branchTreeLive)} | ${formatMs(row.branchTreeAll)} (${row.branchNodesAll} nodes) | ${formatMs(row.revisionChainLive)} | ${formatMs(row.revisionChainAll)} |`,
+          `| ${row.thoughts} | ${formatMs(row.stageGraph)} | ${formatMs(row.branchTree)} (${row.rows} rows) | ${formatMs(row.revisionChain)} |`,
         );
       }
       const largest = rows[rows.length - 1];
       checks.push({
-        name: 'the 1,000-thought branch tree is drawn on "Expand all" (no blank view)',
-        pass: largest.branchNodesAll > 1,
-        detail: `${largest.branchNodesAll} nodes drawn in ${formatMs(largest.branchTreeAll)}`,
+        name: 'the 1,000-thought branch tree holds every thought, none folded',
+        pass: largest.rows === largest.thoughts,
+        detail: `${largest.rows} rows, drawn in ${formatMs(largest.branchTree)}`,
       });
 
       progress(`thought → redraw latency at ${LATENCY_BASE} thoughts`);
@@ -277,7 +245,7 @@ export const webviewRenderSection: BenchSection = {
           `Thought → redraw at ${LATENCY_BASE} thoughts (sidebar, ${LATENCY_SAMPLES} thoughts per view, one at a time; time to the frame that shows it):`,
         );
         lines.push(`- stage graph on screen: card ${stageCard.text}; stage graph moved ${stageDiagram.text}`);
-        lines.push(`- branch tree on screen: card ${treeCard.text}; windowed tree swapped in ${treeDiagram.text}`);
+        lines.push(`- branch tree on screen: card ${treeCard.text}; new row drawn ${treeDiagram.text}`);
         checks.push({
           name: `thought → redraw p95 ≤ ${REDRAW_TARGET_MS} ms at ${LATENCY_BASE} thoughts (stage graph view)`,
           pass: stageDiagram.p95 <= REDRAW_TARGET_MS,
@@ -291,9 +259,9 @@ export const webviewRenderSection: BenchSection = {
       } finally {
         await explorer.close();
       }
-      const folded = await foldedRenderFigures(browser, root, progress);
-      lines.push(...folded.lines);
-      checks.push(...folded.checks);
+      const graph = await thoughtGraphFigures(browser, progress);
+      lines.push(...graph.lines);
+      checks.push(...graph.checks);
     } finally {
       await browser.close();
     }

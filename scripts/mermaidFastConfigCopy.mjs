@@ -2,7 +2,7 @@
 // `getConfig()` copies its whole configuration (every diagram's defaults and ~300 theme variables) with
 // `assignWithDepth`, and it is called for every node, edge and label. That copy creates each key with
 // `Object.defineProperty` — a slow runtime call where a plain assignment is an inline-cached store — only so that a
-// key named "__proto__" cannot reach the prototype setter. Measured (bench/foldedRender.ts, 2 cores): the copying
+// key named "__proto__" cannot reach the prototype setter. Measured (the former bench/foldedRender.ts, 2 cores): the copying
 // was ~40 % of drawing a 1,000-thought session's HTML export (~1.0 s); with plain stores for every other key the
 // export draws in ~0.85 s and a live redraw of the branch tree is a few ms faster. The result is the same object:
 // "__proto__" still goes through defineProperty, and for the plain objects Mermaid copies into, any other key has

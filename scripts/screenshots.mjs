@@ -5,7 +5,7 @@
 // captures instead a six-hats deliberation on the in-editor tests' scripted model: docs/chat-hats.png (the chat view)
 // or docs/explorer-hats.png (the explorer panel while the synthesis hat runs), staged by test/vscode/screens/hats.stage.ts;
 // with --mcp-app the inline thought graph in the chat: docs/mcp-app-chat.png, staged by screens/mcpAppChat.stage.ts;
-// with --live the branch tree while the demo session is still live (the explorer's own drawing, not Mermaid):
+// with --live the branch tree while the demo session is still live (rows appended as thoughts arrive):
 // docs/live-branch-tree-dark.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,8 +79,8 @@ async function capture(theme, vsix) {
 }
 
 /**
- * The Branches tab mid-session: the demo played slowly (a thought every 2.5 s, so the tree is drawn whole between
- * thoughts), captured once the tenth card is on screen and the tree shows its first thought again.
+ * The Branches tab mid-session: the demo played at an agent's pace (a thought every 2.5 s), captured once the tenth
+ * card is on screen; the thought drawing appends rows, so the first thought's row is still where it was drawn.
  */
 async function captureLive(vsix) {
   const port = options.port ? Number(options.port) : await freePort();
@@ -88,9 +88,9 @@ async function captureLive(vsix) {
   const { page } = demo;
   const frame = await explorerPanelFrame(page);
   if (!frame) throw new Error("the explorer panel's tabs were not found");
-  await frame.locator('text=Branches').first().click();
-  await frame.waitForSelector('.thought-card[data-seq="9"]', { state: 'attached', timeout: 120_000 });
-  await frame.waitForSelector('section.diagram-branchTree svg.sketch g.node[id*="-flowchart-t0-"]', { timeout: 10_000 });
+  await frame.waitForSelector('.thought-card[data-seq="8"]', { state: 'attached', timeout: 120_000 });
+  await frame.click('vscode-tab-header[data-diagram="branchTree"]');
+  await frame.waitForSelector('section.diagram-branchTree .graph-row[data-seq="9"]', { timeout: 30_000 });
   await page.mouse.move(0, 0);
   const file = join(docs, 'live-branch-tree-dark.png');
   await page.screenshot({ path: file });

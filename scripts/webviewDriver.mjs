@@ -1,7 +1,9 @@
 // A hand for in-editor tests inside the explorer webview: the extension host cannot reach a webview's DOM, so the
 // test runner (which holds the workbench page in Playwright) listens on a loopback port behind a random token and
 // performs what a suite asks — fill, press, click, wait for a selector, read texts — in the explorer's own frame (or
-// the workbench page: status bar, notifications), as a person would with mouse and keyboard. The suite learns the address and token from the environment
+// the workbench page: status bar, notifications), as a person would with mouse and keyboard, and measures what a person
+// would see of the thought drawing (`measureGraph`: where each row of a tab is drawn, its label size, whether the newest
+// row is on screen), answered as JSON. The suite learns the address and token from the environment
 // (THOUGHT_EXPLORER_WEBVIEW_DRIVER, THOUGHT_EXPLORER_WEBVIEW_DRIVER_TOKEN); see test/vscode/suite/support.ts.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -75,10 +77,45 @@ async function perform(frame, step) {
     // The text of every element the selector matches (none: an empty list), e.g. the notifications on screen.
     case 'texts':
       return frame.locator(step.selector).allTextContents();
+    case 'measureGraph':
+      // `selector` names the drawing's section (section.diagram-branchTree); text, so this script names no browser globals.
+      return frame.evaluate(`(${MEASURE_GRAPH})(${JSON.stringify(step.selector)})`);
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
 }
+
+/**
+ * Where a thought drawing's rows are, in the drawing's own coordinates (scroll-independent), with their label size and
+ * the newest row's visibility. Runs in the webview frame; text, so this Node script names no browser globals.
+ */
+const MEASURE_GRAPH = `(selector) => {
+  const section = document.querySelector(selector);
+  const canvas = section?.querySelector('.graph-canvas');
+  if (!canvas) return { rows: [], newestInView: false, overflow: 0, renders: 0 };
+  const box = canvas.getBoundingClientRect();
+  const rows = [...canvas.querySelectorAll('.graph-row')].map((row) => {
+    const rect = row.getBoundingClientRect();
+    const text = row.querySelector('.row-text') ?? row;
+    return {
+      seq: Number(row.dataset.seq),
+      top: Math.round((rect.top - box.top + canvas.scrollTop) * 10) / 10,
+      left: Math.round((rect.left - box.left) * 10) / 10,
+      height: Math.round(rect.height * 10) / 10,
+      fontPx: parseFloat(getComputedStyle(text).fontSize),
+    };
+  });
+  const newest = rows.reduce((last, row) => (row.seq > last ? row.seq : last), -1);
+  const newestRect = canvas.querySelector(\`.graph-row[data-seq="\${newest}"]\`)?.getBoundingClientRect();
+  const newestInView =
+    newestRect !== undefined && newestRect.top >= box.top - 0.5 && newestRect.bottom <= box.bottom + 0.5 && box.height > 0;
+  return {
+    rows,
+    newestInView,
+    overflow: canvas.scrollWidth - canvas.clientWidth + (document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    renders: Number(section.dataset.renders ?? 0),
+  };
+}`;
 
 /**
  * Starts the driver on 127.0.0.1. `attach(page)` gives it the workbench page; `env` goes to code-server (and so to the

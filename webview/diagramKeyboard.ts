@@ -1,15 +1,13 @@
-// Keyboard and screen-reader access to one drawn diagram: every node is a button with a spoken label, one node at a
-// time is in the tab order (roving tabindex), arrow keys move along the drawing's edges, Home/End jump to the first and
-// last node, Enter or Space does what a click does (select the thought, or expand a folded node), Escape goes back to
-// the canvas, where arrows pan. The focused node survives redraws by its id.
-import { isAheadOfReplay } from './replayReveal';
+// Keyboard and screen-reader access to a Mermaid drawing (the stage graph): every node is a button with a spoken label,
+// one node at a time is in the tab order (roving tabindex), arrow keys move along the drawing's edges, Home/End jump to
+// the first and last node, Enter or Space does what a click does (mark the stage's thoughts), Escape goes back to the
+// canvas, where arrows pan. The focused node survives redraws by its id. The thought drawing has its own
+// (webview/thoughtGraphView.ts).
 import { directionOfKey, pickInDirection, readDiagramGraph, type DiagramGraph } from './diagramGraph';
 import type { PanZoom } from './panZoom';
 
 export interface DiagramKeyboardOptions {
   title: string;
-  /** What a screen reader says for a node ("thought 12, reasoning update, revises 6"); undefined: its drawn text. */
-  describeNode: (nodeId: string) => string | undefined;
   /** Enter/Space on a node: the same as a click on it. */
   onActivate: (nodeId: string) => void;
 }
@@ -18,7 +16,7 @@ export class DiagramKeyboard {
   private graph: DiagramGraph = { order: [], nodes: new Map(), neighbours: new Map() };
   /** The node in the tab order, kept by id across redraws. */
   private current: string | undefined;
-  /** Where the focused node was on the canvas before a redraw, for when its id is gone (a folded node expanded). */
+  /** Where the focused node was on the canvas before a redraw, for when its id is gone (another strategy drawn). */
   private focusedAt: { x: number; y: number } | undefined;
 
   constructor(
@@ -111,10 +109,10 @@ export class DiagramKeyboard {
     return best;
   }
 
+  /** What a screen reader says for a node: its drawn text (a stage's name and count), else its id. */
   private label(id: string, node: SVGGElement): string {
     const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim();
-    const base = this.options.describeNode(id) ?? (text || id);
-    return node.classList.contains('folded') ? `${base}, folded, Enter expands` : base;
+    return text || id;
   }
 
   private updateTabStops(): void {
@@ -154,8 +152,8 @@ export class DiagramKeyboard {
       const next = this.neighbourInDirection(id, direction);
       if (next) this.makeCurrent(next, true);
     } else if (event.key === 'Home' || event.key === 'End') {
-      const shown = this.graph.order.filter((key) => !this.isHidden(key));
-      const target = event.key === 'Home' ? shown[0] : shown[shown.length - 1];
+      const order = this.graph.order;
+      const target = event.key === 'Home' ? order[0] : order[order.length - 1];
       const entry = target === undefined ? undefined : this.graph.nodes.get(target);
       if (entry) this.makeCurrent(entry, true);
     } else if (event.key === 'Enter' || event.key === ' ') {
@@ -170,12 +168,6 @@ export class DiagramKeyboard {
     event.stopPropagation();
   }
 
-  /** A node a replay has not reached yet: drawn, but hidden. */
-  private isHidden(key: string): boolean {
-    const node = this.graph.nodes.get(key);
-    return node !== undefined && isAheadOfReplay(node);
-  }
-
   /** The edge neighbour lying best in `direction` on screen; failing that, the nearest drawn node that way. */
   private neighbourInDirection(id: string, direction: NonNullable<ReturnType<typeof directionOfKey>>): SVGGElement | undefined {
     const from = this.graph.nodes.get(id);
@@ -184,7 +176,7 @@ export class DiagramKeyboard {
     const around = (ids: Iterable<string>): { key: string; at: { x: number; y: number } }[] =>
       [...ids].flatMap((key) => {
         const node = this.graph.nodes.get(key);
-        return node && key !== id && !isAheadOfReplay(node) ? [{ key, at: centre(node) }] : [];
+        return node && key !== id ? [{ key, at: centre(node) }] : [];
       });
     const pick =
       pickInDirection(at, direction, around(this.graph.neighbours.get(id) ?? [])) ??

@@ -2,9 +2,8 @@
 // drops stale results (generation counter), keeps the last good SVG when a render fails and says what failed.
 import type { DiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramKeyboard } from './diagramKeyboard';
-import { currentSketchTheme, renderMermaid } from './mermaidSetup';
+import { renderMermaid } from './mermaidSetup';
 import { PanZoom } from './panZoom';
-import { drawSketch } from './sketchDrawing';
 import { nodeIdAt } from './svgNodes';
 import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
@@ -14,11 +13,6 @@ export interface DiagramRequest {
    * left out). Called at render time, so a burst of requests builds the text once.
    */
   source: () => { text: string; note: string };
-  /**
-   * Draw it with the live view's own drawing (webview/sketchDrawing.ts) rather than Mermaid: a live session's thought
-   * diagrams, redrawn on every thought. Text it cannot read is drawn by Mermaid.
-   */
-  sketch?: boolean;
 }
 
 export interface DiagramViewOptions {
@@ -27,8 +21,6 @@ export interface DiagramViewOptions {
   onRendered: (view: DiagramView, svg: SVGSVGElement) => void;
   onFailed: (view: DiagramView, message: string) => void;
   onNodeClick: (nodeId: string) => void;
-  /** A node's spoken label (webview/nodeLabels.ts); undefined falls back to its drawn text. */
-  describeNode?: (nodeId: string) => string | undefined;
   /** The zoom or pan changed (the app saves it with the rest of the view state). */
   onViewChange?: () => void;
   /** The person zoomed or panned (follow mode pauses). */
@@ -57,9 +49,8 @@ export class DiagramView {
   private readonly offscreen: HTMLElement;
   private readonly status: HTMLElement;
   private readonly note: HTMLElement;
-  /** The text on screen and whether the sketch drew it (a Mermaid request for the same text still redraws it). */
+  /** The text on screen: a request for the same text is not drawn again. */
   private lastText: string | undefined;
-  private lastSketched = false;
   /** Resolvers waiting for the next settled render (tests, benchmarks and exports wait on it). */
   private settledWaiters: (() => void)[] = [];
   /** Numbers Mermaid's render ids; ids start with the diagram kind, so they stay unique across the page's views. */
@@ -89,7 +80,6 @@ export class DiagramView {
     });
     this.keyboard = new DiagramKeyboard(this.canvas, this.panZoom, {
       title: options.title,
-      describeNode: (nodeId) => options.describeNode?.(nodeId),
       onActivate: (nodeId) => options.onNodeClick(nodeId),
     });
     new ResizeObserver(() => this.panZoom.resized()).observe(this.canvas);
@@ -178,16 +168,9 @@ export class DiagramView {
 
   private schedule(): void {
     if (this.frame !== undefined || this.running) return;
-    // Mermaid waits for the next frame to be painted (rAF, then a new task) before rendering: the card and stage graph
-    // changes made by the same message reach the screen first. The own drawing costs a few ms, so it is drawn just
-    // before that frame and appears with the card. Either way every request arriving meanwhile is coalesced into this one.
-    const quick = this.pending?.sketch === true;
+    // Mermaid waits for the next frame to be painted (rAF, then a new task) before rendering: the card changes made by
+    // the same message reach the screen first. Every request arriving meanwhile is coalesced into this one.
     this.frame = requestAnimationFrame(() => {
-      if (quick) {
-        this.frame = undefined;
-        void this.flush();
-        return;
-      }
       setTimeout(() => {
         this.frame = undefined;
         void this.flush();
@@ -203,16 +186,9 @@ export class DiagramView {
     this.running = true;
     try {
       const { text, note } = request.source();
-      const sketch = request.sketch === true;
-      if (text !== this.lastText || (this.lastSketched && !sketch)) {
-        const id = `${this.kind}-${++this.renderIds}`;
-        const theme = sketch ? currentSketchTheme() : undefined;
-        const sketched = theme ? drawSketch(id, text, theme) : undefined;
-        if (sketched) this.swap(sketched, text, true);
-        else {
-          const svg = parseSvg(await renderMermaid(id, text, this.offscreen));
-          if (generation === this.generation) this.swap(svg, text, false);
-        }
+      if (text !== this.lastText) {
+        const svg = parseSvg(await renderMermaid(`${this.kind}-${++this.renderIds}`, text, this.offscreen));
+        if (generation === this.generation) this.swap(svg, text);
       }
       if (generation === this.generation) {
         this.setNote(note);
@@ -233,13 +209,12 @@ export class DiagramView {
     else this.notifySettled();
   }
 
-  private swap(svg: SVGSVGElement, text: string, sketched: boolean): void {
+  private swap(svg: SVGSVGElement, text: string): void {
     const refocus = this.keyboard.hasNodeFocus();
     this.stage.replaceChildren(svg);
     this.panZoom.contentChanged(svg);
     this.keyboard.attach(svg, refocus);
     this.lastText = text;
-    this.lastSketched = sketched;
     this.renderCount++;
     // Visible to tests and the benchmark without any hook into the page's scripts.
     this.element.dataset.renders = String(this.renderCount);

@@ -1,9 +1,10 @@
 // The explorer app: owns the UI state, the session the webview holds and the page's parts, and decides what to
 // redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
-// picture), then the stage graph's classes (no re-render), then one coalesced render of the visible windowed diagram.
+// picture), then the stage graph's classes (no re-render), then one row appended to the thought drawings
+// (webview/thoughtGraphView.ts), drawn in the next frame.
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
-import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
-import { EARLIER_NODE_ID } from '../src/diagrams/branchTree';
+import { DIAGRAM_KINDS, type DiagramKind, THOUGHT_DIAGRAM_KINDS } from '../src/engine/browserSafe/diagramKinds';
+import { feedbackMarksBySeq, ThoughtGraphBuilder } from '../src/diagrams/thoughtGraph';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
@@ -11,8 +12,7 @@ import { snapshotOfView } from '../src/shared/sessionSnapshot';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
-import { DiagramFolding } from './diagramFolding';
-import { buildLayout, setShowAllButton, type ExplorerLayout } from './explorerLayout';
+import { buildLayout, type ExplorerLayout } from './explorerLayout';
 import { FeedbackControls } from './feedbackControls';
 import { FollowMode, scrollIntoContainer } from './followMode';
 import type { FeedbackRecord } from '../src/engine/model';
@@ -25,12 +25,9 @@ import { SessionOffer } from './sessionOffer';
 import { renderExportSvgs, serializeDiagram } from './svgExport';
 import { LiveAnnouncer } from './liveAnnouncer';
 import { applyNavigationState, collectNavigationState, type NavigationState } from './navigationState';
-import { describeThoughtNode } from './nodeLabels';
 import { SearchController } from './searchController';
 import { nodesById } from './svgNodes';
 import { currentThemeKind, watchTheme } from './theme';
-import { revealAll, revealUpTo } from './replayReveal';
-import { liveThoughtDiagram, REFINE_AFTER_MS, type LiveDiagram, type LiveDiagramOptions } from './thoughtDiagrams';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
@@ -43,14 +40,11 @@ export class ExplorerApp implements HostMessageHandler {
   private theme: ThemeKind;
   private readonly deliberation: DeliberationStatusView;
   private deliberationState: LiveDeliberationState | undefined;
-  private readonly folding: DiagramFolding;
-  private readonly nodeBudget: number | undefined;
-  /** Pending redraw at the full node budget once thoughts stop arriving (live redraws use a smaller one). */
-  private refineTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly foldedDiagrams = new Map<
-    ThoughtDiagramKind,
-    { key: string; thoughts: readonly ThoughtRecord[]; feedback: SessionSnapshot['feedback']; diagram: LiveDiagram }
-  >();
+  /**
+   * The thought graph of the session held, grown one thought at a time: a live thought appends a node and leaves the
+   * others as they were. Built again only for another session, or when the thoughts held are not the ones it grew from.
+   */
+  private graph: { thoughts: readonly ThoughtRecord[]; builder: ThoughtGraphBuilder } | undefined;
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
@@ -63,9 +57,7 @@ export class ExplorerApp implements HostMessageHandler {
     private readonly document: Document,
   ) {
     this.ui = restoreUiState(host.getState());
-    this.folding = new DiagramFolding(this.ui);
     const body = document.body;
-    this.nodeBudget = nodeBudgetOf(body);
     const surface = body.dataset.surface === 'panel' ? 'panel' : 'view';
     this.theme = currentThemeKind(body);
     configureMermaid(this.theme);
@@ -83,12 +75,11 @@ export class ExplorerApp implements HostMessageHandler {
         onReplayChange: (state) => {
           this.ui.replaySpeed = state.speed;
         },
-        onRendered: (kind, svg) => this.afterRender(kind, svg),
+        onRendered: (svg) => this.afterStageRender(svg),
         onRenderFailed: (kind, message) => host.post({ type: 'renderFailed', diagram: kind, message }),
-        onNodeClick: (nodeId) => this.onDiagramNodeClick(nodeId),
-        // The whole session, not shownThoughts(): during a replay that is a fresh slice per call, and drawn nodes are in it.
-        describeNode: (nodeId) => describeThoughtNode(nodeId, this.model.session?.thoughts ?? []),
-        onToggleShowAll: (kind) => this.toggleShowAll(kind),
+        onNodeClick: (nodeId) => this.onStageNodeClick(nodeId),
+        onSelectRow: (seq) => this.select(seq, 'diagram'),
+        onCopyMermaid: (kind) => host.post({ type: 'copyMermaid', diagram: kind, sessionId: this.model.session?.meta.id }),
         onSelectCard: (seq) => this.select(seq, 'card'),
         onViewChange: () => this.saveStateSoon(),
         onUserViewChange: () => this.follow.pause(),
@@ -116,15 +107,13 @@ export class ExplorerApp implements HostMessageHandler {
     this.search = new SearchController({
       thoughts: () => this.model.shownThoughts(),
       cardFor: (seq) => this.layout.cards.renderedCard(seq),
-      diagrams: () => DIAGRAM_KINDS.map((kind) => this.layout.views[kind]),
+      diagrams: () => [this.layout.stageView],
+      graphs: () => THOUGHT_DIAGRAM_KINDS.map((kind) => this.layout.graphs[kind]),
       onCurrent: (seq) => this.select(seq, 'search'),
     });
     this.layout.body.before(this.search.element);
-    // A folded node stands for the thoughts it holds, so search and selection find a thought inside one.
-    for (const kind of ['branchTree', 'revisionChain'] as const)
-      this.layout.views[kind].nodeIdForSeq = (seq) => this.folding.nodeHolding(kind, seq);
     // A stage-graph node stands for every thought written in its stage.
-    this.layout.views.stageGraph.nodeIdForSeq = (seq) => {
+    this.layout.stageView.nodeIdForSeq = (seq) => {
       const stage = this.model.shownThoughts()[seq]?.stage;
       return stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(stage);
     };
@@ -140,12 +129,12 @@ export class ExplorerApp implements HostMessageHandler {
 
   /** Zoom and pan per diagram, the keyboard's node per diagram and the search query, as plain data to save. */
   navigationState(): NavigationState {
-    return collectNavigationState(this.layout.views, this.search);
+    return collectNavigationState(this.layout.stageView, this.layout.graphs, this.search);
   }
 
   /** Puts back what navigationState() returned (read defensively: it comes from saved state). */
   restoreNavigation(saved: unknown): void {
-    applyNavigationState(saved, this.layout.views, this.search);
+    applyNavigationState(saved, this.layout.stageView, this.layout.graphs, this.search);
   }
 
   /** Starts listening to the host, the keyboard and the theme, then tells the host the webview is ready. */
@@ -172,7 +161,6 @@ export class ExplorerApp implements HostMessageHandler {
     layout.cards.clear();
     this.invalidateDiagrams();
     if (!sameSession) {
-      this.folding.forget();
       ui.selectedSeq = undefined;
       ui.replayPosition = undefined;
     }
@@ -222,8 +210,8 @@ export class ExplorerApp implements HostMessageHandler {
     if (!this.model.setFeedback(sessionId, feedback)) return;
     this.refreshFeedback();
     const snapshot = this.model.shownSnapshot();
-    // The branch tree marks the thoughts feedback is about.
-    if (snapshot && !this.layout.replay.active) this.requestThoughtDiagram('branchTree', snapshot);
+    // The thought drawings mark the thoughts feedback is about.
+    if (snapshot && !this.layout.replay.active) this.drawThoughtGraphs(false);
   }
 
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
@@ -276,13 +264,7 @@ export class ExplorerApp implements HostMessageHandler {
       this.host.post({ type: 'svgRendered', requestId, svgs: {}, errors: ['No session to render'] });
       return;
     }
-    const { svgs, errors } = await renderExportSvgs(
-      snapshotOfView(source),
-      source.strategy,
-      this.layout.views,
-      this.layout.stageGraph,
-      this.nodeBudget,
-    );
+    const { svgs, errors } = await renderExportSvgs(snapshotOfView(source), source.strategy, this.layout.stageView, this.layout.stageGraph);
     this.host.post({ type: 'svgRendered', requestId, svgs, errors });
   }
 
@@ -315,8 +297,7 @@ export class ExplorerApp implements HostMessageHandler {
     // A replay step shows its card without scrolling the page (and the title with it) away.
     if (layout.replay.active && thoughts.length > 0) this.scrollToCard(thoughts.length - 1, 'auto');
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
-    this.requestThoughtDiagrams(this.diagramSnapshot() ?? snapshot);
-    this.revealThoughtDiagrams();
+    this.drawThoughtGraphs(this.follow.active || layout.replay.active);
     layout.diff.show(thoughts, ui.selectedSeq);
     this.refreshFeedback();
   }
@@ -330,21 +311,16 @@ export class ExplorerApp implements HostMessageHandler {
     this.search.refresh();
     const strategy = model.strategyNamed(snapshot.meta.strategy);
     layout.header.show(snapshot.meta, strategy, model.position);
+    // Taken before the thought that ends the session switches following off: that thought is the answer, shown too.
+    const following = this.follow.active;
     this.follow.setLive(snapshot.meta.status === 'live');
-    const move = this.follow.active ? this.follow.nextMove() : 'auto';
-    if (this.follow.active) this.scrollToCard(snapshot.thoughts.length - 1, move);
+    const move = following ? this.follow.nextMove() : 'auto';
+    if (following) this.scrollToCard(snapshot.thoughts.length - 1, move);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
     layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
-    if (this.follow.active) this.followDiagram('stageGraph', move === 'smooth');
-    this.requestThoughtDiagrams(snapshot, true);
-    // When the session pauses, draw it again with the full node budget.
-    clearTimeout(this.refineTimer);
-    this.refineTimer = setTimeout(() => {
-      this.refineTimer = undefined;
-      const settled = this.model.shownSnapshot();
-      if (settled && !this.layout.replay.active) this.requestThoughtDiagrams(settled);
-    }, REFINE_AFTER_MS);
+    if (following) this.followDiagram('stageGraph', move === 'smooth');
+    this.drawThoughtGraphs(following);
     this.refreshFeedback();
   }
 
@@ -373,33 +349,18 @@ export class ExplorerApp implements HostMessageHandler {
     column.dataset.followedSeq = String(seq);
   }
 
-  /** Pans a diagram (not the page) so its newest node, or the stage graph's current stage, is inside its canvas. */
+  /**
+   * Brings the newest thought into a diagram's view: the stage graph pans (not the page) to the current stage, a
+   * thought drawing scrolls to its newest row (never zooms).
+   */
   private followDiagram(kind: DiagramKind, glide: boolean): void {
-    const svg = this.layout.views[kind].svg;
-    if (!svg) return;
-    let node: Element | null | undefined;
-    if (kind === 'stageGraph') node = svg.querySelector('g.node.current');
-    else {
+    if (kind !== 'stageGraph') {
       const last = this.model.shownThoughts().length - 1;
-      const nodeId = last < 0 ? undefined : this.folding.nodeHolding(kind, last);
-      node = nodeId === undefined ? undefined : nodesById(svg).get(nodeId);
+      if (last >= 0) this.layout.graphs[kind].scrollToRow(last, 'follow');
+      return;
     }
-    if (node) this.layout.views[kind].panZoom.ensureVisible(node, glide);
-  }
-
-  /** What the thought diagrams draw: the whole session during a replay (revealed up to its position), else what is shown. */
-  private diagramSnapshot(): SessionSnapshot | undefined {
-    return this.layout.replay.active ? this.model.wholeSnapshot() : this.model.shownSnapshot();
-  }
-
-  /** During a replay, each thought diagram shows what the thoughts up to the position drew; otherwise all of it. */
-  private revealThoughtDiagrams(): void {
-    for (const kind of ['branchTree', 'revisionChain'] as const) {
-      const svg = this.layout.views[kind].svg;
-      if (!svg) continue;
-      if (this.layout.replay.active) revealUpTo(svg, this.folding.members(kind), this.model.position);
-      else revealAll(svg);
-    }
+    const node = this.layout.stageView.svg?.querySelector('g.node.current');
+    if (node) this.layout.stageView.panZoom.ensureVisible(node, glide);
   }
 
   /** The header's budget line: derived from the thoughts shown, with whatever the host knows (running roles) on top. */
@@ -409,55 +370,38 @@ export class ExplorerApp implements HostMessageHandler {
     this.layout.header.showDeliberation(derived && fromHost && !this.layout.replay.active ? { ...derived, ...fromHost } : derived);
   }
 
-  private requestThoughtDiagrams(snapshot: SessionSnapshot, streaming = false): void {
-    this.requestThoughtDiagram('branchTree', snapshot, streaming);
-    this.requestThoughtDiagram('revisionChain', snapshot, streaming);
-  }
-
-  private requestThoughtDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, streaming = false): void {
-    const folding = this.folding;
-    const showAll = folding.showAll(kind);
-    const view = this.layout.views[kind];
-    setShowAllButton(view, showAll, folding.isOpened(kind));
-    const expanded = folding.expanded(kind);
-    const pinned = this.ui.selectedSeq === undefined ? [] : [this.ui.selectedSeq];
-    const options = { showAll, expanded, pinned, nodeBudget: this.nodeBudget, streaming, room: view.roomWidth };
-    // While the session is live, every thought redraws: the quick drawing keeps up (webview/sketchDrawing.ts), the
-    // thought that ends it included (Mermaid's first render in a page takes ~0.7 s). A finished, saved or replayed
-    // session is drawn by Mermaid, as the exports are: once it pauses, or when it is opened.
-    const sketch = !this.layout.replay.active && (streaming || snapshot.meta.status === 'live');
-    // Built at render time, so a burst of requests builds the text once.
-    view.request({
-      sketch,
-      source: () => {
-        const diagram = this.foldedDiagram(kind, snapshot, options);
-        folding.remember(kind, diagram.members);
-        return diagram;
-      },
-    });
-  }
-
   /**
-   * The folded diagram, computed again only when the session or the options changed: a replay step asks for the same
-   * whole-session drawing each time, and folding 10,000 thoughts takes 30–40 ms, most of a frame.
+   * The thought drawings from the session held: its whole graph (a replay reveals the rows up to its position in
+   * place), its feedback marks, and, when `follow`, the newest shown row scrolled into view.
    */
-  private foldedDiagram(kind: ThoughtDiagramKind, snapshot: SessionSnapshot, options: LiveDiagramOptions): LiveDiagram {
-    const key = JSON.stringify([snapshot.thoughts.length, options]);
-    const cached = this.foldedDiagrams.get(kind);
-    if (cached && cached.key === key && cached.thoughts === snapshot.thoughts && cached.feedback === snapshot.feedback)
-      return cached.diagram;
-    const diagram = liveThoughtDiagram(kind, snapshot, options);
-    this.foldedDiagrams.set(kind, { key, thoughts: snapshot.thoughts, feedback: snapshot.feedback, diagram });
-    return diagram;
+  private drawThoughtGraphs(follow: boolean): void {
+    const session = this.model.session;
+    if (!session) return;
+    const graph = this.thoughtGraph(session.thoughts);
+    const replaying = this.layout.replay.active;
+    const marks = replaying ? new Map() : feedbackMarksBySeq(session);
+    const limit = replaying ? this.model.position : session.thoughts.length;
+    const live = !replaying && session.meta.status === 'live';
+    for (const kind of THOUGHT_DIAGRAM_KINDS) {
+      const view = this.layout.graphs[kind];
+      view.show({ graph, marks, limit, live });
+      view.setSelected(this.ui.selectedSeq);
+      if (follow && limit > 0) view.scrollToRow(limit - 1, 'follow');
+    }
   }
 
-  /** Opens a folded node of a thought diagram in place (click, or Enter from keyboard navigation); false if not one. */
-  expandFoldedNode(kind: DiagramKind, nodeId: string): boolean {
-    if (!isThoughtDiagram(kind) || !this.folding.expand(kind, nodeId)) return false;
-    this.saveState();
-    const snapshot = this.diagramSnapshot();
-    if (snapshot) this.requestThoughtDiagram(kind, snapshot);
-    return true;
+  /** The graph of `thoughts`, grown by the thoughts added since the last call when they extend the ones it holds. */
+  private thoughtGraph(thoughts: readonly ThoughtRecord[]) {
+    const held = this.graph;
+    const grown = held?.builder.graph.nodes.length ?? 0;
+    if (!held || grown > thoughts.length || (grown > 0 && held.thoughts[grown - 1] !== thoughts[grown - 1])) {
+      this.graph = { thoughts, builder: new ThoughtGraphBuilder() };
+    } else {
+      held.thoughts = thoughts;
+    }
+    const current = this.graph as { thoughts: readonly ThoughtRecord[]; builder: ThoughtGraphBuilder };
+    for (let seq = current.builder.graph.nodes.length; seq < thoughts.length; seq++) current.builder.add(thoughts[seq]);
+    return current.builder.graph;
   }
 
   private changeTheme(kind: ThemeKind): void {
@@ -468,40 +412,26 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   private invalidateDiagrams(): void {
-    for (const view of Object.values(this.layout.views)) view.invalidate();
+    this.layout.stageView.invalidate();
     this.layout.stageGraph.invalidate();
   }
 
-  private afterRender(kind: DiagramKind, svg: SVGSVGElement): void {
-    if (kind === 'stageGraph') this.layout.stageGraph.afterRender(svg);
-    else if (this.layout.replay.active) revealUpTo(svg, this.folding.members(kind), this.model.position);
-    const selected = this.markSelectedNode(kind, svg);
-    this.search.markDiagram(svg, this.layout.views[kind].nodeIdForSeq);
-    // A new drawing: jump (no glide) to the newest node, the old drawing is gone anyway.
-    if (this.follow.active) this.followDiagram(kind, false);
-    // A whole diagram at natural size can be thousands of pixels wide and tall: bring the selected thought, else the
-    // latest one, into view instead of leaving the view on an empty corner.
-    if (kind !== 'stageGraph' && this.ui.showAll.includes(kind) && this.layout.views[kind].viewMode !== 'free') {
-      const last = this.model.shownThoughts().length - 1;
-      const target = selected ?? (last >= 0 ? nodesById(svg).get(`t${last}`) : undefined);
-      if (target) this.layout.views[kind].reveal(target);
-    }
+  private afterStageRender(svg: SVGSVGElement): void {
+    this.layout.stageGraph.afterRender(svg);
+    this.markSelectedStage(svg);
+    this.search.markDiagram(svg, this.layout.stageView.nodeIdForSeq);
+    // A new drawing: jump (no glide) to the current stage, the old drawing is gone anyway.
+    if (this.follow.active) this.followDiagram('stageGraph', false);
   }
 
-  /** Marks the selected thought's node (its stage's node in the stage graph); returns it when drawn. */
-  private markSelectedNode(kind: DiagramKind, svg: SVGSVGElement): SVGGElement | undefined {
+  /** Marks the stage node of the selected thought in the stage graph; returns it when drawn. */
+  private markSelectedStage(svg: SVGSVGElement): SVGGElement | undefined {
     for (const node of svg.querySelectorAll('.selected-node')) node.classList.remove('selected-node');
     const seq = this.ui.selectedSeq;
     if (seq === undefined) return undefined;
     const thought = this.model.shownThoughts()[seq];
     if (!thought) return undefined;
-    // A thought inside a folded node marks that node.
-    const nodeId =
-      kind === 'stageGraph'
-        ? thought.stage === undefined
-          ? undefined
-          : this.layout.stageGraph.nodeIdFor(thought.stage)
-        : this.folding.nodeHolding(kind, seq);
+    const nodeId = thought.stage === undefined ? undefined : this.layout.stageGraph.nodeIdFor(thought.stage);
     if (nodeId === undefined) return undefined;
     const node = nodesById(svg).get(nodeId);
     node?.classList.add('selected-node');
@@ -518,20 +448,11 @@ export class ExplorerApp implements HostMessageHandler {
     this.redrawAll();
   }
 
-  private toggleShowAll(kind: DiagramKind): void {
-    if (!isThoughtDiagram(kind)) return;
-    this.folding.toggle(kind);
-    // Another drawing altogether: the view follows it again instead of keeping a zoom chosen for the other one.
-    this.layout.views[kind].panZoom.reset();
-    this.saveState();
-    const snapshot = this.diagramSnapshot();
-    if (snapshot && isThoughtDiagram(kind)) this.requestThoughtDiagram(kind, snapshot);
-  }
-
   private setActiveTab(kind: DiagramKind): void {
     this.ui.activeTab = kind;
     delete this.ui.insightsShown;
-    for (const other of DIAGRAM_KINDS) this.layout.views[other].setVisible(other === kind);
+    this.layout.stageView.setVisible(kind === 'stageGraph');
+    for (const other of THOUGHT_DIAGRAM_KINDS) this.layout.graphs[other].setVisible(other === kind);
     // After the view's own re-layout in the next frame (a hidden tab had no size to pan in).
     requestAnimationFrame(() => {
       if (this.follow.active) this.followDiagram(kind, false);
@@ -547,13 +468,18 @@ export class ExplorerApp implements HostMessageHandler {
     // The person picked a thought to look at: following the newest one would take it away.
     if (source !== 'restore') this.follow.pause();
     layout.cards.select(seq, source !== 'card');
-    for (const kind of DIAGRAM_KINDS) {
-      const svg = layout.views[kind].svg;
-      const node = svg ? this.markSelectedNode(kind, svg) : undefined;
-      // Tab into a diagram lands on the selected thought.
-      if (node) layout.views[kind].keyboard.currentNodeId = node.dataset.nodeId;
-      // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
-      if (node && (source === 'card' || source === 'search') && kind === ui.activeTab) layout.views[kind].reveal(node);
+    const svg = layout.stageView.svg;
+    const node = svg ? this.markSelectedStage(svg) : undefined;
+    // Tab into a diagram lands on the selected thought.
+    if (node) layout.stageView.keyboard.currentNodeId = node.dataset.nodeId;
+    // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
+    const picked = source === 'card' || source === 'search';
+    if (node && picked && ui.activeTab === 'stageGraph') layout.stageView.reveal(node);
+    for (const kind of THOUGHT_DIAGRAM_KINDS) {
+      const graph = layout.graphs[kind];
+      graph.setSelected(seq);
+      graph.currentRow = seq;
+      if ((picked || source === 'restore') && kind === ui.activeTab) graph.scrollToRow(seq, 'reveal');
     }
     layout.diff.show(thoughts, seq);
     this.refreshFeedback();
@@ -562,11 +488,7 @@ export class ExplorerApp implements HostMessageHandler {
     if (sessionId !== undefined && source !== 'restore') this.host.post({ type: 'selectThought', sessionId, seq });
   }
 
-  private onDiagramNodeClick(nodeId: string): void {
-    const thoughtMatch = /^t(\d+)$/.exec(nodeId);
-    if (thoughtMatch) return this.select(Number(thoughtMatch[1]), 'diagram');
-    if (nodeId === EARLIER_NODE_ID) return this.toggleShowAll('branchTree');
-    if (this.expandFoldedNode(this.ui.activeTab, nodeId)) return;
+  private onStageNodeClick(nodeId: string): void {
     const stage = this.layout.stageGraph.stageFor(nodeId);
     if (stage === undefined) return;
     // A stage node marks its thoughts through the search (`stage:name`, shown in the search box so the person can
@@ -576,9 +498,11 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   private exportSvgInView(): void {
-    const svg = this.layout.views[this.ui.activeTab].svg;
-    if (!svg) return;
-    this.host.post({ type: 'exportSvg', diagram: this.ui.activeTab, svg: serializeDiagram(svg), sessionId: this.model.session?.meta.id });
+    const kind = this.ui.activeTab;
+    const svg = kind === 'stageGraph' ? this.layout.stageView.svg : undefined;
+    const text = kind === 'stageGraph' ? (svg ? serializeDiagram(svg) : undefined) : this.layout.graphs[kind].exportSvg();
+    if (text === undefined) return;
+    this.host.post({ type: 'exportSvg', diagram: kind, svg: text, sessionId: this.model.session?.meta.id });
   }
 
   /** Zoom and pan change at every wheel step and drag frame: saved once they settle. */
@@ -595,10 +519,4 @@ export class ExplorerApp implements HostMessageHandler {
     const { sessionId, activeTab, selectedSeq } = this.ui;
     this.host.post({ type: 'uiState', sessionId, activeTab, selectedSeq });
   }
-}
-
-/** The node budget the host put on the page (setting `thoughtExplorer.diagrams.nodeBudget`), if valid. */
-function nodeBudgetOf(body: HTMLElement): number | undefined {
-  const value = Number(body.dataset.nodeBudget);
-  return Number.isInteger(value) && value >= 1 ? value : undefined;
 }

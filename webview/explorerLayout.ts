@@ -1,7 +1,7 @@
 // The explorer page's structure: header, replay bar, empty state, the three diagrams in tabs (with their "Show all"
 // notes and the word diff under the revision chain) and the thought cards. Builds the elements once and hands back the
 // parts the app drives; what happens on a click is the app's business (passed in as callbacks).
-import { DIAGRAM_KINDS, type DiagramKind } from '../src/engine/browserSafe/diagramKinds';
+import { DIAGRAM_KINDS, type DiagramKind, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramView } from './diagramView';
 import { ExplorerHeader } from './header';
 import { InsightsView } from './insightsView';
@@ -10,6 +10,7 @@ import { ReplayController, type ReplaySnapshot } from './replayController';
 import { RevisionDiffView } from './revisionDiffView';
 import { StageGraphView } from './stageGraphView';
 import { ThoughtCards } from './thoughtCards';
+import { ThoughtGraphView } from './thoughtGraphView';
 import { tabIndex } from './uiState';
 
 export const DIAGRAM_TITLES: Record<DiagramKind, string> = {
@@ -34,17 +35,20 @@ export interface LayoutCallbacks {
   onExportSvg: () => void;
   onReplaySeek: (position: number) => void;
   onReplayChange: (state: ReplaySnapshot) => void;
-  onRendered: (kind: DiagramKind, svg: SVGSVGElement) => void;
+  /** The stage graph was drawn. */
+  onRendered: (svg: SVGSVGElement) => void;
   /** The person opened the Insights tab. */
   onSelectInsights: () => void;
   onRenderFailed: (kind: DiagramKind, message: string) => void;
+  /** A stage-graph node was clicked or activated. */
   onNodeClick: (nodeId: string) => void;
-  /** A diagram node's spoken label (webview/nodeLabels.ts). */
-  describeNode?: (nodeId: string) => string | undefined;
+  /** A thought's row was clicked or activated in the branch tree or the revision links. */
+  onSelectRow: (seq: number) => void;
+  /** "Copy as Mermaid" under a thought diagram. */
+  onCopyMermaid: (kind: ThoughtDiagramKind) => void;
   onViewChange?: () => void;
-  /** The person zoomed or panned a diagram. */
+  /** The person zoomed, panned or scrolled a diagram. */
   onUserViewChange?: () => void;
-  onToggleShowAll: (kind: DiagramKind) => void;
   onSelectCard: (seq: number) => void;
   onCardsWindowMoved?: () => void;
   onSelectTab: (kind: DiagramKind) => void;
@@ -54,8 +58,11 @@ export interface LayoutCallbacks {
 export interface ExplorerLayout {
   header: ExplorerHeader;
   replay: ReplayController;
-  views: Record<DiagramKind, DiagramView>;
+  /** The stage graph's Mermaid drawing. */
+  stageView: DiagramView;
   stageGraph: StageGraphView;
+  /** The thoughts' own drawing, in the branch tree's tab and (revision links picked out) the revision tab. */
+  graphs: Record<ThoughtDiagramKind, ThoughtGraphView>;
   diff: RevisionDiffView;
   cards: ThoughtCards;
   /** The Insights tab, after the diagram tabs. */
@@ -70,8 +77,22 @@ export interface ExplorerLayout {
 export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks: LayoutCallbacks, insightsShown = false): ExplorerLayout {
   const header = new ExplorerHeader({ onOpenInPanel: callbacks.onOpenInPanel, onExportSvg: callbacks.onExportSvg });
   const replay = new ReplayController({ onSeek: callbacks.onReplaySeek, onChange: callbacks.onReplayChange });
-  const views = diagramViews(callbacks);
-  const stageGraph = new StageGraphView(views.stageGraph);
+  const stageView = new DiagramView({
+    kind: 'stageGraph',
+    title: DIAGRAM_TITLES.stageGraph,
+    onRendered: (_view, svg) => callbacks.onRendered(svg),
+    onFailed: (_view, message) => callbacks.onRenderFailed('stageGraph', message),
+    onNodeClick: callbacks.onNodeClick,
+    onViewChange: callbacks.onViewChange,
+    onUserViewChange: callbacks.onUserViewChange,
+  });
+  const stageGraph = new StageGraphView(stageView);
+  const graphs = thoughtGraphViews(callbacks);
+  const elements: Record<DiagramKind, HTMLElement> = {
+    stageGraph: stageView.element,
+    branchTree: graphs.branchTree.element,
+    revisionChain: graphs.revisionChain.element,
+  };
   const diff = new RevisionDiffView();
   const cards = new ThoughtCards({ onSelect: callbacks.onSelectCard, onWindowMoved: callbacks.onCardsWindowMoved });
 
@@ -85,7 +106,7 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
     tabHeader.title = DIAGRAM_TITLES[kind];
     const panel = document.createElement('vscode-tab-panel');
     panel.dataset.diagram = kind;
-    panel.append(views[kind].element);
+    panel.append(elements[kind]);
     if (kind === 'revisionChain') panel.append(diff.element);
     tabs.append(tabHeader, panel);
   }
@@ -117,46 +138,20 @@ export function buildLayout(root: HTMLElement, activeTab: DiagramKind, callbacks
   body.append(diagramsColumn, cardsColumn);
   root.append(header.element, replay.element, empty, body);
 
-  for (const kind of DIAGRAM_KINDS) views[kind].setVisible(!insightsShown && kind === activeTab);
-  return { header, replay, views, stageGraph, diff, cards, insights, cardsColumn, empty, body };
+  stageView.setVisible(!insightsShown && activeTab === 'stageGraph');
+  for (const kind of ['branchTree', 'revisionChain'] as const) graphs[kind].setVisible(!insightsShown && kind === activeTab);
+  return { header, replay, stageView, stageGraph, graphs, diff, cards, insights, cardsColumn, empty, body };
 }
 
-/**
- * The button under a thought diagram: "Expand all" while it is folded to the budget, "Fold" once the person opened
- * anything (a folded node, or everything). A diagram shown whole keeps its natural size and scrolls.
- */
-export function setShowAllButton(view: DiagramView, showAll: boolean, opened = showAll): void {
-  const button = view.noteElement.querySelector<HTMLElement>('.show-all');
-  if (button) {
-    button.textContent = opened ? 'Fold' : 'Expand all';
-    button.setAttribute('icon', opened ? 'fold' : 'unfold');
-  }
-  view.element.classList.toggle('natural-size', showAll);
-}
-
-function diagramViews(callbacks: LayoutCallbacks): Record<DiagramKind, DiagramView> {
-  const entries = DIAGRAM_KINDS.map((kind): [DiagramKind, DiagramView] => {
-    const view = new DiagramView({
+function thoughtGraphViews(callbacks: LayoutCallbacks): Record<ThoughtDiagramKind, ThoughtGraphView> {
+  const view = (kind: ThoughtDiagramKind): ThoughtGraphView =>
+    new ThoughtGraphView({
       kind,
       title: DIAGRAM_TITLES[kind],
-      onRendered: (_view, svg) => callbacks.onRendered(kind, svg),
-      onFailed: (_view, message) => callbacks.onRenderFailed(kind, message),
-      onNodeClick: callbacks.onNodeClick,
-      describeNode: callbacks.describeNode,
-      onViewChange: callbacks.onViewChange,
-      onUserViewChange: callbacks.onUserViewChange,
+      onSelect: callbacks.onSelectRow,
+      onUserScroll: () => callbacks.onUserViewChange?.(),
+      onViewChange: () => callbacks.onViewChange?.(),
+      onCopyMermaid: () => callbacks.onCopyMermaid(kind),
     });
-    const note = view.noteElement;
-    const text = document.createElement('span');
-    text.className = 'diagram-note-text';
-    const toggle = document.createElement('vscode-button');
-    toggle.setAttribute('secondary', '');
-    toggle.className = 'show-all';
-    toggle.dataset.diagram = kind;
-    toggle.addEventListener('click', () => callbacks.onToggleShowAll(kind));
-    note.append(text, toggle);
-    note.hidden = true;
-    return [kind, view];
-  });
-  return Object.fromEntries(entries) as Record<DiagramKind, DiagramView>;
+  return { branchTree: view('branchTree'), revisionChain: view('revisionChain') };
 }

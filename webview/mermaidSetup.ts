@@ -3,13 +3,12 @@
 import mermaid from 'mermaid';
 import { FLOWCHART_LAYOUT } from '../src/diagrams/diagramLayout';
 import type { ThemeKind } from '../src/shared/protocol';
-import type { SketchTheme } from './sketchDrawing';
 import { mermaidThemeVariables } from './theme';
 
 /**
  * Mermaid refuses text longer than maxTextSize (default 50,000 characters) and flowcharts with more than maxEdges
  * edges (default 500). A full 1,000-thought branch tree is about 120,000 characters and 1,100 edges, so both are
- * raised well above it; the live view is windowed anyway, so only "show all" and exports come near them.
+ * raised well above it; only exports drawn by Mermaid (the CLI's HTML export) come near them.
  */
 export const MAX_TEXT_SIZE = 2_000_000;
 export const MAX_EDGES = 20_000;
@@ -17,15 +16,6 @@ export const MAX_EDGES = 20_000;
 /** (Re)initialises Mermaid for the theme in force; the app calls it once at start and on each theme change. */
 export function configureMermaid(kind: ThemeKind): void {
   const themeVariables = mermaidThemeVariables(kind);
-  const colour = (name: string): string => String(themeVariables[name]);
-  sketchTheme = {
-    nodeFill: colour('mainBkg'),
-    nodeBorder: colour('nodeBorder'),
-    text: colour('primaryTextColor'),
-    line: colour('lineColor'),
-    labelBackground: colour('edgeLabelBackground'),
-    fontFamily: colour('fontFamily'),
-  };
   mermaid.initialize({
     startOnLoad: false,
     securityLevel: 'strict',
@@ -43,13 +33,6 @@ export function configureMermaid(kind: ThemeKind): void {
     fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
     logLevel: 'fatal',
   });
-}
-
-let sketchTheme: SketchTheme | undefined;
-
-/** The live view's own drawing takes the colours Mermaid was last configured with, so both look alike. */
-export function currentSketchTheme(): SketchTheme | undefined {
-  return sketchTheme;
 }
 
 export async function renderMermaid(id: string, text: string, offscreen: Element): Promise<string> {

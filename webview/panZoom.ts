@@ -1,7 +1,7 @@
 // Zoom and pan of one diagram canvas: ctrl+wheel and trackpad pinch (Chromium reports a pinch as ctrl+wheel), the
 // wheel alone pans where the drawing overflows (and lets the page scroll where it does not), drag pans, arrows pan when
 // the canvas itself has focus, and the toolbar's −, +, fit and 1:1. Applied as a CSS transform on the element that
-// holds the SVG, without a layer of its own: on a 1,000-node drawing bench/diagramZoom.ts measured it smoother than
+// holds the SVG, without a layer of its own: on a 1,000-node drawing (a former bench, bench/diagramZoom.ts) it measured smoother than
 // rewriting the SVG's viewBox (which re-lays out every label: ~30 ms a zoom step) and than the same transform with
 // will-change (every step re-rastered the whole tall layer). The view's mode decides what a redraw does: `auto`
 // refits the width, `fit` refits the whole drawing, `free` keeps what the person chose.

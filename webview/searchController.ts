@@ -1,5 +1,5 @@
 // Search state for the session on screen: the query, its hits (thought seqs) and the current one; marks the hits on
-// the cards and on every drawn diagram (through each view's nodeIdForSeq, so a folded node holding a hit is marked),
+// the cards and on every drawn diagram (the stage graph through its nodeIdForSeq, the thought drawings on their rows),
 // and keeps both up to date as the session grows and diagrams redraw.
 import type { ThoughtRecord } from '../src/engine/model';
 import { SearchBar } from './searchBar';
@@ -8,8 +8,10 @@ import { searchThoughts } from './sessionSearch';
 export interface SearchTargets {
   thoughts: () => readonly ThoughtRecord[];
   cardFor: (seq: number) => HTMLElement | undefined;
-  /** The drawn diagrams: their SVG (if any) and the node id standing for a thought. */
+  /** The drawn Mermaid diagrams (the stage graph): their SVG (if any) and the node id standing for a thought. */
   diagrams: () => { svg: SVGSVGElement | null; nodeIdForSeq: (seq: number) => string | undefined }[];
+  /** The thought drawings (webview/thoughtGraphView.ts): they mark the hits on their rows themselves. */
+  graphs: () => { setSearch(hits: readonly number[], current: number | undefined): void }[];
   /** Stepping onto a hit shows it: the app selects the thought (card and node revealed). */
   onCurrent: (seq: number) => void;
 }
@@ -51,7 +53,7 @@ export class SearchController {
     const kept = currentSeq === undefined ? -1 : this.hits.indexOf(currentSeq);
     this.current = kept === -1 ? undefined : kept;
     this.markCards();
-    for (const diagram of this.targets.diagrams()) if (diagram.svg) this.markDiagram(diagram.svg, diagram.nodeIdForSeq);
+    this.markDiagrams();
     this.bar.show(this.hits.length, this.current, this.query);
   }
 
@@ -60,9 +62,15 @@ export class SearchController {
     const count = this.hits.length;
     this.current = this.current === undefined ? (delta === 1 ? 0 : count - 1) : (this.current + delta + count) % count;
     this.markCards();
-    for (const diagram of this.targets.diagrams()) if (diagram.svg) this.markDiagram(diagram.svg, diagram.nodeIdForSeq);
+    this.markDiagrams();
     this.bar.show(count, this.current, this.query);
     this.targets.onCurrent(this.hits[this.current]);
+  }
+
+  private markDiagrams(): void {
+    for (const diagram of this.targets.diagrams()) if (diagram.svg) this.markDiagram(diagram.svg, diagram.nodeIdForSeq);
+    const current = this.current === undefined ? undefined : this.hits[this.current];
+    for (const graph of this.targets.graphs()) graph.setSearch(this.hits, current);
   }
 
   /** Marks the hits on a freshly drawn diagram (the app calls it after every render). */

@@ -1,12 +1,14 @@
-// SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and SVGs (folded to the node budget) of
-// every diagram for the host's HTML/Markdown export, rendered off-screen so the views on screen are left alone.
-import { DIAGRAM_KINDS, type DiagramKind } from '../src/engine/browserSafe/diagramKinds';
+// SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and SVGs of every diagram for
+// the host's HTML/Markdown export, made off-screen so the views on screen are left alone. The thought diagrams are the
+// explorer's own drawing of every row (src/diagrams/thoughtGraphSvg.ts), the stage graph is Mermaid's.
+import { feedbackMarksBySeq, thoughtGraph } from '../src/diagrams/thoughtGraph';
+import { thoughtGraphSvg } from '../src/diagrams/thoughtGraphSvg';
+import { DIAGRAM_KINDS } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionSnapshot } from '../src/engine/model';
 import { type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
 import { DIAGRAM_TITLES } from './explorerLayout';
 import type { StageGraphView } from './stageGraphView';
-import { fullThoughtDiagram } from './thoughtDiagrams';
 import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
 /** The drawn SVG as standalone text, without the on-screen selection and search marks or the keyboard's tab stops. */
@@ -23,18 +25,19 @@ export function serializeDiagram(svg: SVGSVGElement): string {
 export async function renderExportSvgs(
   snapshot: SessionSnapshot,
   strategy: StrategyView | undefined,
-  views: Record<DiagramKind, DiagramView>,
+  stageView: DiagramView,
   stageGraph: StageGraphView,
-  /** The node budget the thought diagrams fold to (the explorer's setting). */
-  nodeBudget?: number,
 ): Promise<{ svgs: RenderedSvgs; errors: string[] }> {
   const svgs: RenderedSvgs = {};
   const errors: string[] = [];
-  const source = (kind: DiagramKind): string =>
-    kind === 'stageGraph' ? stageGraph.sourceFor(snapshot, strategy) : fullThoughtDiagram(kind, snapshot, nodeBudget);
+  const graph = thoughtGraph(snapshot.thoughts);
+  const marks = feedbackMarksBySeq(snapshot);
   for (const kind of DIAGRAM_KINDS) {
     try {
-      svgs[kind] = await views[kind].renderDetached(source(kind));
+      svgs[kind] =
+        kind === 'stageGraph'
+          ? await stageView.renderDetached(stageGraph.sourceFor(snapshot, strategy))
+          : thoughtGraphSvg(graph, marks, DIAGRAM_TITLES[kind]);
     } catch (error) {
       errors.push(`${DIAGRAM_TITLES[kind]}: ${errorMessage(error)}`);
     }

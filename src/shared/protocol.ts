@@ -147,6 +147,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     sessionId: z.optional(shortText()),
   }),
   z.object({ type: z.literal('renderFailed'), diagram: diagramKindSchema, message: z.string().check(z.maxLength(MAX_ERROR_LENGTH)) }),
+  /** "Copy as Mermaid": the host writes the diagram's Mermaid text (as the Markdown export has it) to the clipboard. */
+  z.object({ type: z.literal('copyMermaid'), diagram: diagramKindSchema, sessionId: z.optional(shortText()) }),
   z.object({
     type: z.literal('svgRendered'),
     requestId: shortText(),

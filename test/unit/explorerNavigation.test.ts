@@ -196,15 +196,17 @@ describe('saved navigation state', () => {
   it('keeps what is well-formed and drops the rest', () => {
     const state = readNavigationState({
       views: { branchTree: { mode: 'free', scale: 2, x: -10, y: 5 }, stageGraph: { mode: 'zoomy', scale: 1, x: 0, y: 0 }, nope: {} },
+      scroll: { branchTree: 520, revisionChain: -4, stageGraph: 10 },
       focusedNode: { branchTree: 't12', revisionChain: '<img src=x>' },
       search: 'stage:critique',
     });
     assert.deepEqual(state, {
       views: { branchTree: { mode: 'free', scale: 2, x: -10, y: 5 } },
+      scroll: { branchTree: 520 },
       focusedNode: { branchTree: 't12' },
       search: 'stage:critique',
     });
-    assert.deepEqual(readNavigationState('garbage'), { views: {}, focusedNode: {}, search: '' });
+    assert.deepEqual(readNavigationState('garbage'), { views: {}, scroll: {}, focusedNode: {}, search: '' });
     assert.equal(readNavigationState({ views: { branchTree: { mode: 'fit', scale: 1e9, x: 0, y: 0 } } }).views.branchTree?.scale, 4);
   });
 });

@@ -166,10 +166,13 @@ describe('a 10,000-thought session in the explorer', () => {
       assert.equal(await explorer.page.getAttribute('vscode-tabs', 'selected-index'), '0');
       assert.equal(await explorer.page.locator('.thought-card.selected').count(), 0);
       const state = await savedState(explorer);
-      assert.deepEqual([state.sessionId, state.mode, state.activeTab, state.showAll], ['small', 'live', 'stageGraph', []]);
-      // The malformed navigation was dropped: what is saved now is the view's own state (zoom and pan per diagram).
-      const navigation = state.navigation as { views?: Record<string, unknown>; search?: unknown } | undefined;
-      assert.deepEqual(Object.keys(navigation?.views ?? {}).sort(), ['branchTree', 'revisionChain', 'stageGraph']);
+      assert.deepEqual([state.sessionId, state.mode, state.activeTab, 'showAll' in state], ['small', 'live', 'stageGraph', false]);
+      // The malformed navigation was dropped: what is saved now is the view's own state (the stage graph's zoom and
+      // pan, the thought drawings' scroll).
+      const navigation = state.navigation as
+        { views?: Record<string, unknown>; scroll?: Record<string, unknown>; search?: unknown } | undefined;
+      assert.deepEqual(Object.keys(navigation?.views ?? {}), ['stageGraph']);
+      assert.deepEqual(Object.keys(navigation?.scroll ?? {}).sort(), ['branchTree', 'revisionChain']);
       assert.equal(navigation?.search, '');
       assert.deepEqual(explorer.record.pageErrors, []);
       assert.deepEqual(explorer.record.dialogs, []);

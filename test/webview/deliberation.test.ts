@@ -120,40 +120,21 @@ describe('explorer: a six-hats deliberation', () => {
       const edges = await explorer.page.$$eval('section.diagram-stageGraph svg path.taken[data-id]', (paths) => paths.length);
       assert.equal(edges, 10, 'framing → 5 hats, 5 hats → synthesis, all taken');
 
-      // Branch tree (the whole session, well within the node budget): the five parallel hats on one rank.
+      // Branch tree: a row per thought, the five parallel hats each on a lane of its own beside the framing's.
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t6-"]');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
-      assert.deepEqual((await drawnNodeIds(explorer, 'branchTree')).filter((id) => /^t\d+$/.test(id)).sort(), [
-        't0',
-        't1',
-        't2',
-        't3',
-        't4',
-        't5',
-        't6',
-      ]);
-      const boxes = await explorer.page.$$eval('section.diagram-branchTree svg g.node', (nodes) =>
-        nodes.map((node) => {
-          const box = node.getBoundingClientRect();
-          return {
-            id: node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1],
-            x: box.x + box.width / 2,
-            y: box.y + box.height / 2,
-          };
-        }),
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="6"]');
+      assert.deepEqual((await drawnNodeIds(explorer, 'branchTree')).sort(), ['t0', 't1', 't2', 't3', 't4', 't5', 't6']);
+      const dots = await explorer.page.$$eval('section.diagram-branchTree circle.graph-dot', (circles) =>
+        circles.map((circle) => ({ x: Number(circle.getAttribute('cx')), y: Number(circle.getAttribute('cy')) })),
       );
       await explorer.screenshot('deliberation-branch-tree');
-      const hatSeqs = session.thoughts.filter((thought) => thought.branchId !== undefined).map((thought) => `t${thought.seq}`);
-      const hatBoxes = boxes.filter((box) => hatSeqs.includes(box.id ?? ''));
-      assert.equal(hatBoxes.length, 5);
-      // Side by side: one rank (same y top-down, same x left-to-right), five distinct places along it.
-      const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
-      const [along, across] = spread(hatBoxes.map((box) => box.y)) < 2 ? (['x', 'y'] as const) : (['y', 'x'] as const);
-      assert.ok(spread(hatBoxes.map((box) => box[across])) < 2, `parallel hats share a rank: ${JSON.stringify(hatBoxes)}`);
-      assert.equal(new Set(hatBoxes.map((box) => Math.round(box[along]))).size, 5, 'five places, not on top of each other');
-      const framing = boxes.find((box) => box.id === 't0');
-      assert.ok(framing && hatBoxes.every((box) => box[across] !== framing[across]), 'the fork thought sits on its own rank');
+      const hatSeqs = session.thoughts.filter((thought) => thought.branchId !== undefined).map((thought) => thought.seq);
+      assert.equal(hatSeqs.length, 5);
+      const dotOf = (seq: number) => dots.find((dot) => Math.abs(dot.y - (seq * 26 + 13)) < 0.5);
+      const hatX = hatSeqs.map((seq) => dotOf(seq)?.x);
+      assert.equal(new Set(hatX).size, 5, `five lanes, not on top of each other: ${hatX.join(',')}`);
+      const framing = dotOf(0);
+      assert.ok(framing && hatX.every((x) => x !== framing.x), 'the fork thought sits on a lane of its own');
 
       await explorer.showTab('stageGraph');
       await explorer.waitForDiagram('stageGraph', 'g.node.current');

@@ -107,7 +107,7 @@ describe('explorer webview in Chromium', () => {
     const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 30) });
     try {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t29-"]');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="29"]');
       const before = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
       // Thirty thoughts posted at once, as a fast agent (or a reconnect) would deliver them.
       await explorer.page.evaluate(
@@ -116,14 +116,10 @@ describe('explorer webview in Chromium', () => {
         },
         full.thoughts.slice(30).map((thought) => ({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought })),
       );
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t59-"]');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="59"]');
       assert.equal(await cardCount(explorer), 60);
-      // While thoughts stream in the tree is folded to a few nodes; once they stop, the 60 thoughts (within the node
-      // budget) are drawn whole, old thoughts included.
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t30-"]');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
-      // Counted once the whole tree is on screen: at most one drawing per animation frame while they streamed in (the
-      // 30 messages are handled over a few frames), then the whole one. Without coalescing it would be 30 or more.
+      // At most one drawing per animation frame while they streamed in (the 30 messages are handled over a few
+      // frames), plus the scrolls that follow the newest row. Without coalescing it would be 30 or more.
       const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders')) - before;
       assert.ok(renders >= 1 && renders <= 8, `30 thoughts drawn in ${renders} render(s)`);
     } finally {
@@ -144,18 +140,31 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
-  it('draws a session that fits the node budget whole, live: every thought and every branch', async () => {
+  it('draws every thought of a live session as a row, nothing folded: scrolling reaches each one', async () => {
     const snapshot = reactSession({ thoughts: 60 });
     const explorer = await ExplorerPage.openWith(browser, snapshot);
     try {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t0-"]');
-      const all = await drawnNodeIds(explorer, 'branchTree');
-      for (const thought of snapshot.thoughts) assert.ok(all.includes(`t${thought.seq}`), `t${thought.seq} drawn`);
-      // The branches of the fixture (every 25th thought) start from their fork points.
-      assert.ok(snapshot.thoughts.some((thought) => thought.branchId !== undefined));
-      // Nothing folded, nothing to expand: no note and no button.
-      assert.equal(await explorer.page.locator('section.diagram-branchTree .diagram-note').isVisible(), false);
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="59"]');
+      assert.equal(await explorer.page.getAttribute('section.diagram-branchTree', 'data-rows'), '60');
+      const seen = new Set<string>();
+      for (let top = 0; seen.size < 60 && top < 60 * 26; top += 200) {
+        await explorer.page.evaluate((at) => {
+          const canvas = document.querySelector<HTMLElement>('section.diagram-branchTree .graph-canvas');
+          if (canvas) canvas.scrollTop = at;
+        }, top);
+        await explorer.page.waitForFunction((at) => {
+          const row = Math.min(59, Math.floor(at / 26));
+          return document.querySelector(`section.diagram-branchTree .graph-row[data-seq="${row}"]`) !== null;
+        }, top);
+        for (const id of await drawnNodeIds(explorer, 'branchTree')) seen.add(id);
+      }
+      for (const thought of snapshot.thoughts) assert.ok(seen.has(`t${thought.seq}`), `t${thought.seq} drawn`);
+      // The branches of the fixture (every 25th thought) name their fork on their first row.
+      const forks = await explorer.page.locator('section.diagram-branchTree .row-tag', { hasText: /^branch .* from #\d+$/ }).count();
+      assert.ok(forks >= 1, 'a branch names its fork');
+      // Nothing folded, nothing to expand.
+      assert.equal(await explorer.page.locator('section.diagram-branchTree .show-all').count(), 0);
       await explorer.screenshot('branch-tree-all');
     } finally {
       await explorer.close();
@@ -177,7 +186,7 @@ describe('explorer webview in Chromium', () => {
     const explorer = await ExplorerPage.openWith(browser, snapshot, { surface: 'panel', width: 1200, height: 800 });
     try {
       await explorer.showTab('revisionChain');
-      await explorer.waitForDiagram('revisionChain', 'g.node');
+      await explorer.waitForDiagram('revisionChain', '.graph-row');
       const ids = await drawnNodeIds(explorer, 'revisionChain');
       assert.ok(ids.includes('t6') && ids.includes(`t${revision.seq}`), `revised thought and its revision drawn: ${ids.join(',')}`);
 
@@ -199,15 +208,15 @@ describe('explorer webview in Chromium', () => {
     const explorer = await ExplorerPage.openWith(browser, snapshot);
     try {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t17-"]');
-      await explorer.page.click('section.diagram-branchTree g.node[id*="-flowchart-t17-"]');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="17"]');
+      await explorer.page.click('section.diagram-branchTree .graph-row[data-seq="17"]');
       await explorer.page.waitForSelector('.thought-card.selected[data-seq="17"]');
       const posted = explorer.record.posted.filter((message) => message.type === 'selectThought');
       assert.deepEqual(posted.at(-1), { type: 'selectThought', sessionId: snapshot.meta.id, seq: 17 });
 
       await explorer.page.click('.thought-card[data-seq="18"]');
-      await explorer.page.waitForSelector('section.diagram-branchTree g.node.selected-node[id*="-flowchart-t18-"]');
-      assert.equal(await explorer.page.locator('section.diagram-branchTree g.node.selected-node').count(), 1);
+      await explorer.page.waitForSelector('section.diagram-branchTree .graph-row.selected-node[data-seq="18"]');
+      assert.equal(await explorer.page.locator('section.diagram-branchTree .graph-row.selected-node').count(), 1);
 
       // A stage node selects the latest thought written in that stage.
       await explorer.showTab('stageGraph');
@@ -219,39 +228,43 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
-  it('follows the VS Code theme: a theme switch re-renders with the new colours', async () => {
+  it('follows the VS Code theme: the stage graph re-renders, the thought drawing takes the new colours', async () => {
     const snapshot = reactSession({ thoughts: 16 });
     const explorer = await ExplorerPage.openWith(browser, snapshot, { theme: 'dark' });
+    const rowColour = (): Promise<string> =>
+      explorer.page.evaluate(() => {
+        const row = document.querySelector('section.diagram-branchTree .graph-row[data-seq="15"] .row-text');
+        return row ? getComputedStyle(row).color : 'no row';
+      });
     try {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t15-"]');
-      const darkFill = await nodeFill(explorer, 'branchTree', 't15');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="15"]');
+      const darkText = await rowColour();
       const darkCurrent = await nodeFill(explorer, 'stageGraph', stageNodeId(snapshot.meta.stage ?? ''));
-      const renders = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
+      const renders = Number(await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders'));
 
       await explorer.setTheme('light');
+      await waitFor(async () => (await rowColour()) !== darkText, 'row text to follow the theme');
+      await explorer.screenshot('branch-tree-light');
+      // The stage graph is drawn again when its tab is shown.
+      await explorer.showTab('stageGraph');
       await explorer.page.waitForFunction(
-        (count) => Number(document.querySelector('section.diagram-branchTree')?.getAttribute('data-renders')) > count,
+        (count) => Number(document.querySelector('section.diagram-stageGraph')?.getAttribute('data-renders')) > count,
         renders,
       );
-      const lightFill = await nodeFill(explorer, 'branchTree', 't15');
-      assert.notEqual(lightFill, darkFill, 'node fill follows the theme');
-      assert.equal(lightFill, 'rgb(248, 248, 248)', 'editorWidget-background of the light theme');
-      assert.equal(darkFill, 'rgb(32, 32, 32)', 'editorWidget-background of the dark theme');
       assert.notEqual(await nodeFill(explorer, 'stageGraph', stageNodeId(snapshot.meta.stage ?? '')), darkCurrent);
-      await explorer.screenshot('branch-tree-light');
+      await explorer.showTab('branchTree');
 
       for (const kind of ['highContrast', 'highContrastLight'] as const) {
-        const before = Number(await explorer.page.getAttribute('section.diagram-branchTree', 'data-renders'));
+        await explorer.showTab('stageGraph');
+        const before = Number(await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders'));
         await explorer.setTheme(kind);
         await explorer.page.waitForFunction(
-          (count) => Number(document.querySelector('section.diagram-branchTree')?.getAttribute('data-renders')) > count,
+          (count) => Number(document.querySelector('section.diagram-stageGraph')?.getAttribute('data-renders')) > count,
           before,
         );
-        await explorer.showTab('stageGraph');
         await explorer.waitForDiagram('stageGraph', 'g.node.current');
         await explorer.screenshot(`stage-graph-${kind}`);
-        await explorer.showTab('branchTree');
       }
     } finally {
       await explorer.close();
@@ -357,63 +370,40 @@ describe('explorer webview in Chromium', () => {
     }
   });
 
-  it('keeps the last good drawing and says what failed when a diagram cannot be drawn (live: own drawing; finished: Mermaid)', async () => {
+  it('keeps the last good stage graph and says what failed when Mermaid cannot draw it; the thoughts still draw', async () => {
     const full = reactSession({ thoughts: 14 });
     const explorer = await ExplorerPage.openWith(browser, { ...full, thoughts: full.thoughts.slice(0, 12) });
     const failures = (): Extract<(typeof explorer.record.posted)[number], { type: 'renderFailed' }>[] =>
       explorer.record.posted.filter((message) => message.type === 'renderFailed');
-    const statusText = async (): Promise<string> => (await explorer.page.textContent('section.diagram-branchTree .diagram-status')) ?? '';
+    const statusText = async (): Promise<string> => (await explorer.page.textContent('section.diagram-stageGraph .diagram-status')) ?? '';
     try {
-      await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node[id*="-flowchart-t11-"]');
-      // Fault injection, live session: the explorer's own drawing measures each new label on a canvas.
-      const measureText = await explorer.page.evaluateHandle(() => CanvasRenderingContext2D.prototype.measureText);
+      await explorer.waitForDiagram('stageGraph', 'g.node.current');
+      // Fault injection: Mermaid measures every label with getBBox; a theme change draws the stage graph again.
       await explorer.page.evaluate(() => {
-        CanvasRenderingContext2D.prototype.measureText = () => {
-          throw new Error('measuring failed (injected, canvas)');
-        };
-      });
-      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[12] });
-      await waitFor(() => failures().length === 1, 'the first renderFailed', 10_000);
-      assert.equal(failures()[0].diagram, 'branchTree');
-      assert.match(failures()[0].message, /measuring failed \(injected, canvas\)/);
-      await explorer.page.waitForSelector('section.diagram-branchTree .diagram-status:not([hidden])');
-      assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
-      assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t11'), 'the last good SVG is still on screen');
-      assert.ok(!(await drawnNodeIds(explorer, 'branchTree')).includes('t12'));
-      assert.equal(await cardCount(explorer), 13, 'the card is shown anyway');
-      await explorer.screenshot('render-error-kept');
-
-      // The session ends: its last thought is drawn as before, then Mermaid draws the finished session, measuring every
-      // label with getBBox.
-      await explorer.page.evaluate((original) => {
-        CanvasRenderingContext2D.prototype.measureText = original;
         SVGGraphicsElement.prototype.getBBox = () => {
           throw new Error('measuring failed (injected, getBBox)');
         };
-      }, measureText);
-      const meta = { ...full.meta, status: 'complete' as const, thoughtCount: 14 };
-      await explorer.send({
-        type: 'thoughtAdded',
-        sessionId: full.meta.id,
-        meta,
-        thought: { ...full.thoughts[13], nextThoughtNeeded: false },
       });
-      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t13-"]');
-      await waitFor(() => failures().some((failure) => /getBBox/.test(failure.message)), 'renderFailed from Mermaid', 10_000);
+      await explorer.setTheme('light');
+      await waitFor(() => failures().length >= 1, 'renderFailed from Mermaid', 10_000);
+      assert.equal(failures()[0].diagram, 'stageGraph');
+      assert.match(failures()[0].message, /measuring failed \(injected, getBBox\)/);
+      await explorer.page.waitForSelector('section.diagram-stageGraph .diagram-status:not([hidden])');
       assert.match(await statusText(), /could not be drawn \(showing the last good drawing\)/);
-      assert.ok(
-        await explorer.page.isVisible('section.diagram-branchTree svg.sketch g.node[id*="-flowchart-t13-"]'),
-        'the last good SVG stays',
-      );
-      assert.equal(await cardCount(explorer), 14);
+      assert.ok((await drawnNodeIds(explorer, 'stageGraph')).length > 0, 'the last good SVG is still on screen');
+      // The thoughts' own drawing needs no measuring: a new thought is a new row.
+      await explorer.send({ type: 'thoughtAdded', sessionId: full.meta.id, meta: full.meta, thought: full.thoughts[12] });
+      await explorer.showTab('branchTree');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="12"]');
+      assert.equal(await cardCount(explorer), 13, 'the card is shown');
+      await explorer.screenshot('render-error-kept');
     } finally {
       await explorer.close();
     }
   });
 
   it(
-    'stays usable at 1,000 thoughts: every diagram draws folded, "Expand all" draws as much as stays drawable',
+    'stays usable at 1,000 thoughts: rows drawn only near the view, the newest followed, every one reachable',
     { timeout: 240_000 },
     async () => {
       const snapshot = reactSession({ thoughts: 1_000 });
@@ -423,31 +413,27 @@ describe('explorer webview in Chromium', () => {
         await explorer.waitForDiagram('stageGraph', 'g.node.current');
         for (const kind of ['branchTree', 'revisionChain'] as const) {
           await explorer.showTab(kind);
-          await explorer.waitForDiagram(kind, 'g.node');
+          await explorer.waitForDiagram(kind, '.graph-row[data-seq="999"]');
           const ids = await drawnNodeIds(explorer, kind);
-          assert.ok(ids.length > 1 && ids.length <= 100, `${kind}: ${ids.length} nodes`);
+          assert.ok(ids.length > 1 && ids.length <= 100, `${kind}: ${ids.length} rows in the DOM`);
+          assert.equal(await explorer.page.getAttribute(`section.diagram-${kind}`, 'data-rows'), '1000');
         }
         await explorer.showTab('branchTree');
-        assert.ok((await drawnNodeIds(explorer, 'branchTree')).includes('t999'), 'the current thought is its own node');
-        await explorer.page.click('section.diagram-branchTree .show-all');
-        await explorer.page.waitForFunction(
-          () => document.querySelectorAll('section.diagram-branchTree .diagram-canvas g.node').length > 100,
-          undefined,
-          { timeout: 180_000 },
-        );
-        const ids = await drawnNodeIds(explorer, 'branchTree');
-        assert.ok(ids.length > 100 && ids.length <= 400, `${ids.length} nodes after "Expand all"`);
-        const errors = await explorer.page.locator('section.diagram-branchTree .diagram-status:not([hidden])').count();
-        assert.equal(errors, 0, 'no render error');
-        // Not a blank corner of a huge drawing: the latest thought is inside the visible part of the canvas.
+        // Not a blank corner: the latest thought is inside the visible part of the drawing.
         const visible = await explorer.page.evaluate(() => {
           const canvas = document.querySelector('section.diagram-branchTree .diagram-canvas')?.getBoundingClientRect();
-          const node = document.querySelector('section.diagram-branchTree g.node[id*="-flowchart-t999-"]')?.getBoundingClientRect();
-          if (!canvas || !node) return false;
-          return node.left >= canvas.left && node.right <= canvas.right && node.top >= canvas.top && node.bottom <= canvas.bottom;
+          const row = document.querySelector('section.diagram-branchTree .graph-row[data-seq="999"]')?.getBoundingClientRect();
+          if (!canvas || !row) return false;
+          return (
+            row.left >= canvas.left && row.right <= canvas.right + 0.5 && row.top >= canvas.top - 0.5 && row.bottom <= canvas.bottom + 0.5
+          );
         });
         assert.ok(visible, 'the latest thought is in view');
-        await explorer.screenshot('branch-tree-1000-all');
+        // Search reaches a thought far from the view: it is scrolled to and marked.
+        await explorer.page.fill('.session-search input', '#3');
+        await explorer.page.keyboard.press('Enter');
+        await explorer.waitForDiagram('branchTree', '.graph-row.search-current');
+        await explorer.screenshot('branch-tree-1000');
       } finally {
         await explorer.close();
       }

@@ -68,19 +68,14 @@ describe('explorer webview with hostile thought text', () => {
       await explorer.waitForDiagram('stageGraph', 'g.node');
       for (const kind of ['branchTree', 'revisionChain'] as const) {
         await explorer.showTab(kind);
-        await explorer.waitForDiagram(kind, 'g.node');
-        const showAll = explorer.page.locator(`section.diagram-${kind} .show-all`);
-        if (await showAll.isVisible()) {
-          await showAll.click();
-          await explorer.waitForDiagram(kind, 'g.node[id*="-flowchart-t0-"]');
-        }
+        await explorer.waitForDiagram(kind, '.graph-row[data-seq="0"]');
       }
       // The word diff of a hostile revision, and clicks on hostile nodes.
       const revision = snapshot.thoughts.find((thought) => thought.isRevision);
       assert.ok(revision);
       await explorer.page.click(`.thought-card[data-seq="${revision.seq}"]`);
       await explorer.page.waitForSelector('.revision-diff ins, .revision-diff del');
-      await explorer.page.click(`section.diagram-revisionChain g.node[id*="-flowchart-t${revision.seq}-"]`);
+      await explorer.page.click(`section.diagram-revisionChain .graph-row[data-seq="${revision.seq}"]`);
       // Whatever the clicks made the page post or report (CSP violations included) has arrived once this returns.
       await explorer.postedSoFar();
 
@@ -121,7 +116,8 @@ describe('explorer webview with hostile thought text', () => {
       });
       assert.deepEqual(dangerous, [], 'no element or attribute from thought text became live markup');
       // The diagrams show the text (decoded), not markup: the <img> payload is visible as characters.
-      const branchText = (await explorer.page.textContent('section.diagram-branchTree svg')) ?? '';
+      await explorer.showTab('branchTree');
+      const branchText = (await explorer.page.textContent('section.diagram-branchTree .graph-canvas')) ?? '';
       assert.ok(branchText.includes('<img src=x onerror=alert(1)>'), 'payload drawn as text in the branch tree');
       await explorer.screenshot('injection-corpus');
 

@@ -141,12 +141,13 @@ describe('explorer bundle', () => {
 
 describe('explorer UI state and session model', () => {
   it('restores only valid saved state', () => {
-    assert.deepEqual(restoreUiState(undefined), { activeTab: 'stageGraph', showAll: [] });
-    assert.deepEqual(
-      restoreUiState({ activeTab: 'revisionChain', showAll: ['branchTree', 'nonsense' as never], selectedSeq: 4, sessionId: 's' }),
-      { activeTab: 'revisionChain', showAll: ['branchTree'], selectedSeq: 4, sessionId: 's' },
-    );
-    assert.deepEqual(restoreUiState({ activeTab: 'x' as never, selectedSeq: -2 }), { activeTab: 'stageGraph', showAll: [] });
+    assert.deepEqual(restoreUiState(undefined), { activeTab: 'stageGraph' });
+    assert.deepEqual(restoreUiState({ activeTab: 'revisionChain', selectedSeq: 4, sessionId: 's' }), {
+      activeTab: 'revisionChain',
+      selectedSeq: 4,
+      sessionId: 's',
+    });
+    assert.deepEqual(restoreUiState({ activeTab: 'x' as never, selectedSeq: -2 }), { activeTab: 'stageGraph' });
   });
 
   it('appends live thoughts in order and reports duplicates, gaps and other sessions', () => {

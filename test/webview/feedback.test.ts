@@ -150,7 +150,7 @@ describe('feedback controls in the explorer (Chromium)', () => {
     }
   });
 
-  it('draws feedback on its card, the applied state on the revision, and the feedback class on the branch tree node', async () => {
+  it('draws feedback on its card, the applied state on the revision, and marks by kind and state in the branch tree', async () => {
     const snapshot = ciSession({ steered: true });
     const explorer = await ExplorerPage.openWith(browser, snapshot, { surface: 'panel', width: 1280, height: 820 });
     try {
@@ -167,13 +167,18 @@ describe('feedback controls in the explorer (Chromium)', () => {
       assert.equal(await note.textContent(), 'Consider the macOS runners as well.');
 
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'g.node.feedback');
+      // The rejection's mark, by kind and state, on the thought it is about and on the revision that applied it.
+      await explorer.waitForDiagram('branchTree', '.graph-row .graph-mark.mark-reject');
       const marked = await page.evaluate(() =>
-        [...document.querySelectorAll('section.diagram-branchTree svg g.node.feedback')].map(
-          (node) => node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1],
-        ),
+        [...document.querySelectorAll<HTMLElement>('section.diagram-branchTree .graph-row')]
+          .filter((row) => row.querySelector('.graph-mark.mark-reject.state-applied'))
+          .map((row) => row.dataset.nodeId),
       );
-      assert.deepEqual(marked, ['t2']);
+      assert.deepEqual(marked, ['t2', 't5']);
+      assert.match(
+        (await page.getAttribute('section.diagram-branchTree .graph-row[data-seq="2"]', 'aria-label')) ?? '',
+        /feedback: rejected, applied/,
+      );
 
       // A change from the host (delivered now) redraws the note's state.
       const delivered = (snapshot.feedback ?? []).map((record) => ({ ...record, deliveredAt: record.deliveredAt ?? Date.now() }));

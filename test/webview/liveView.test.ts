@@ -77,51 +77,51 @@ async function followState(explorer: ExplorerPage): Promise<string | null> {
 }
 
 describe('live view in Chromium', () => {
-  it('draws a live session with its own drawing (nodes, branch names, keyboard, search, Export SVG); Mermaid once it ends', async () => {
+  it("draws a live session with the thoughts' own drawing (rows, branch names, keyboard, search, Export SVG), the same once it ends", async () => {
     const full = await demoSession();
     const explorer = await openLive(full, 9);
     try {
       await explorer.showTab('branchTree');
-      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t8-"]');
+      await explorer.waitForDiagram('branchTree', '.graph-row[data-node-id="t8"]');
       for (const thought of full.thoughts.slice(9, -1)) {
         await addThought(explorer, full, thought);
-        await explorer.waitForDiagram('branchTree', `svg.sketch g.node[id*="-flowchart-t${thought.seq}-"]`);
+        await explorer.waitForDiagram('branchTree', `.graph-row[data-node-id="t${thought.seq}"]`);
       }
-      // While thoughts stream in the tree is folded to a few nodes; when they pause it is drawn whole, by the same drawing.
-      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node[id*="-flowchart-t0-"]');
-      // The same node ids as Mermaid's drawing, the branch names on their edges, every node a keyboard stop.
+      // Every thought is a row, nothing folded; the branch names on their first rows; every row a keyboard stop.
       const drawn = await drawnNodeIds(explorer, 'branchTree');
       assert.deepEqual(
-        drawn.filter((id) => id.startsWith('t')).sort(),
+        drawn.sort(),
         full.thoughts
           .slice(0, -1)
           .map((thought) => `t${thought.seq}`)
           .sort(),
       );
-      const edgeNames = await explorer.page.$$eval('section.diagram-branchTree g.edgeLabel .edgeLabel', (labels) =>
-        labels.map((label) => label.textContent),
+      const tags = await explorer.page.$$eval('section.diagram-branchTree .graph-row .row-tag', (labels) =>
+        labels.map((label) => label.textContent ?? ''),
       );
-      assert.deepEqual(edgeNames.sort(), ['cache-key', 'runner-image']);
-      assert.equal(await explorer.page.locator('section.diagram-branchTree g.node[role="button"]').count(), drawn.length);
-      // Labels readable at the default view: at least 11 px on screen.
-      const smallest = await explorer.page.$$eval('section.diagram-branchTree g.node .nodeLabel tspan', (spans) =>
-        Math.min(...spans.map((span) => span.getBoundingClientRect().height)),
+      assert.deepEqual(tags.filter((tag) => tag.startsWith('branch')).sort(), ['branch cache-key from #6', 'branch runner-image from #6']);
+      assert.ok(tags.includes('revises #6'), 'the revision is marked on its row');
+      assert.equal(await explorer.page.locator('section.diagram-branchTree .graph-row[role="button"]').count(), drawn.length);
+      // Labels readable at the default view: at least 12 px.
+      const smallest = await explorer.page.$$eval('section.diagram-branchTree .graph-row .row-text', (spans) =>
+        Math.min(...spans.map((span) => parseFloat(getComputedStyle(span).fontSize))),
       );
-      assert.ok(smallest >= 11, `label lines ${smallest.toFixed(1)} px high`);
-      // Search marks nodes of the drawing as it marks Mermaid's.
+      assert.ok(smallest >= 12, `labels ${smallest} px`);
+      // Search marks rows.
       await explorer.page.fill('.session-search input', 'runner image');
-      await explorer.waitForDiagram('branchTree', 'svg.sketch g.node.search-hit');
-      await explorer.screenshot('live-sketch-dark');
-      // Export SVG saves a drawing that carries its own look.
+      await explorer.waitForDiagram('branchTree', '.graph-row.search-hit');
+      await explorer.screenshot('live-graph-dark');
+      // Export SVG saves every row as a standalone drawing without the on-screen marks.
       await explorer.page.click('[data-action="export-svg"]');
       const exported = await explorer.waitForPosted('exportSvg');
       assert.equal(exported.diagram, 'branchTree');
-      assert.match(exported.svg, /<style[^>]*>#branchTree-\d+ \.node/);
+      assert.match(exported.svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" class="thought-graph"/);
+      assert.match(exported.svg, /<style>/);
       assert.doesNotMatch(exported.svg, /search-hit/);
 
-      // The last thought ends the session: Mermaid draws the finished tree.
+      // The last thought ends the session: one more row with its badge, drawn by the same drawing.
       await addThought(explorer, full, full.thoughts[full.thoughts.length - 1]);
-      await explorer.waitForDiagram('branchTree', `svg:not(.sketch) g.node[id*="-flowchart-t${full.thoughts.length - 1}-"]`);
+      await explorer.waitForDiagram('branchTree', `.graph-row.final[data-node-id="t${full.thoughts.length - 1}"]`);
       assert.deepEqual(explorer.record.pageErrors, []);
     } finally {
       await explorer.close();

@@ -22,6 +22,7 @@ import type { ExtensionServices } from '../services';
 import { explorerHtml, type ExplorerSurface } from './explorerHtml';
 import { strategyView, toSessionView } from './sessionView';
 import { svgForImage } from '../../export/svgSanitize';
+import { sessionDiagrams } from '../../export/sessionDiagrams';
 import { feedbackFromExplorer } from '../feedbackCommands';
 import { insightsMessage } from './insightsHost';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
@@ -121,7 +122,6 @@ export class ExplorerConnection implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'explorer.css')).toString(),
       codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
       surface: options.surface,
-      nodeBudget: services.settings.diagramNodeBudget,
     });
     this.disposables.push(
       webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
@@ -242,6 +242,9 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'exportSvg':
         void saveSvg(message.diagram, message.svg, message.sessionId ?? this.sessionId, this.services);
+        return;
+      case 'copyMermaid':
+        void copyMermaid(message.diagram, message.sessionId ?? this.sessionId, this.services);
         return;
       case 'renderFailed':
         this.services.log.warn(`Explorer could not draw the ${message.diagram}: ${message.message}`);
@@ -429,6 +432,18 @@ export class ExplorerConnection implements vscode.Disposable {
     const snapshot = this.services.engine.getSession(sessionId);
     return snapshot ? toSessionView(snapshot) : null;
   }
+}
+
+/** "Copy as Mermaid": the diagram's Mermaid text, built here from the engine's session as the Markdown export builds it. */
+async function copyMermaid(diagram: DiagramKind, sessionId: string | undefined, services: ExplorerServices): Promise<void> {
+  const snapshot = sessionId === undefined ? undefined : services.engine.getSession(sessionId);
+  const source = snapshot ? sessionDiagrams(snapshot).find((entry) => entry.key === diagram)?.source : undefined;
+  if (!source) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('There is no session to copy a diagram of.'));
+    return;
+  }
+  await vscode.env.clipboard.writeText(source.text);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Copied the diagram as Mermaid text.'));
 }
 
 async function saveSvg(diagram: DiagramKind, svg: string, sessionId: string | undefined, services: ExplorerServices): Promise<void> {

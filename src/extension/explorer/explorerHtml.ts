@@ -13,8 +13,6 @@ export interface ExplorerHtmlOptions {
   styleUri: string;
   codiconUri: string;
   surface: ExplorerSurface;
-  /** Most nodes a thought diagram draws before folding (setting `thoughtExplorer.diagrams.nodeBudget`). */
-  nodeBudget?: number;
   /** For tests; otherwise a fresh one per document. */
   nonce?: string;
 }
@@ -48,7 +46,7 @@ export function explorerHtml(options: ExplorerHtmlOptions): string {
 <link rel="stylesheet" href="${attribute(options.styleUri)}">
 <title>Thought Explorer</title>
 </head>
-<body data-surface="${options.surface === 'view' ? 'view' : 'panel'}"${options.nodeBudget === undefined ? '' : ` data-node-budget="${Math.floor(options.nodeBudget)}"`}>
+<body data-surface="${options.surface === 'view' ? 'view' : 'panel'}">
 <div id="app"></div>
 <script type="module" nonce="${attribute(nonce)}" src="${attribute(options.scriptUri)}"></script>
 </body>

@@ -368,7 +368,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
     );
     assert.equal((api.sessionsTree.getTreeItem(node) as vscode.TreeItem).contextValue, 'session.live');
     // What the sidebar explorer shows: it has received every thought of the session (one card each), and its diagrams,
-    // rendered by its own Mermaid from what it holds, have a branch-tree node for every thought.
+    // drawn from what it holds, have a branch-tree row for every thought.
     const snapshot = api.engine().getSession(sessionId);
     assert.ok(snapshot && snapshot.thoughts.length >= 5, `the session holds the new thought: ${snapshot?.thoughts.length}`);
     const view = await eventually(() => {
@@ -382,7 +382,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
         ? rendered
         : undefined;
     }, 'the explorer to render the three diagrams');
-    const nodes = [...(svgs.branchTree ?? '').matchAll(/-flowchart-(t\d+)-/g)].map((match) => match[1]);
+    const nodes = [...(svgs.branchTree ?? '').matchAll(/<g class="node" data-id="(t\d+)"/g)].map((match) => match[1]);
     assert.deepEqual(
       [...new Set(nodes)].sort(),
       snapshot.thoughts.map((thought) => `t${thought.seq}`).sort(),

@@ -142,7 +142,7 @@ export class StdioClient {
 
 /** One step the test runner performs with Playwright, as a person's mouse and keyboard would. */
 export interface DriverStep {
-  op: 'fill' | 'press' | 'click' | 'waitFor' | 'texts';
+  op: 'fill' | 'press' | 'click' | 'waitFor' | 'texts' | 'measureGraph';
   selector: string;
   text?: string;
   key?: string;
@@ -153,7 +153,8 @@ export interface DriverStep {
 /**
  * Performs `steps` through the test runner's webview driver (scripts/webviewDriver.mjs), as a person's mouse and
  * keyboard: in the explorer's frame on `surface`, or on the workbench page itself. Every selector must match one
- * element (the driver acts strictly). Returns each step's result (the texts of a 'texts' step, null otherwise).
+ * element (the driver acts strictly). Returns each step's result (the texts of a 'texts' step, the measures of a
+ * 'measureGraph' step, null otherwise).
  */
 export async function drive(surface: 'view' | 'panel' | 'workbench', steps: DriverStep[]): Promise<unknown[]> {
   const url = process.env.THOUGHT_EXPLORER_WEBVIEW_DRIVER;

@@ -99,7 +99,7 @@ suite('@thinking: deliberation on VS Code models', () => {
     const svgs = await api.explorer.renderedSvgs(session.id);
     assert.ok(svgs.branchTree, 'the branch tree rendered');
     for (const thought of session.thoughts)
-      assert.ok(svgs.branchTree.includes(`-flowchart-t${thought.seq}-`), `branch tree node t${thought.seq}`);
+      assert.ok(svgs.branchTree.includes(`data-id="t${thought.seq}"`), `branch tree node t${thought.seq}`);
     assert.ok(svgs.stageGraph?.includes('synthesis'), 'the stage graph shows the synthesis stage');
     const live = api.services.deliberations.state(session.id);
     assert.equal(live?.status, 'complete');

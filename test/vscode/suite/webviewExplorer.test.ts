@@ -67,17 +67,17 @@ function assertRenderedSession(svgs: RenderedSvgs, snapshot: SessionSnapshot, wh
     const svg = svgs[kind];
     assert.ok(svg !== undefined, `${who} rendered no ${kind}: ${JSON.stringify(Object.keys(svgs))}`);
     assert.match(svg, /^<svg[\s>]/, `${who}'s ${kind} is an SVG`);
-    // Mermaid under securityLevel strict draws thought text as text: no element from it, no handler attribute.
+    // Thought text is drawn as text (Mermaid's strict mode, the thought drawing's escaping): no element from it, no handler.
     assert.doesNotMatch(svg, /<img\b/i, `${who}'s ${kind} holds an <img> element`);
     // The words may appear as text (`&lt;img … onerror=…&gt;`), never as an attribute of an element.
     assert.doesNotMatch(svg, /<[^>]*\sonerror\s*=/i, `${who}'s ${kind} has an element with an onerror attribute`);
   }
   for (const thought of snapshot.thoughts) {
-    assert.ok(svgs.branchTree!.includes(`-flowchart-t${thought.seq}-`), `${who}'s branch tree has node t${thought.seq}`);
+    assert.ok(svgs.branchTree!.includes(`data-id="t${thought.seq}"`), `${who}'s branch tree has node t${thought.seq}`);
   }
   // The revision chain: thought #2 (seq 1) and its revision (seq 2).
-  assert.ok(svgs.revisionChain!.includes('-flowchart-t1-'), `${who}'s revision chain has the revised thought t1`);
-  assert.ok(svgs.revisionChain!.includes('-flowchart-t2-'), `${who}'s revision chain has the revision t2`);
+  assert.ok(svgs.revisionChain!.includes('data-id="t1"'), `${who}'s revision chain has the revised thought t1`);
+  assert.ok(svgs.revisionChain!.includes('data-id="t2"'), `${who}'s revision chain has the revision t2`);
 }
 
 suite('explorer: the webviews and export in real VS Code', () => {
@@ -292,7 +292,7 @@ suite('explorer: the webviews and export in real VS Code', () => {
     assert.equal(images.length, 3, 'the three diagrams as SVG images');
     for (const svg of images) assert.match(svg, /<svg[\s>]/);
     assert.ok(
-      images.some((svg) => svg.includes('-flowchart-t4-')),
+      images.some((svg) => svg.includes('data-id="t4"')),
       'the branch tree image has the last thought',
     );
     for (const input of THOUGHTS.filter((thought) => thought !== THOUGHTS[1])) {

@@ -61,8 +61,6 @@ export interface ExplorerPageOptions {
   height?: number;
   /** State handed to `getState()` (as VS Code keeps it across hide/show). */
   savedState?: unknown;
-  /** The diagrams' node budget (setting `thoughtExplorer.diagrams.nodeBudget`); the default when omitted. */
-  nodeBudget?: number;
 }
 
 /** What the page recorded: everything the webview posted, dialogs, CSP violations, page errors. */
@@ -140,7 +138,6 @@ export class ExplorerPage {
       styleUri: `${WEBVIEW_ORIGIN}/explorer.css`,
       codiconUri: `${WEBVIEW_ORIGIN}/codicon.css`,
       surface: options.surface ?? 'view',
-      nodeBudget: options.nodeBudget,
     })
       // VS Code puts the theme's colours on <html> and the theme kind on <body>.
       .replace('<html lang="en">', `<html lang="en" style="${themeStyle(theme)}">`)
@@ -216,7 +213,7 @@ export class ExplorerPage {
     );
   }
 
-  /** Waits until the diagram's tab shows an SVG containing `selector`. */
+  /** Waits until the diagram's tab shows an SVG (a thought drawing: any element) matching `selector`. */
   async waitForDiagram(kind: 'stageGraph' | 'branchTree' | 'revisionChain', selector = 'svg', timeoutMs = 60_000): Promise<void> {
     await this.page.waitForSelector(`section.diagram-${kind} .diagram-canvas ${selector}`, { state: 'attached', timeout: timeoutMs });
   }
@@ -239,10 +236,15 @@ export class ExplorerPage {
 
 export { THEMES };
 
-/** Our node ids (`t12`, `s_…`) of the nodes drawn in a diagram's SVG on screen. */
+/**
+ * Our node ids (`t12`, `s_…`) of the nodes drawn on screen: the stage graph's SVG nodes, or the rows of a thought
+ * drawing in the DOM (only those near the view: it renders virtually).
+ */
 export async function drawnNodeIds(explorer: ExplorerPage, kind: 'stageGraph' | 'branchTree' | 'revisionChain'): Promise<string[]> {
   return explorer.page.evaluate((diagram) => {
     const ids: string[] = [];
+    for (const row of document.querySelectorAll<HTMLElement>(`section.diagram-${diagram} .graph-row[data-node-id]`))
+      ids.push(row.dataset.nodeId ?? '');
     for (const node of document.querySelectorAll(`section.diagram-${diagram} .diagram-canvas svg g.node`)) {
       const id = node.getAttribute('data-id') ?? /-flowchart-(.+)-\d+$/.exec(node.id)?.[1];
       if (id) ids.push(id);

@@ -1,0 +1,206 @@
+// Where the thought graph (thoughtGraph.ts) is drawn, row by row, like a commit graph: one row per thought at a fixed
+// height, one lane per line of thought at a fixed pitch, so a row's place depends only on its seq and its lane, never on
+// the thoughts after it. The explorer draws the rows in view with these shapes (webview/thoughtGraphView.ts); the
+// exports draw every row as one standalone SVG (`thoughtGraphSvg`). Pure: no DOM.
+import {
+  FEEDBACK_MARK_KIND_WORDS,
+  FEEDBACK_MARK_STATE_WORDS,
+  stageWords,
+  type FeedbackMark,
+  type ThoughtGraph,
+  type ThoughtGraphNode,
+} from './thoughtGraph';
+
+/** One row per thought: room for a 13 px label and its marks. */
+export const ROW_HEIGHT = 26;
+/** Lanes side by side. */
+export const LANE_PITCH = 14;
+export const DOT_RADIUS = 4.5;
+/** Left of the first lane, and between the last lane and the revision links' gutter. */
+const GRAPH_PAD = 9;
+/** The label size at the default view: the drawing never zooms, so this is the size on screen. */
+export const GRAPH_LABEL_PX = 13;
+
+/** How many lanes get their own column when the drawing is `width` px wide: more lanes share the last column. */
+export function lanesShownFor(laneCount: number, width: number): number {
+  const room = Math.max(2, Math.floor((Math.min(width * 0.3, 160) - 2 * GRAPH_PAD) / LANE_PITCH) + 1);
+  return Math.max(1, Math.min(laneCount, room));
+}
+
+/** The graph column's width for `lanesShown` lanes (and the revision gutter to their right). */
+export function graphWidth(lanesShown: number): number {
+  return 2 * GRAPH_PAD + (Math.max(1, lanesShown) - 1) * LANE_PITCH + GRAPH_PAD;
+}
+
+export function laneX(lane: number, lanesShown: number): number {
+  return GRAPH_PAD + Math.min(lane, Math.max(1, lanesShown) - 1) * LANE_PITCH;
+}
+
+function rowCentre(row: number): number {
+  return row * ROW_HEIGHT + ROW_HEIGHT / 2;
+}
+
+export type GraphShape =
+  { type: 'path'; d: string; className: string } | { type: 'circle'; cx: number; cy: number; r: number; className: string; seq: number };
+
+/** CSS classes of a thought's dot: its kind, its lane's colour, final. */
+export function dotClass(node: ThoughtGraphNode): string {
+  return `graph-dot kind-${node.kind} lane-${node.lane % LANE_COLOURS}${node.final ? ' final' : ''}`;
+}
+
+/** Lanes cycle through this many colours (media/explorer.css and the exported SVG's style). */
+export const LANE_COLOURS = 6;
+
+/**
+ * The shapes of rows `from` to `to` (exclusive) when the first `limit` rows are shown (a replay's position; the whole
+ * session otherwise): lane lines, fork curves, dots and the revision links that cross those rows.
+ */
+export function rowShapes(graph: ThoughtGraph, from: number, to: number, lanesShown: number, limit = graph.nodes.length): GraphShape[] {
+  const shapes: GraphShape[] = [];
+  const last = Math.min(to, limit, graph.nodes.length);
+  if (from >= last) return shapes;
+  const top = (row: number): number => row * ROW_HEIGHT;
+  for (const lane of graph.lanes) {
+    if (lane.first >= limit) continue;
+    const end = Math.min(lane.end, limit - 1);
+    const lo = Math.max(from, lane.start);
+    const hi = Math.min(last - 1, end);
+    if (lo > hi) continue;
+    const x = laneX(lane.index, lanesShown);
+    const colour = `lane-line lane-${lane.index % LANE_COLOURS}`;
+    // The fork: a curve from the fork's dot to this lane, on the fork's row.
+    if (lane.start !== lane.first && lo === lane.start) {
+      const forkX = laneX(graph.nodes[lane.start].lane, lanesShown);
+      const y = rowCentre(lane.start);
+      const bottom = top(lane.start + 1);
+      shapes.push({ type: 'path', d: `M${forkX} ${y} C${forkX} ${bottom},${x} ${y},${x} ${bottom}`, className: colour });
+    }
+    // The straight part, as one segment over the rows in range: from the first dot's centre to the last dot's centre.
+    const forked = lane.start !== lane.first;
+    const lineTop = forked ? (lo === lane.start ? top(lane.start + 1) : top(lo)) : Math.max(top(lo), rowCentre(lane.first));
+    const lineBottom = Math.min(top(hi + 1), rowCentre(end));
+    if (lineBottom > lineTop) shapes.push({ type: 'path', d: `M${x} ${lineTop}V${lineBottom}`, className: colour });
+  }
+  const gutter = laneX(lanesShown - 1, lanesShown) + GRAPH_PAD;
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'revision' || edge.from >= limit) continue;
+    // A revision links its row to the row it revises, along the gutter right of the lanes.
+    const [upper, lower] = edge.to < edge.from ? [edge.to, edge.from] : [edge.from, edge.to];
+    if (lower < from || upper >= last) continue;
+    const x1 = laneX(graph.nodes[upper].lane, lanesShown) + DOT_RADIUS;
+    const x2 = laneX(graph.nodes[lower].lane, lanesShown) + DOT_RADIUS;
+    const y1 = rowCentre(upper);
+    const y2 = rowCentre(lower);
+    shapes.push({ type: 'path', d: `M${x2} ${y2}H${gutter}V${y1}H${x1}`, className: 'revision-link' });
+  }
+  for (let row = from; row < last; row++) {
+    const node = graph.nodes[row];
+    shapes.push({
+      type: 'circle',
+      cx: laneX(node.lane, lanesShown),
+      cy: rowCentre(row),
+      r: DOT_RADIUS,
+      className: dotClass(node),
+      seq: row,
+    });
+  }
+  return shapes;
+}
+
+/** What a row says after the thought's number: its stage as words, its branch, what it revises. */
+export function rowTags(node: ThoughtGraphNode, graph: ThoughtGraph): string[] {
+  const tags: string[] = [];
+  if (node.stage) tags.push(stageWords(node.stage));
+  if (node.startsBranch && node.branchId !== undefined) {
+    const fork = node.parent === undefined ? node.dangling : graph.nodes[node.parent]?.thoughtNumber;
+    tags.push(fork === undefined ? `branch ${node.branchId}` : `branch ${node.branchId} from #${fork}`);
+  }
+  if (node.revises !== undefined) tags.push(`revises #${graph.nodes[node.revises].thoughtNumber}`);
+  else if (node.kind === 'revision')
+    tags.push(node.dangling === undefined ? 'revision' : `revises #${node.dangling} (not in this session)`);
+  if (node.final) tags.push('final');
+  return tags;
+}
+
+/** A mark in words: "note, waiting". */
+export function markWords(mark: FeedbackMark): string {
+  return `${FEEDBACK_MARK_KIND_WORDS[mark.kind]}, ${FEEDBACK_MARK_STATE_WORDS[mark.state]}`;
+}
+
+/** What a screen reader says for a row: "thought 12, planning, revises #6: <its text>", then its marks. */
+export function rowAccessibleName(node: ThoughtGraphNode, graph: ThoughtGraph, marks: readonly FeedbackMark[] = []): string {
+  const head = [`thought ${node.thoughtNumber}`, ...rowTags(node, graph)].join(', ');
+  const text = flatten(node.text, 300);
+  const feedback = marks.length > 0 ? `; feedback: ${marks.map(markWords).join('; ')}` : '';
+  return `${head}: ${text}${feedback}`;
+}
+
+function flatten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const characters = Array.from(flat);
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (character) => `&#${character.codePointAt(0)};`).replace(/[\p{Cc}\p{Cf}]/gu, '');
+}
+
+/** The colours of the standalone SVG (the explorer takes them from the theme instead). */
+const EXPORT_STYLE = [
+  '.lane-line{fill:none;stroke-width:2}',
+  '.revision-link{fill:none;stroke:#b180d7;stroke-width:1.5;stroke-dasharray:4 3}',
+  '.graph-dot{stroke-width:2;fill:#fff}',
+  '.graph-dot.kind-revision{fill:#fff;stroke-dasharray:2 1.5}',
+  '.graph-dot.final{stroke-width:3.5}',
+  ...['#3794ff', '#89d185', '#cca700', '#f14c4c', '#b180d7', '#d18616'].map(
+    (colour, index) =>
+      `.lane-${index}.lane-line{stroke:${colour}}.lane-${index}.graph-dot{stroke:${colour}}.lane-${index}.graph-dot:not(.kind-revision){fill:${colour}}`,
+  ),
+  '.row{fill:#f3f3f3}.node{color:#1f1f1f}',
+  'text{font:13px sans-serif;fill:#1f1f1f}',
+  '.tags{fill:#555}',
+  '.mark{font-size:12px;fill:#a1260d}',
+  // The reader's colour scheme (an HTML export opened in a dark browser, an SVG in a dark viewer).
+  '@media (prefers-color-scheme:dark){.row{fill:#252526}.node{color:#e0e0e0}text{fill:#e0e0e0}.tags{fill:#b0b0b0}.mark{fill:#f48771}.graph-dot.kind-revision{fill:#1e1e1e}}',
+].join('');
+
+/** Characters of thought text on a row of the standalone SVG (no measuring there). */
+const EXPORT_TEXT_CHARS = 90;
+
+/** The whole graph as one standalone SVG (Export SVG, HTML export): every row, text beside the lanes, marks in words. */
+export function thoughtGraphSvg(
+  graph: ThoughtGraph,
+  marks: ReadonlyMap<number, readonly FeedbackMark[]> = new Map(),
+  title = 'Branch tree',
+): string {
+  const lanesShown = Math.max(1, Math.min(graph.lanes.length, 12));
+  const textX = graphWidth(lanesShown) + 6;
+  const width = textX + 820;
+  const rows = Math.max(1, graph.nodes.length);
+  const height = rows * ROW_HEIGHT;
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="thought-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(`${title}, ${graph.nodes.length} thoughts`)}">`,
+    `<style>${EXPORT_STYLE}</style>`,
+  ];
+  if (graph.nodes.length === 0) out.push(`<text x="8" y="${ROW_HEIGHT / 2 + 4}">No thoughts yet</text>`);
+  for (const shape of rowShapes(graph, 0, graph.nodes.length, lanesShown)) {
+    if (shape.type === 'path') out.push(`<path class="${shape.className}" d="${shape.d}"/>`);
+    else out.push(`<circle class="${shape.className}" cx="${shape.cx}" cy="${shape.cy}" r="${shape.r}"/>`);
+  }
+  for (const node of graph.nodes) {
+    const y = rowCentre(node.seq) + 4.5;
+    const tags = rowTags(node, graph);
+    const rowMarks = marks.get(node.seq) ?? [];
+    out.push(
+      `<g class="node" data-id="${node.id}"><title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>`,
+      `<rect class="row" x="${textX - 4}" y="${node.seq * ROW_HEIGHT + 2}" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/>`,
+      `<text x="${textX}" y="${y}"><tspan font-weight="600">#${node.thoughtNumber}</tspan>`,
+      tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
+      ` <tspan>${escapeXml(flatten(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
+      rowMarks.length > 0 ? ` <tspan class="mark">[${escapeXml(rowMarks.map(markWords).join('; '))}]</tspan>` : '',
+      '</text></g>',
+    );
+  }
+  out.push('</svg>');
+  return out.join('');
+}

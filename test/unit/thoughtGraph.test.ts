@@ -1,0 +1,163 @@
+// The typed thought graph (src/diagrams/thoughtGraph.ts) and its commit-graph geometry (thoughtGraphSvg.ts): lanes
+// handed out once, edges of the three kinds, feedback marks by kind and state, the same graph whether built whole or
+// one thought at a time, and shapes that never move for a row already drawn.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FeedbackRecord, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
+import { feedbackMarksBySeq, stageWords, thoughtGraph, ThoughtGraphBuilder } from '../../src/diagrams/thoughtGraph';
+import { ROW_HEIGHT, rowAccessibleName, rowShapes, rowTags, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
+
+function thoughts(specs: Partial<ThoughtRecord>[]): ThoughtRecord[] {
+  return specs.map((spec, seq) => ({
+    seq,
+    thought: `thought ${seq + 1}`,
+    thoughtNumber: seq + 1,
+    totalThoughts: specs.length,
+    nextThoughtNeeded: seq < specs.length - 1,
+    timestamp: seq * 1000,
+    ...spec,
+  }));
+}
+
+/** Main #1–#4, branch "alt" from #2 (#3 on it), a revision of #2 on the main line, main continues. */
+const SESSION = thoughts([
+  { stage: 'problem_reception' },
+  { stage: 'initial_reasoning' },
+  { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 },
+  { thoughtNumber: 3, stage: 'reasoning_update' },
+  { thoughtNumber: 4, isRevision: true, revisesThought: 2 },
+  { thoughtNumber: 5, stage: 'final_response' },
+]);
+
+function snapshot(records: ThoughtRecord[], feedback: FeedbackRecord[] = [], status: 'live' | 'complete' = 'live'): SessionSnapshot {
+  return {
+    meta: {
+      id: 's',
+      strategy: 'react',
+      status,
+      createdAt: 0,
+      updatedAt: 0,
+      thoughtCount: records.length,
+      revisionCount: 0,
+      branchIds: [],
+      lastThoughtNumber: 0,
+      totalThoughts: 0,
+    },
+    thoughts: records,
+    strategySwitches: [],
+    feedback,
+  };
+}
+
+describe('thought graph', () => {
+  it('gives each line its lane, each thought its kind, and links next, branch and revision', () => {
+    const graph = thoughtGraph(SESSION);
+    assert.deepEqual(
+      graph.nodes.map((node) => [node.id, node.kind, node.lane]),
+      [
+        ['t0', 'main', 0],
+        ['t1', 'main', 0],
+        ['t2', 'branch', 1],
+        ['t3', 'main', 0],
+        ['t4', 'revision', 0],
+        ['t5', 'main', 0],
+      ],
+    );
+    assert.deepEqual(
+      graph.lanes.map((lane) => [lane.branchId, lane.start, lane.first, lane.end, lane.size]),
+      [
+        [undefined, 0, 0, 5, 5],
+        ['alt', 1, 2, 2, 1],
+      ],
+    );
+    assert.deepEqual(graph.edges, [
+      { from: 0, to: 1, kind: 'next' },
+      { from: 1, to: 2, kind: 'branch' },
+      { from: 1, to: 3, kind: 'next' },
+      { from: 3, to: 4, kind: 'next' },
+      { from: 4, to: 1, kind: 'revision' },
+      { from: 4, to: 5, kind: 'next' },
+    ]);
+    assert.equal(graph.nodes[5].final, true);
+    assert.deepEqual(rowTags(graph.nodes[2], graph), ['branch alt from #2']);
+    assert.deepEqual(rowTags(graph.nodes[4], graph), ['revises #2']);
+    assert.deepEqual(rowTags(graph.nodes[5], graph), ['final response', 'final']);
+    assert.equal(stageWords('evaluation_checkpoint'), 'evaluation checkpoint');
+  });
+
+  it('names a fork or revision the session does not hold in words, never dropping the thought', () => {
+    const graph = thoughtGraph(thoughts([{}, { branchId: 'x', branchFromThought: 40 }, { isRevision: true, revisesThought: 99 }]));
+    assert.equal(graph.nodes[1].dangling, 40);
+    assert.deepEqual(rowTags(graph.nodes[1], graph), ['branch x from #40']);
+    assert.deepEqual(rowTags(graph.nodes[2], graph), ['revises #99 (not in this session)', 'final']);
+  });
+
+  it('is the same built whole or one thought at a time, and a row never changes once added', () => {
+    const builder = new ThoughtGraphBuilder();
+    const before: string[] = [];
+    for (const thought of SESSION) {
+      builder.add(thought);
+      // Every node added before keeps exactly what it had.
+      builder.graph.nodes.slice(0, before.length).forEach((node, seq) => assert.equal(JSON.stringify(node), before[seq]));
+      before.push(JSON.stringify(builder.graph.nodes[builder.graph.nodes.length - 1]));
+    }
+    assert.deepEqual(builder.graph, thoughtGraph(SESSION));
+  });
+
+  it("puts every dot at its row and lane, whatever comes after: a row's place is a function of the row alone", () => {
+    const dots = (count: number): string[] =>
+      rowShapes(thoughtGraph(SESSION.slice(0, count)), 0, count, 4)
+        .filter((shape) => shape.type === 'circle')
+        .map((shape) => JSON.stringify(shape));
+    const all = dots(SESSION.length);
+    for (let count = 1; count < SESSION.length; count++) assert.deepEqual(dots(count), all.slice(0, count));
+    const circles = rowShapes(thoughtGraph(SESSION), 0, SESSION.length, 4).filter((shape) => shape.type === 'circle');
+    circles.forEach((shape) =>
+      assert.equal(shape.type === 'circle' && shape.cy, shape.type === 'circle' && shape.seq * ROW_HEIGHT + ROW_HEIGHT / 2),
+    );
+    // A replay's limit draws only the rows reached.
+    assert.equal(rowShapes(thoughtGraph(SESSION), 0, SESSION.length, 4, 3).filter((shape) => shape.type === 'circle').length, 3);
+    // The revision link crosses the rows between the revision and what it revises.
+    assert.equal(rowShapes(thoughtGraph(SESSION), 2, 4, 4).filter((shape) => shape.className === 'revision-link').length, 1);
+  });
+
+  it('marks feedback by kind and state, on the thought it is about and on the thought that applied it', () => {
+    const feedback: FeedbackRecord[] = [
+      { id: 'n', kind: 'note', author: 'user', createdAt: 500, thoughtNumber: 1, text: 'check the logs' },
+      {
+        id: 'r',
+        kind: 'reject',
+        author: 'user',
+        createdAt: 1500,
+        thoughtNumber: 2,
+        deliveredAt: 1600,
+        deliveredWithSeq: 1,
+        appliedAt: 4000,
+        appliedBySeq: 4,
+      },
+      { id: 'e', kind: 'branch', author: 'user', createdAt: 2500, thoughtNumber: 3, deliveredAt: 2600, deliveredWithSeq: 2 },
+    ];
+    const marks = feedbackMarksBySeq(snapshot(SESSION, feedback));
+    assert.deepEqual(marks.get(0), [{ id: 'n', kind: 'note', state: 'waiting', text: 'check the logs' }]);
+    assert.deepEqual(marks.get(1), [{ id: 'r', kind: 'reject', state: 'applied' }]);
+    assert.deepEqual(marks.get(4), [{ id: 'r', kind: 'reject', state: 'applied' }]);
+    assert.deepEqual(marks.get(2), [{ id: 'e', kind: 'explore', state: 'not-acted-on' }], 'three thoughts passed');
+    const ended = feedbackMarksBySeq(snapshot(SESSION, feedback, 'complete'));
+    assert.equal(ended.get(0)?.[0].state, 'not-acted-on', 'never delivered before the end');
+    const graph = thoughtGraph(SESSION);
+    assert.equal(
+      rowAccessibleName(graph.nodes[0], graph, marks.get(0)),
+      'thought 1, problem reception: thought 1; feedback: note, waiting',
+    );
+  });
+
+  it('draws every row in a standalone SVG with the text made safe', () => {
+    const hostile = thoughts([{ thought: '<img src=x onerror=alert(1)> & "quotes"' }, { thought: 'second' }]);
+    const svg = thoughtGraphSvg(thoughtGraph(hostile));
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.doesNotMatch(svg, /<img/);
+    assert.match(svg, /&#60;img src=x onerror=alert\(1\)&#62; &#38; &#34;quotes&#34;/);
+    assert.equal([...svg.matchAll(/<g class="node" data-id="t\d+">/g)].length, 2);
+    assert.match(thoughtGraphSvg(thoughtGraph([])), /No thoughts yet/);
+  });
+});
