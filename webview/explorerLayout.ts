@@ -1,7 +1,7 @@
 // The explorer page's structure: header, replay bar, empty state, the three diagrams in tabs (with their "Show all"
 // notes and the word diff under the revision chain) and the thought cards. Builds the elements once and hands back the
 // parts the app drives; what happens on a click is the app's business (passed in as callbacks).
-import { DIAGRAM_KINDS, type DiagramKind, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
+import { DIAGRAM_KINDS, DIAGRAM_TITLES, type DiagramKind, type ThoughtDiagramKind } from '../src/engine/browserSafe/diagramKinds';
 import { DiagramView } from './diagramView';
 import { ExplorerHeader } from './header';
 import { InsightsView } from './insightsView';
@@ -12,12 +12,6 @@ import { StageGraphView } from './stageGraphView';
 import { ThoughtCards } from './thoughtCards';
 import { ThoughtGraphView } from './thoughtGraphView';
 import { tabIndex } from './uiState';
-
-export const DIAGRAM_TITLES: Record<DiagramKind, string> = {
-  stageGraph: 'Stage graph',
-  branchTree: 'Branch tree',
-  revisionChain: 'Revision chain',
-};
 
 /** Tab labels: short, so all three fit a narrow sidebar. */
 const TAB_LABELS: Record<DiagramKind, string> = {

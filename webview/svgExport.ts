@@ -1,13 +1,11 @@
 // SVG for exports: the diagram on screen as a file (the header's "Export SVG" button), and SVGs of every diagram for
 // the host's HTML/Markdown export, made off-screen so the views on screen are left alone. The thought diagrams are the
 // explorer's own drawing of every row (src/diagrams/thoughtGraphSvg.ts), the stage graph is Mermaid's.
-import { feedbackMarksBySeq, thoughtGraph } from '../src/diagrams/thoughtGraph';
-import { thoughtGraphSvg } from '../src/diagrams/thoughtGraphSvg';
-import { DIAGRAM_KINDS } from '../src/engine/browserSafe/diagramKinds';
+import { sessionThoughtGraphSvg } from '../src/diagrams/thoughtGraphSvg';
+import { DIAGRAM_KINDS, DIAGRAM_TITLES } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionSnapshot } from '../src/engine/model';
 import { type RenderedSvgs, type StrategyView } from '../src/shared/protocol';
 import type { DiagramView } from './diagramView';
-import { DIAGRAM_TITLES } from './explorerLayout';
 import type { StageGraphView } from './stageGraphView';
 import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 
@@ -30,14 +28,12 @@ export async function renderExportSvgs(
 ): Promise<{ svgs: RenderedSvgs; errors: string[] }> {
   const svgs: RenderedSvgs = {};
   const errors: string[] = [];
-  const graph = thoughtGraph(snapshot.thoughts);
-  const marks = feedbackMarksBySeq(snapshot);
   for (const kind of DIAGRAM_KINDS) {
     try {
       svgs[kind] =
         kind === 'stageGraph'
           ? await stageView.renderDetached(stageGraph.sourceFor(snapshot, strategy))
-          : thoughtGraphSvg(graph, marks, DIAGRAM_TITLES[kind]);
+          : sessionThoughtGraphSvg(snapshot, DIAGRAM_TITLES[kind]);
     } catch (error) {
       errors.push(`${DIAGRAM_TITLES[kind]}: ${errorMessage(error)}`);
     }

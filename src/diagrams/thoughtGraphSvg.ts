@@ -2,10 +2,13 @@
 // height, one lane per line of thought at a fixed pitch, so a row's place depends only on its seq and its lane, never on
 // the thoughts after it. The explorer draws the rows in view with these shapes (webview/thoughtGraphView.ts); the
 // exports draw every row as one standalone SVG (`thoughtGraphSvg`). Pure: no DOM.
+import type { SessionSnapshot } from '../engine/model';
 import {
   FEEDBACK_MARK_KIND_WORDS,
   FEEDBACK_MARK_STATE_WORDS,
+  feedbackMarksBySeq,
   stageWords,
+  thoughtGraph,
   type FeedbackMark,
   type ThoughtGraph,
   type ThoughtGraphNode,
@@ -203,4 +206,12 @@ export function thoughtGraphSvg(
   }
   out.push('</svg>');
   return out.join('');
+}
+
+/**
+ * A session's thoughts as one standalone SVG with every feedback mark: the one drawing of the branch tree and revision
+ * links that every export carries, whether the explorer made it (VS Code's exports) or the CLI (its HTML export).
+ */
+export function sessionThoughtGraphSvg(snapshot: Pick<SessionSnapshot, 'thoughts' | 'feedback' | 'meta'>, title: string): string {
+  return thoughtGraphSvg(thoughtGraph(snapshot.thoughts), feedbackMarksBySeq(snapshot), title);
 }

@@ -1,6 +1,6 @@
 // HTML export: one self-contained offline file. Thoughts are plain escaped HTML, readable with scripts off. Diagrams
-// are either SVGs pre-rendered by the editor (sanitised, shown as images) or drawn on opening by the bundled Mermaid
-// renderer (dist/webview/export-render.js) inlined under a CSP that admits that one script by its hash and nothing
+// are SVGs (sanitised, shown as images): pre-rendered by the editor, or the thought drawing made here; the stage graph
+// without the editor's SVG is drawn on opening by the bundled Mermaid renderer (dist/webview/export-render.js) inlined under a CSP that admits that one script by its hash and nothing
 // else: no other script, no handler, no javascript: URL and no network request can run from the file.
 import { createHash } from 'node:crypto';
 import { visibleText } from '../engine/fieldRules';
@@ -9,7 +9,8 @@ import type { DiagramWindowOptions } from '../diagrams/diagramWindow';
 import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFacts';
 import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
-import type { DiagramKind } from '../engine/browserSafe/diagramKinds';
+import { isThoughtDiagram, type DiagramKind } from '../engine/browserSafe/diagramKinds';
+import { sessionThoughtGraphSvg } from '../diagrams/thoughtGraphSvg';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
 import { withSchemeStyle } from '../diagrams/schemeStyle';
@@ -32,7 +33,13 @@ const PROGRESS_EVERY = 250;
 
 export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOptions = {}): string {
   const diagrams = sessionDiagrams(snapshot, options.diagramWindow, 'scheme');
-  const needsRenderer = diagrams.some((diagram) => options.svgs?.[diagram.key] === undefined);
+  // The thought diagrams are the explorer's own drawing, made here without a browser when the editor sent none: an
+  // export from the CLI draws the rows and marks an export from VS Code does. Only the stage graph needs Mermaid.
+  const svgs: Partial<Record<DiagramKind, string>> = { ...options.svgs };
+  for (const diagram of diagrams)
+    if (svgs[diagram.key] === undefined && isThoughtDiagram(diagram.key))
+      svgs[diagram.key] = sessionThoughtGraphSvg(snapshot, diagram.title);
+  const needsRenderer = diagrams.some((diagram) => svgs[diagram.key] === undefined);
   let script: string | undefined;
   if (needsRenderer) {
     if (options.rendererScript === undefined || options.rendererScript.trim() === '') {
@@ -75,7 +82,7 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
 
   for (const diagram of diagrams) {
     out.push(`<figure id="diagram-${diagram.key}" data-diagram="${diagram.key}">`, `<figcaption>${escapeHtml(diagram.title)}</figcaption>`);
-    const svg = options.svgs?.[diagram.key];
+    const svg = svgs[diagram.key];
     if (svg !== undefined) {
       // Recoloured for the reader's scheme: the editor drew it in its own theme (see schemeStyle.ts).
       const image = Buffer.from(withSchemeStyle(svgForImage(svg)), 'utf8').toString('base64');
@@ -83,7 +90,8 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
     } else {
       out.push(`<pre class="mermaid-src">${escapeHtml(diagram.source.text)}</pre>`);
     }
-    const note = windowNote(diagram.source);
+    // The Mermaid text's window or folding applies only where that text is drawn.
+    const note = svg === undefined ? windowNote(diagram.source) : undefined;
     if (note) out.push(`<p class="note">${escapeHtml(note)}</p>`);
     out.push('</figure>');
   }

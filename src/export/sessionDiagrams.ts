@@ -1,6 +1,6 @@
 // The diagrams every export draws for a session, in the order they are shown, with stable keys the HTML export and
 // the editor's pre-rendered SVGs agree on.
-import type { DiagramKind } from '../engine/browserSafe/diagramKinds';
+import { DIAGRAM_TITLES, type DiagramKind } from '../engine/browserSafe/diagramKinds';
 import type { SessionSnapshot } from '../engine/model';
 import { branchTreeSource } from '../diagrams/branchTree';
 import { revisionChainSource } from '../diagrams/revisionChain';
@@ -25,7 +25,7 @@ export function sessionDiagrams(
     // The stage graph draws the strategy, not the thoughts: its size is fixed by the strategy, never windowed.
     {
       key: 'stageGraph',
-      title: 'Stage graph',
+      title: DIAGRAM_TITLES.stageGraph,
       source: {
         text: stageGraphSource(snapshot, findStrategy(snapshot.meta.strategy), colours).trimEnd(),
         truncated: false,
@@ -34,8 +34,8 @@ export function sessionDiagrams(
       },
     },
     // Top to bottom in documents: a long main line reads down the page, branches step aside.
-    { key: 'branchTree', title: 'Branch tree', source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },
-    { key: 'revisionChain', title: 'Revision chain', source: revisionChainSource(snapshot, window) },
+    { key: 'branchTree', title: DIAGRAM_TITLES.branchTree, source: branchTreeSource(snapshot, { direction: 'TB', ...window }) },
+    { key: 'revisionChain', title: DIAGRAM_TITLES.revisionChain, source: revisionChainSource(snapshot, window) },
   ];
 }
 

@@ -168,7 +168,7 @@ describe('sessionHtml', () => {
     assert.equal(scripts[0].textContent, FAKE_RENDERER);
   });
 
-  it('writes summary, one figure per diagram with its Mermaid source, and every thought with badges', () => {
+  it('writes summary, one figure per diagram (the thought drawing as an image, the stage graph as Mermaid source), and every thought with badges', () => {
     const snapshot = sampleSession();
     const document = new JSDOM(sessionHtml(snapshot, { rendererScript: FAKE_RENDERER })).window.document;
     assert.equal(document.querySelector('h1')?.textContent, 'Plan it');
@@ -176,9 +176,16 @@ describe('sessionHtml', () => {
       [...document.querySelectorAll('figure')].map((figure) => figure.getAttribute('data-diagram')),
       ['stageGraph', 'branchTree', 'revisionChain'],
     );
-    const branchSource = document.querySelector('#diagram-branchTree pre.mermaid-src')?.textContent ?? '';
-    assert.match(branchSource, /^flowchart TB\n/);
-    assert.match(branchSource, /t1 -.->\|"alt"\| t3/);
+    assert.match(document.querySelector('#diagram-stageGraph pre.mermaid-src')?.textContent ?? '', /^flowchart /);
+    // The branch tree is the explorer's drawing, made into the file: a row per thought, the branch named on its row.
+    const image = document.querySelector('#diagram-branchTree img.diagram-img')?.getAttribute('src') ?? '';
+    const svg = Buffer.from(image.slice(image.indexOf(',') + 1), 'base64').toString('utf8');
+    const rows = [...new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document.querySelectorAll('g.node')];
+    assert.deepEqual(
+      rows.map((row) => row.getAttribute('data-id')),
+      ['t0', 't1', 't2', 't3', 't4'],
+    );
+    assert.match(rows[3].textContent ?? '', /alt/);
     const articles = [...document.querySelectorAll('article.thought')];
     assert.deepEqual(
       articles.map((article) => article.id),
@@ -220,7 +227,12 @@ describe('sessionHtml', () => {
     const html = sessionHtml(snapshot, { rendererScript: FAKE_RENDERER });
     const document = new JSDOM(html).window.document;
     assert.equal(document.querySelectorAll('script').length, 1);
-    assert.equal(document.querySelectorAll('img, a, meta[http-equiv="refresh"], b, [onclick], [onerror], [onmouseover]').length, 0);
+    // The only images are the thought drawing's two figures (data: SVG, shown as images: nothing in them runs).
+    assert.equal(
+      document.querySelectorAll('img:not(.diagram-img), a, meta[http-equiv="refresh"], b, [onclick], [onerror], [onmouseover]').length,
+      0,
+    );
+    assert.equal(document.querySelectorAll('img.diagram-img[src^="data:image/svg+xml;base64,"]').length, 2);
     assert.equal(document.title, '</title><script>alert(1)</script>');
     const texts = [...document.querySelectorAll('article > .text')].map((element) => element.textContent);
     assert.deepEqual(texts, INJECTIONS);

@@ -160,9 +160,21 @@ describe('explorer webview in Chromium', () => {
         for (const id of await drawnNodeIds(explorer, 'branchTree')) seen.add(id);
       }
       for (const thought of snapshot.thoughts) assert.ok(seen.has(`t${thought.seq}`), `t${thought.seq} drawn`);
-      // The branches of the fixture (every 25th thought) name their fork on their first row.
-      const forks = await explorer.page.locator('section.diagram-branchTree .row-tag', { hasText: /^branch .* from #\d+$/ }).count();
-      assert.ok(forks >= 1, 'a branch names its fork');
+      // The branches of the fixture (every 25th thought) name their fork on their first row: scrolled to that row (only
+      // the rows in view are drawn), its tag says so.
+      const branchStart = snapshot.thoughts.find((thought) => thought.branchFromThought !== undefined);
+      assert.ok(branchStart, 'the fixture branches');
+      await explorer.page.evaluate((at) => {
+        const canvas = document.querySelector<HTMLElement>('section.diagram-branchTree .graph-canvas');
+        if (canvas) canvas.scrollTop = at;
+      }, branchStart.seq * 26);
+      const firstRow = `section.diagram-branchTree .graph-row[data-seq="${branchStart.seq}"]`;
+      await explorer.page.waitForSelector(firstRow, { state: 'attached' });
+      assert.match(
+        (await explorer.page.locator(`${firstRow} .row-tag`, { hasText: /^branch / }).textContent()) ?? '',
+        new RegExp(`^branch .* from #${branchStart.branchFromThought}$`),
+        'a branch names its fork',
+      );
       // Nothing folded, nothing to expand.
       assert.equal(await explorer.page.locator('section.diagram-branchTree .show-all').count(), 0);
       await explorer.screenshot('branch-tree-all');

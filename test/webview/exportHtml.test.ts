@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
+import { sessionThoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
 import { exportSession } from '../../src/export/index';
 import { imagesSettled } from '../support/pageSettled';
 
@@ -90,6 +91,26 @@ async function open(
   return { context, page, observed };
 }
 
+/**
+ * The thought drawing of an exported page, parsed from its figure's image (the export draws it as an SVG image): each
+ * row's node id and text, and how many elements that could run or link anything the SVG holds.
+ */
+async function thoughtFigure(
+  page: Page,
+  kind: 'branchTree' | 'revisionChain',
+): Promise<{ rows: { id: string; text: string }[]; active: number }> {
+  const src = await page.locator(`#diagram-${kind} img.diagram-img`).getAttribute('src');
+  assert.ok(src !== null && src.startsWith('data:image/svg+xml;base64,'), `the ${kind} figure is an SVG image`);
+  const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return {
+      rows: [...doc.querySelectorAll('g.node')].map((node) => ({ id: node.getAttribute('data-id') ?? '', text: node.textContent ?? '' })),
+      active: doc.querySelectorAll('script, foreignObject, a, image, iframe, [onload], [onerror]').length,
+    };
+  }, svg);
+}
+
 function writeExport(name: string, html: string): string {
   const file = join(RESULTS, name);
   writeFileSync(file, html);
@@ -115,16 +136,18 @@ describe('exported HTML in Chromium', () => {
     await browser?.close();
   });
 
-  it('is readable with scripts off: every thought as text, diagram sources shown', async () => {
+  it('is readable with scripts off: every thought as text, the thought drawing as images, the stage graph source shown', async () => {
     const { context, page, observed } = await open(browser, exported, false);
     try {
       const texts = await page.locator('article.thought > .text').allTextContents();
       assert.deepEqual(texts.slice(0, CORPUS.length), CORPUS);
       assert.equal(await page.locator('article.thought').count(), snapshot.thoughts.length);
-      assert.equal(await page.locator('pre.mermaid-src').count(), 3);
-      assert.ok(await page.locator('pre.mermaid-src').first().isVisible());
-      assert.equal(await page.locator('svg').count(), 0, 'nothing drawn without scripts');
-      assert.equal(await page.locator('img, iframe, a[href]').count(), 0, 'no element came out of thought text');
+      // Only the stage graph waits for the script; the branch tree and revision links are drawn into the file.
+      assert.equal(await page.locator('pre.mermaid-src').count(), 1);
+      assert.ok(await page.locator('#diagram-stageGraph pre.mermaid-src').isVisible());
+      assert.equal(await page.locator('svg').count(), 0, 'nothing drawn inline without scripts');
+      assert.equal(await page.locator('img.diagram-img').count(), 2);
+      assert.equal(await page.locator('img:not(.diagram-img), iframe, a[href]').count(), 0, 'no element came out of thought text');
       assert.deepEqual(observed.dialogs, []);
       await page.screenshot({ path: join(RESULTS, 'scripts-off.png'), fullPage: true });
     } finally {
@@ -132,34 +155,28 @@ describe('exported HTML in Chromium', () => {
     }
   });
 
-  it('draws the three diagrams with scripts on, runs nothing from thought text, and the CSP is never challenged', async () => {
+  it('draws every diagram with scripts on, runs nothing from thought text, and the CSP is never challenged', async () => {
     const { context, page, observed } = await open(browser, exported, true);
     try {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
       const renderMs = await page.locator('html').getAttribute('data-render-ms');
-      assert.deepEqual(
-        await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
-        ['true', 'true', 'true'],
-      );
-      assert.equal(await page.locator('figure .diagram-svg svg').count(), 3);
+      assert.equal(await page.locator('#diagram-stageGraph').getAttribute('data-rendered'), 'true');
+      assert.equal(await page.locator('figure .diagram-svg svg').count(), 1);
       assert.equal(await page.locator('pre.mermaid-src:visible').count(), 0);
 
-      // Node ids survive into the SVG: the branch tree has a node per thought, the revision chain the revised pair.
-      const branchNodes = await page.locator('#diagram-branchTree svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
-      for (const thought of snapshot.thoughts)
-        assert.ok(
-          branchNodes.some((id) => id.includes(`-t${thought.seq}-`)),
-          `t${thought.seq} in ${branchNodes.join(' ')}`,
-        );
-      const chainNodes = await page.locator('#diagram-revisionChain svg g.node').evaluateAll((nodes) => nodes.map((node) => node.id));
-      assert.equal(chainNodes.length, 2);
-      // Labels show the thought text as text (the decoded entity codes), not as markup.
-      const labels = await page.locator('#diagram-branchTree svg g.node').allTextContents();
+      // The thought drawing has a row per thought, each with its thought's text as text, not as markup.
+      const branch = await thoughtFigure(page, 'branchTree');
+      assert.deepEqual(
+        branch.rows.map((row) => row.id),
+        snapshot.thoughts.map((thought) => `t${thought.seq}`),
+      );
+      const labels = branch.rows.map((row) => row.text);
       assert.ok(
         labels.some((label) => label.includes('<img src=x onerror="window.__pwned=')),
         labels.join('\n'),
       );
-      assert.equal(await page.locator('#diagram-branchTree svg img, #diagram-branchTree svg script, #diagram-branchTree svg a').count(), 0);
+      assert.equal(branch.active, 0, 'nothing in the drawing can run or link');
+      assert.equal((await thoughtFigure(page, 'revisionChain')).rows.length, snapshot.thoughts.length);
       assert.equal(await page.locator('.katex').count(), 0, '$$…$$ in thought text must not become math');
       assert.ok(
         labels.some((label) => label.includes('math $$x^2 + \\frac{1}{2}$$ stays')),
@@ -183,14 +200,12 @@ describe('exported HTML in Chromium', () => {
     let svgs: Record<string, string>;
     try {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
-      svgs = await page.evaluate(() => {
-        const result: Record<string, string> = {};
-        for (const figure of document.querySelectorAll('figure')) {
-          const svg = figure.querySelector('.diagram-svg svg');
-          if (svg) result[figure.getAttribute('data-diagram') ?? ''] = svg.outerHTML;
-        }
-        return result;
-      });
+      // The editor sends SVGs of every diagram: the stage graph as Mermaid drew it, the thought drawing as the explorer does.
+      svgs = {
+        stageGraph: await page.locator('#diagram-stageGraph .diagram-svg svg').evaluate((svg) => svg.outerHTML),
+        branchTree: sessionThoughtGraphSvg(snapshot, 'Branch tree'),
+        revisionChain: sessionThoughtGraphSvg(snapshot, 'Revision chain'),
+      };
     } finally {
       await context.close();
     }
@@ -247,7 +262,7 @@ describe('exported HTML in Chromium', () => {
   it('says what failed instead of leaving a blank figure when a diagram cannot be drawn', async () => {
     // The inlined Mermaid is trimmed to flowcharts; anything else (or a broken source) must fail visibly.
     const html = (await exportSession(snapshot, 'html', { rendererPath: RENDERER })).replace(
-      /(<figure id="diagram-revisionChain"[\s\S]*?<pre class="mermaid-src">)[\s\S]*?(<\/pre>)/,
+      /(<figure id="diagram-stageGraph"[\s\S]*?<pre class="mermaid-src">)[\s\S]*?(<\/pre>)/,
       '$1sequenceDiagram\n  A-&gt;&gt;B: hello$2',
     );
     const { context, page, observed } = await open(browser, writeExport('session-unsupported.html', html), true);
@@ -255,20 +270,17 @@ describe('exported HTML in Chromium', () => {
       await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
       assert.deepEqual(
         await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
-        ['true', 'true', 'error'],
+        ['error', null, null],
       );
-      assert.match(
-        (await page.locator('#diagram-revisionChain .render-error').textContent()) ?? '',
-        /could not be drawn: .*only flowcharts/,
-      );
-      assert.ok(await page.locator('#diagram-revisionChain pre.mermaid-src').isVisible(), 'the source stays readable');
+      assert.match((await page.locator('#diagram-stageGraph .render-error').textContent()) ?? '', /could not be drawn: .*only flowcharts/);
+      assert.ok(await page.locator('#diagram-stageGraph pre.mermaid-src').isVisible(), 'the source stays readable');
       assert.deepEqual(observed.dialogs, []);
     } finally {
       await context.close();
     }
   });
 
-  it('draws a 1,000-thought session without Mermaid refusing any diagram', async () => {
+  it('draws a 1,000-thought session whole: a row per thought, nothing folded, the stage graph by Mermaid', async () => {
     const engine = new ThinkingEngine({ log: () => {} });
     let id = '';
     for (let n = 1; n <= 1_000; n++) {
@@ -294,11 +306,12 @@ describe('exported HTML in Chromium', () => {
       const renderMs = await page.locator('html').getAttribute('data-render-ms');
       assert.deepEqual(
         await page.locator('figure').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-rendered'))),
-        ['true', 'true', 'true'],
+        ['true', null, null],
       );
       assert.equal(await page.locator('.render-error').count(), 0);
       assert.equal(await page.locator('article.thought').count(), 1_000);
-      assert.match((await page.locator('#diagram-branchTree .note').textContent()) ?? '', /Folded to \d+ nodes/);
+      assert.equal((await thoughtFigure(page, 'branchTree')).rows.length, 1_000);
+      assert.equal(await page.locator('#diagram-branchTree .note').count(), 0, 'nothing folded to note');
       assert.deepEqual(observed.errors, []);
       await page.screenshot({ path: join(RESULTS, 'session-1000.png') });
       process.stderr.write(`export-html 1000 thoughts: ${(statSync(file).size / 1024).toFixed(0)} KiB, diagrams drawn in ${renderMs} ms\n`);

@@ -47,7 +47,7 @@ function sessionWithFeedback(): SessionSnapshot {
   return snapshot;
 }
 
-/** Per diagram, the sorted labels of the nodes drawn with a feedback mark, in an exported page. */
+/** Per diagram, the sorted labels of the nodes (rows) drawn with a feedback mark, in an exported page. */
 async function marksIn(file: string, prerendered: boolean): Promise<Record<string, string[]>> {
   const context = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 1200, height: 900 } });
   // tsx names the functions given to page.evaluate with a `__name` helper the page lacks.
@@ -63,7 +63,10 @@ async function marksIn(file: string, prerendered: boolean): Promise<Record<strin
     await page.locator('figure[data-diagram="branchTree"]').screenshot({ path: file.replace(/\.html$/, '-branch-tree.png') });
     return await page.evaluate(() => {
       const marked = (root: ParentNode): string[] =>
-        [...root.querySelectorAll('g.node.feedback')].map((node) => (node.textContent ?? '').trim().replace(/\s+/g, ' ')).sort();
+        // Mermaid's nodes carry a `feedback` class; the thought drawing's rows a `.mark` in words.
+        [...root.querySelectorAll('g.node.feedback, g.node:has(.mark)')]
+          .map((node) => (node.textContent ?? '').trim().replace(/\s+/g, ' '))
+          .sort();
       const out: Record<string, string[]> = {};
       for (const figure of document.querySelectorAll<HTMLElement>('figure[data-diagram]')) {
         const image = figure.querySelector<HTMLImageElement>('img.diagram-img');
@@ -92,7 +95,7 @@ describe('HTML export marks', () => {
   it('an export made in VS Code carries the feedback marks an export made by the CLI draws', async () => {
     const snapshot = sessionWithFeedback();
     mkdirSync(RESULTS_DIR, { recursive: true });
-    // The CLI's path: no SVGs, the page draws the diagrams from the snapshot when opened.
+    // The CLI's path: no SVGs from an editor; the export draws the thought diagrams itself, the page the stage graph.
     const cliFile = join(RESULTS_DIR, 'marks-export-cli.html');
     writeFileSync(cliFile, await exportSession(snapshot, 'html'));
     // The editor's path: the explorer draws the SVGs for the session view the host sends with its request.

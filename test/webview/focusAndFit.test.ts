@@ -124,7 +124,8 @@ describe('focus, selection and fit (Chromium)', () => {
             }
             for (const tab of ['stageGraph', 'branchTree', 'revisionChain'] as const) {
               await explorer.showTab(tab);
-              await explorer.waitForDiagram(tab, 'g.node');
+              // The stage graph is Mermaid's (g.node); the thought drawing draws rows.
+              await explorer.waitForDiagram(tab, tab === 'stageGraph' ? 'g.node' : '.graph-row');
               const wide = await page.evaluate(() => {
                 const out: string[] = [];
                 const root = document.scrollingElement;

@@ -3,6 +3,13 @@
 export const DIAGRAM_KINDS = ['stageGraph', 'branchTree', 'revisionChain'] as const;
 export type DiagramKind = (typeof DIAGRAM_KINDS)[number];
 
+/** Each diagram's title, wherever it is named: the explorer's tabs and panes, exported SVGs, the HTML and Markdown exports. */
+export const DIAGRAM_TITLES: Record<DiagramKind, string> = {
+  stageGraph: 'Stage graph',
+  branchTree: 'Branch tree',
+  revisionChain: 'Revision chain',
+};
+
 /** The diagrams drawn from the thoughts (the stage graph draws the strategy): windowed and folded as a session grows. */
 export const THOUGHT_DIAGRAM_KINDS = ['branchTree', 'revisionChain'] as const satisfies readonly DiagramKind[];
 export type ThoughtDiagramKind = (typeof THOUGHT_DIAGRAM_KINDS)[number];

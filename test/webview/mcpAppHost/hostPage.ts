@@ -49,7 +49,11 @@ function need<T>(value: T | undefined, what: string): T {
 window.mcpHost = {
   record,
   async connect(url, token) {
-    client = new Client({ name: 'chromium-test-host', version: '1.0.0' });
+    // A host that renders MCP Apps says so (ext-apps' extension), as VS Code does: the server then lists its app-only tools.
+    client = new Client(
+      { name: 'chromium-test-host', version: '1.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+    );
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
     );
