@@ -61,6 +61,8 @@ class FakeWebview {
   html = '';
   readonly cspSource = 'https://webview.test';
   readonly posted: HostMessage[] = [];
+  /** VS Code drops the next snapshot (postMessage answers false), as it does for a webview it cannot reach at that moment. */
+  dropNextSnapshot = false;
   private readonly incoming = new EventEmitter<unknown>();
   readonly onDidReceiveMessage = this.incoming.event;
   asWebviewUri(uri: Uri): Uri {
@@ -68,6 +70,10 @@ class FakeWebview {
   }
   postMessage(message: unknown): Promise<boolean> {
     assert.ok(isHostMessage(message));
+    if (this.dropNextSnapshot && message.type === 'snapshot') {
+      this.dropNextSnapshot = false;
+      return Promise.resolve(false);
+    }
     this.posted.push(message);
     return Promise.resolve(true);
   }
@@ -154,6 +160,33 @@ describe('sessions changed by another process', () => {
         [[1, 'From the CLI']],
       );
       assert.equal(connection.status.thoughtsSent, 2);
+    } finally {
+      connection.dispose();
+    }
+  });
+
+  test('a message VS Code drops is made good: the explorer is sent the whole state again', async () => {
+    const engine = fixture.services.engine;
+    const first = started(engine, 'copilot', thought(1, 4, 'Shown first'));
+    const second = started(engine, 'claude', thought(1, 4, 'Picked next'));
+    const webview = new FakeWebview();
+    const connection = new ExplorerConnection(webview as unknown as vscode.Webview, fixture.services, {
+      surface: 'view',
+      mode: 'pinned',
+      sessionId: first,
+      onOpenInPanel: () => {},
+    });
+    try {
+      webview.fromWebview({ type: 'ready' });
+      webview.posted.length = 0;
+      webview.dropNextSnapshot = true;
+      connection.show(second);
+      assert.equal(webview.posted.filter((message) => message.type === 'snapshot').length, 0, 'the snapshot was dropped');
+      await eventually(
+        () => webview.posted.some((message) => message.type === 'snapshot' && message.session?.meta.id === second),
+        2000,
+        'the snapshot sent again',
+      );
     } finally {
       connection.dispose();
     }

@@ -83,6 +83,9 @@ export interface ExplorerConnectionOptions {
   timers?: RequestTimers;
 }
 
+/** How long after a dropped message the whole state is sent again. */
+const RESEND_AFTER_MS = 250;
+
 export class ExplorerConnection implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
@@ -97,6 +100,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private readonly svgRequests: PendingRequests<ResponseTo<'requestSvg'>>;
   private deliberationSent: LiveDeliberationState | undefined;
   private viewState: ExplorerConnectionStatus['view'];
+  /** A fresh snapshot is due because a message was not delivered (see `post`). */
+  private resendTimer: ReturnType<typeof setTimeout> | undefined;
   /** The other live session this webview was offered (liveSessionOffer), until it is taken or ends. */
   private offeredId: string | undefined;
 
@@ -176,9 +181,25 @@ export class ExplorerConnection implements vscode.Disposable {
 
   post(message: HostMessage): void {
     if (!this.ready) return;
-    void this.webview
-      .postMessage(message)
-      .then(undefined, (error: unknown) => this.services.log.warn(`Explorer message not delivered: ${String(error)}`));
+    void this.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) this.resendSoon();
+      },
+      (error: unknown) => this.services.log.warn(`Explorer message not delivered: ${String(error)}`),
+    );
+  }
+
+  /**
+   * VS Code drops a message its webview cannot take at that moment (postMessage answers false) and says nothing more:
+   * the page would keep showing what it had (another session, a thought short). The state is re-sent whole a moment
+   * later, once however many messages were dropped meanwhile.
+   */
+  private resendSoon(): void {
+    if (this.resendTimer !== undefined) return;
+    this.resendTimer = setTimeout(() => {
+      this.resendTimer = undefined;
+      if (this.ready) this.sendSnapshot();
+    }, RESEND_AFTER_MS);
   }
 
   /** Full SVGs of the diagrams of `sessionId` (or of the shown session), rendered by this webview's Mermaid. */
@@ -203,6 +224,7 @@ export class ExplorerConnection implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.resendTimer);
     this.svgRequests.closeAll('the explorer closed');
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }

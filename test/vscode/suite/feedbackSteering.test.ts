@@ -207,6 +207,8 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       }, "the sidebar explorer to show the CLI's session");
       const note = `${cliMarker}: the cache must work offline too`;
       await inExplorer([
+        // What the page shows, not only what the host sent: the CLI's second thought on its card.
+        { op: 'waitFor', selector: `.thought-card:has-text(${JSON.stringify(`${cliMarker}: step 2`)})` },
         { op: 'waitFor', selector: '.feedback-panel:not([hidden]) .feedback-note-input' },
         { op: 'fill', selector: '.feedback-panel:not([hidden]) .feedback-note-input', text: note },
         { op: 'click', selector: 'vscode-button.feedback-send-note' },
