@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
+import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import type { ToolContext } from '../toolContext';
@@ -18,13 +19,24 @@ export const SESSION_PAGE_MAX_LIMIT = 500;
 /** Thought text past this is cut in pages: the view draws excerpts, and a 20,000-character thought would bloat them. */
 export const PAGE_TEXT_LIMIT = 2_000;
 
-const whole = (description: string) => z.union([z.number(), z.string()]).optional().describe(description);
+const SESSION_ID_DESCRIPTION = "The session to read; omitted: this connection's current session.";
+// The ranges are in the schema (minimum, maximum): the descriptions say only what the numbers mean.
+const OFFSET_DESCRIPTION = 'Index of the first thought to return (default 0).';
+const LIMIT_DESCRIPTION = `How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}).`;
 
-const inputShape = {
-  sessionId: z.string().optional().describe("The session to read; omitted: this connection's current session."),
-  offset: whole('Index of the first thought to return (0-based, default 0).'),
-  limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
-};
+/** What the tool parses with: numbers also as text; the handler words a refusal itself (wholeNumber below). */
+const lenientInput = z.looseObject({
+  sessionId: z.string().optional(),
+  offset: z.union([z.number(), z.string()]).optional(),
+  limit: z.union([z.number(), z.string()]).optional(),
+});
+
+/** What it advertises: the ranges the handler accepts, so a view building its call from the schema is never refused. */
+const canonicalInput = z.object({
+  sessionId: z.string().optional().describe(SESSION_ID_DESCRIPTION),
+  offset: z.int().min(0).optional().describe(OFFSET_DESCRIPTION),
+  limit: z.int().min(1).max(SESSION_PAGE_MAX_LIMIT).optional().describe(LIMIT_DESCRIPTION),
+});
 
 export function registerSessionPageTool(server: McpServer, context: ToolContext): RegisteredTool {
   const { engine, owners } = context;
@@ -34,7 +46,7 @@ export function registerSessionPageTool(server: McpServer, context: ToolContext)
       title: 'Thought graph: session page',
       description:
         'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
-      inputSchema: inputShape,
+      inputSchema: advertisedAs(lenientInput, canonicalInput),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: APP_ONLY_TOOL_META,
     },

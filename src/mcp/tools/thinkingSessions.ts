@@ -76,7 +76,8 @@ const canonicalArguments = z.object({
   status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
   offset: z.int().min(0).optional(),
   feedbackOffset: z.int().min(0).optional(),
-  limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional(),
+  // A page of no sessions answers nothing `total` of a one-session page does not: advertise the 1 the parser needs.
+  limit: z.int().min(1).max(SESSION_LIST_MAX_LIMIT).optional(),
   recent: z.int().min(0).optional(),
   since: z.string().optional(),
   until: z.string().optional(),
