@@ -1,7 +1,6 @@
 // The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
 // offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
 // (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
@@ -10,8 +9,7 @@ import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../.
 import { advertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
-import type { ToolContext } from '../toolContext';
-import { mcpApp } from './appRegistration';
+import { defineTool } from '../toolDefinition';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
@@ -38,36 +36,31 @@ const canonicalInput = z.object({
   limit: z.int().min(1).max(SESSION_PAGE_MAX_LIMIT).optional().describe(LIMIT_DESCRIPTION),
 });
 
-export function registerSessionPageTool(server: McpServer, context: ToolContext): RegisteredTool {
-  const { engine, owners } = context;
-  return mcpApp(server).registerTool(
-    SESSION_PAGE_TOOL_NAME,
-    {
-      title: 'Thought graph: session page',
-      description:
-        'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
-      inputSchema: advertisedAs(lenientInput, canonicalInput),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      _meta: APP_ONLY_TOOL_META,
-    },
-    (args, extra): CallToolResult => {
-      const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
-      if (typeof offset === 'string') return errorResult(offset);
-      const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
-      if (typeof limit === 'string') return errorResult(limit);
-      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
-      if (sessionId === undefined)
-        return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
-      const snapshot = engine.getSession(sessionId);
-      if (!snapshot)
-        return errorResult(
-          `Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`,
-        );
-      const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
-      return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
-    },
-  );
-}
+export const sessionPageTool = defineTool({
+  name: SESSION_PAGE_TOOL_NAME,
+  config: {
+    title: 'Thought graph: session page',
+    description:
+      'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    _meta: APP_ONLY_TOOL_META,
+  },
+  input: advertisedAs(lenientInput, canonicalInput),
+  run: (args, { context: { engine, owners }, extra }): CallToolResult => {
+    const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
+    if (typeof offset === 'string') return errorResult(offset);
+    const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
+    if (typeof limit === 'string') return errorResult(limit);
+    const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
+    if (sessionId === undefined)
+      return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
+    const snapshot = engine.getSession(sessionId);
+    if (!snapshot)
+      return errorResult(`Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`);
+    const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
+    return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
+  },
+});
 
 export function sessionPage(
   meta: Pick<

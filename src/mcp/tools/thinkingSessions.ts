@@ -3,7 +3,6 @@
 // thinkingSessions/ (its argument schema and what it does); this file registers the tool and sends each call to its action.
 // It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
 // sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
-import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { REPLY_DETAILS, SESSION_STATUSES, describeValue } from '../../engine/fieldRules';
@@ -12,6 +11,7 @@ import { refusable, sentValue } from '../../engine/thoughtInput';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { advertisedAs } from '../advertisedSchema';
 import type { ToolContext } from '../toolContext';
+import { defineTool } from '../toolDefinition';
 import { errorResult } from '../toolResults';
 import { ArgumentProblem, SESSION_LIST_MAX_LIMIT, lenientCount, lenientText } from './thinkingSessions/arguments';
 import * as configure from './thinkingSessions/configure';
@@ -136,45 +136,43 @@ resume: make sessionId current here.
 stats: of sessionId, or all (strategy, since, until).
 configure: sessionId's askAtDecisionPoints, replyDetail ("default": the server's).`;
 
-export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
-  server.registerTool(
-    THINKING_SESSIONS_TOOL_NAME,
-    {
+export const thinkingSessionsTool = defineTool({
+  name: THINKING_SESSIONS_TOOL_NAME,
+  config: {
+    title: 'Thinking Sessions',
+    description: DESCRIPTION,
+    outputSchema: resultSchema,
+    annotations: {
       title: 'Thinking Sessions',
-      description: DESCRIPTION,
-      inputSchema: advertisedAs(argumentsSchema, canonicalArguments),
-      outputSchema: resultSchema,
-      annotations: {
-        title: 'Thinking Sessions',
-        // Mostly reads, but configure writes a session's ask-at-decision-points switch and resume moves this
-        // connection's current session: not read-only. Nothing is destroyed, and a repeat changes nothing more.
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      // Mostly reads, but configure writes a session's ask-at-decision-points switch and resume moves this
+      // connection's current session: not read-only. Nothing is destroyed, and a repeat changes nothing more.
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
     },
-    (args, extra): CallToolResult => {
-      const parsed = actionArguments.safeParse(withSessionIdAlias(args));
-      if (!parsed.success) {
-        // The first problem in the order the action reads its fields, named by its field.
-        const [issue] = parsed.error.issues;
-        return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
-      }
-      try {
-        // resume makes the session current for the call's owner: its conversation, else the connection.
-        const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
-        return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-      } catch (error) {
-        if (error instanceof ArgumentProblem) return errorResult(error.message);
-        // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
-        const message = errorMessage(error);
-        context.log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.mcpReq.id);
-        return errorResult(message);
-      }
-    },
-  );
-}
+  },
+  input: advertisedAs(argumentsSchema, canonicalArguments),
+  run: (args, { context, extra }): CallToolResult => {
+    const parsed = actionArguments.safeParse(withSessionIdAlias(args));
+    if (!parsed.success) {
+      // The first problem in the order the action reads its fields, named by its field.
+      const [issue] = parsed.error.issues;
+      return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
+    }
+    try {
+      // resume makes the session current for the call's owner: its conversation, else the connection.
+      const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
+      return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+    } catch (error) {
+      if (error instanceof ArgumentProblem) return errorResult(error.message);
+      // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
+      const message = errorMessage(error);
+      context.log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.mcpReq.id);
+      return errorResult(message);
+    }
+  },
+});
 
 function run(args: z.output<typeof actionArguments>, context: ToolContext): Record<string, unknown> {
   switch (args.action) {
