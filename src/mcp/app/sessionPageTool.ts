@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
-import { advertisedAs } from '../advertisedSchema';
+import { sentValue } from '../../engine/thoughtInput';
+import { toolInput } from '../lenientSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { defineTool } from '../toolDefinition';
@@ -21,13 +22,6 @@ const SESSION_ID_DESCRIPTION = "The session to read; omitted: this connection's 
 // The ranges are in the schema (minimum, maximum): the descriptions say only what the numbers mean.
 const OFFSET_DESCRIPTION = 'Index of the first thought to return (default 0).';
 const LIMIT_DESCRIPTION = `How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}).`;
-
-/** What the tool parses with: numbers also as text; the handler words a refusal itself (wholeNumber below). */
-const lenientInput = z.looseObject({
-  sessionId: z.string().optional(),
-  offset: z.union([z.number(), z.string()]).optional(),
-  limit: z.union([z.number(), z.string()]).optional(),
-});
 
 /** What it advertises: the ranges the handler accepts, so a view building its call from the schema is never refused. */
 const canonicalInput = z.object({
@@ -45,13 +39,16 @@ export const sessionPageTool = defineTool({
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     _meta: APP_ONLY_TOOL_META,
   },
-  input: advertisedAs(lenientInput, canonicalInput),
+  input: toolInput(canonicalInput),
   run: (args, { context: { engine, owners }, extra }): CallToolResult => {
     const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
     if (typeof offset === 'string') return errorResult(offset);
     const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
     if (typeof limit === 'string') return errorResult(limit);
-    const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
+    const requested = sentValue(args.sessionId) ?? undefined;
+    if (requested !== undefined && typeof requested !== 'string')
+      return errorResult(`"sessionId" was ${JSON.stringify(requested)}; send the sessionId of a sequentialthinking reply, as text.`);
+    const sessionId = requested ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
     if (sessionId === undefined)
       return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
     const snapshot = engine.getSession(sessionId);
@@ -113,9 +110,10 @@ function pageThought(record: ThoughtRecord): PageThought {
 }
 
 /** A whole number in range, also as text; undefined when absent; else the error text naming field, value and range. */
-function wholeNumber(field: string, value: number | string | undefined, min: number, max: number): number | undefined | string {
-  if (value === undefined || value === '') return undefined;
-  const parsed = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isInteger(parsed) && parsed >= min && parsed <= max) return parsed;
-  return `"${field}" was ${JSON.stringify(value)}; send a whole number from ${min} to ${max}.`;
+function wholeNumber(field: string, value: unknown, min: number, max: number): number | undefined | string {
+  // The lenient parse turned whole-number text into numbers and null into absent; anything else arrives as refused.
+  const sent = sentValue(value);
+  if (sent === undefined || sent === null || sent === '') return undefined;
+  if (typeof value === 'number' && value >= min && value <= max) return value;
+  return `"${field}" was ${JSON.stringify(sent)}; send a whole number from ${min} to ${max}.`;
 }
