@@ -13,6 +13,7 @@
 //   mcp-app/                    the inline thought graph (MCP App): mcp-app/, src/shared, src/diagrams, model types only
 //   src/shared                  host↔webview protocol and pure helpers: the engine's model types only
 //   src/engine                  the domain: imports nothing of ours but itself
+//   test/                       imported by no shipped folder (src/, webview/, mcp-app/)
 //
 // "The engine's model" is src/engine/model.ts (the thought model and the SessionStore contract), fieldRules.ts (the
 // bounds every value of the model keeps, and how a refused value is named), limits.ts (the limits a session keeps,
@@ -99,7 +100,20 @@ function describeAllowed(mayImport) {
   return mayImport.map((name) => (name === 'engine model' ? "the engine's model" : name)).join(', ') || 'itself';
 }
 
-const layerZones = Object.entries(LAYER_IMPORTS).flatMap(([folder, mayImport]) => layer(folder, mayImport));
+/** What ships (the product's source, the explorer, the MCP App) never imports test code: tests import it, not back. */
+const SHIPPED = ['src', 'webview', 'mcp-app'];
+const NO_TEST_IMPORTS = {
+  target: SHIPPED,
+  from: 'test',
+  message: 'Shipped code may not import test/: move what both need into the product, and let the test import it.',
+};
+
+const layerZones = [...Object.entries(LAYER_IMPORTS).flatMap(([folder, mayImport]) => layer(folder, mayImport)), NO_TEST_IMPORTS];
+
+/** The engine's pure rules, imported as values by every layer that shows a session (the browser's bundles too). */
+const ENGINE_BROWSER_SAFE = 'src/engine/browserSafe';
+/** The code bundled into a browser (the explorer, the MCP App and what they import as values), by folder. */
+const BROWSER_SAFE = ['webview', 'mcp-app', 'src/diagrams', 'src/shared'];
 
 /** `vscode` exists only inside VS Code's extension host. */
 const NO_VSCODE = {
@@ -192,7 +206,7 @@ export default tseslint.config(
   },
   {
     // The engine's browser-safe rules run in the webview and the MCP App too: no Node, nothing outside the folder.
-    files: ['src/engine/browserSafe/**/*.ts'],
+    files: [`${ENGINE_BROWSER_SAFE}/**/*.ts`],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -207,7 +221,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['webview/**/*.ts', 'mcp-app/**/*.ts', 'src/diagrams/**/*.ts', 'src/shared/**/*.ts'],
+    files: BROWSER_SAFE.map((folder) => `${folder}/**/*.ts`),
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

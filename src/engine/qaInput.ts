@@ -5,7 +5,7 @@
 // Lenient like every other field (camelCase or snake_case, numbers as text); bounded, because steps are
 // stored with the thought; each refusal names the field, the value and what to send.
 import { z } from 'zod';
-import { NAME_PATTERN } from './fieldRules';
+import { MAX_WHOLE_NUMBER, NAME_PATTERN, isWholeNumberInRange } from './fieldRules';
 import { rawToolName, recallToolList, rememberToolList } from './toolListMemo';
 
 /** A tool the calling model can use. Descriptions and tags are used for matching only, never stored. */
@@ -292,8 +292,12 @@ function recommendedTool(field: string, value: unknown): RecommendedTool {
     throw new QaInputError(`${field}.confidence`, `got ${kind(record.confidence)}; expected a number from 0 to 1 (for example 0.8)`);
   }
   const priority = numberOf(record.priority);
-  if (!(Number.isInteger(priority) && priority >= 1 && priority <= 100)) {
-    throw new QaInputError(`${field}.priority`, `got ${kind(record.priority)}; expected a whole number from 1 (first to try) to 100`);
+  // An order, so any whole number the schema advertises (1 and up) is one; beyond MAX_WHOLE_NUMBER JSON loses digits.
+  if (!isWholeNumberInRange(priority, 1)) {
+    throw new QaInputError(
+      `${field}.priority`,
+      `got ${kind(record.priority)}; expected a whole number from 1 (first to try) to ${MAX_WHOLE_NUMBER}`,
+    );
   }
   const tool: RecommendedTool = {
     toolName: toolName(`${field}.${name.key}`, name.value),

@@ -19,10 +19,11 @@ import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
 import type { OpenExplorer } from './app/openExplorerTool';
 import { registerThoughtGraphApp } from './app/thoughtGraphApp';
-import { registerDeliberateTool } from './tools/deliberate';
+import { deliberateTool } from './tools/deliberate';
 import { advertiseForClient } from './clientAdvertising';
-import { registerSequentialThinkingTool } from './tools/sequentialThinking';
-import { registerThinkingSessionsTool } from './tools/thinkingSessions';
+import { sequentialThinkingTool } from './tools/sequentialThinking';
+import { thinkingSessionsTool } from './tools/thinkingSessions';
+import { registerDefinedTool } from './toolDefinition';
 import type { StatelessContinuation } from './statelessContinuation';
 import type { ToolContext } from './toolContext';
 import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
@@ -106,9 +107,9 @@ export function createServer(options: CreateServerOptions): CreatedServer {
     continuation: options.continuation,
     telemetry: options.telemetry,
   };
-  if (tools.has('sequentialthinking')) registerSequentialThinkingTool(server, context);
-  if (tools.has('thinking_sessions')) registerThinkingSessionsTool(server, context);
-  const deliberate = tools.has('deliberate') ? registerDeliberateTool(server, context) : undefined;
+  if (tools.has('sequentialthinking')) registerDefinedTool(server, context, sequentialThinkingTool);
+  if (tools.has('thinking_sessions')) registerDefinedTool(server, context, thinkingSessionsTool);
+  const deliberate = tools.has('deliberate') ? registerDefinedTool(server, context, deliberateTool) : undefined;
 
   const subscriptions = registerResourceSubscriptions(server, engine);
   registerResources(server, engine, subscriptions.listed);

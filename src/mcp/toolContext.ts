@@ -1,5 +1,5 @@
 // What every tool of one MCP connection is registered with: one object, so each tool registers the same way,
-// `registerXTool(server, context)`, and takes what it needs from it.
+// `registerDefinedTool(server, context, tool)` (toolDefinition.ts), and its `run` takes what it needs from it.
 import type { ThinkingEngine } from '../engine/engine';
 import type { ReplyDetail } from '../engine/fieldRules';
 import type { ModelGateway } from '../engine/modelGateway';

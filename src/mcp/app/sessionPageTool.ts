@@ -1,16 +1,16 @@
 // The app-only tool the inline thought graph reads a session through: its meta and its thoughts in pages, from an
 // offset, so a view that already holds the first n thoughts asks only for the rest. Hidden from the model
 // (`visibility: ["app"]`); a client that lists it anyway gets a harmless read-only tool.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
+import { sentValue } from '../../engine/thoughtInput';
+import { toolInput } from '../lenientSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
-import type { ToolContext } from '../toolContext';
-import { mcpApp } from './appRegistration';
+import { defineTool } from '../toolDefinition';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
@@ -18,44 +18,46 @@ export const SESSION_PAGE_MAX_LIMIT = 500;
 /** Thought text past this is cut in pages: the view draws excerpts, and a 20,000-character thought would bloat them. */
 export const PAGE_TEXT_LIMIT = 2_000;
 
-const whole = (description: string) => z.union([z.number(), z.string()]).optional().describe(description);
+const SESSION_ID_DESCRIPTION = "The session to read; omitted: this connection's current session.";
+// The ranges are in the schema (minimum, maximum): the descriptions say only what the numbers mean.
+const OFFSET_DESCRIPTION = 'Index of the first thought to return (default 0).';
+const LIMIT_DESCRIPTION = `How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}).`;
 
-const inputShape = {
-  sessionId: z.string().optional().describe("The session to read; omitted: this connection's current session."),
-  offset: whole('Index of the first thought to return (0-based, default 0).'),
-  limit: whole(`How many thoughts to return (default ${SESSION_PAGE_DEFAULT_LIMIT}, at most ${SESSION_PAGE_MAX_LIMIT}).`),
-};
+/** What it advertises: the ranges the handler accepts, so a view building its call from the schema is never refused. */
+const canonicalInput = z.object({
+  sessionId: z.string().optional().describe(SESSION_ID_DESCRIPTION),
+  offset: z.int().min(0).optional().describe(OFFSET_DESCRIPTION),
+  limit: z.int().min(1).max(SESSION_PAGE_MAX_LIMIT).optional().describe(LIMIT_DESCRIPTION),
+});
 
-export function registerSessionPageTool(server: McpServer, context: ToolContext): RegisteredTool {
-  const { engine, owners } = context;
-  return mcpApp(server).registerTool(
-    SESSION_PAGE_TOOL_NAME,
-    {
-      title: 'Thought graph: session page',
-      description:
-        'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
-      inputSchema: inputShape,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      _meta: APP_ONLY_TOOL_META,
-    },
-    (args, extra): CallToolResult => {
-      const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
-      if (typeof offset === 'string') return errorResult(offset);
-      const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
-      if (typeof limit === 'string') return errorResult(limit);
-      const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
-      if (sessionId === undefined)
-        return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
-      const snapshot = engine.getSession(sessionId);
-      if (!snapshot)
-        return errorResult(
-          `Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`,
-        );
-      const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
-      return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
-    },
-  );
-}
+export const sessionPageTool = defineTool({
+  name: SESSION_PAGE_TOOL_NAME,
+  config: {
+    title: 'Thought graph: session page',
+    description:
+      'For the inline thought graph view only: a thinking session\'s meta and a page of its thoughts (from "offset"), to draw its branch tree.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    _meta: APP_ONLY_TOOL_META,
+  },
+  input: toolInput(canonicalInput),
+  run: (args, { context: { engine, owners }, extra }): CallToolResult => {
+    const offset = wholeNumber('offset', args.offset, 0, Number.MAX_SAFE_INTEGER);
+    if (typeof offset === 'string') return errorResult(offset);
+    const limit = wholeNumber('limit', args.limit, 1, SESSION_PAGE_MAX_LIMIT);
+    if (typeof limit === 'string') return errorResult(limit);
+    const requested = sentValue(args.sessionId) ?? undefined;
+    if (requested !== undefined && typeof requested !== 'string')
+      return errorResult(`"sessionId" was ${JSON.stringify(requested)}; send the sessionId of a sequentialthinking reply, as text.`);
+    const sessionId = requested ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
+    if (sessionId === undefined)
+      return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
+    const snapshot = engine.getSession(sessionId);
+    if (!snapshot)
+      return errorResult(`Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`);
+    const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
+    return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
+  },
+});
 
 export function sessionPage(
   meta: Pick<
@@ -108,9 +110,10 @@ function pageThought(record: ThoughtRecord): PageThought {
 }
 
 /** A whole number in range, also as text; undefined when absent; else the error text naming field, value and range. */
-function wholeNumber(field: string, value: number | string | undefined, min: number, max: number): number | undefined | string {
-  if (value === undefined || value === '') return undefined;
-  const parsed = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (Number.isInteger(parsed) && parsed >= min && parsed <= max) return parsed;
-  return `"${field}" was ${JSON.stringify(value)}; send a whole number from ${min} to ${max}.`;
+function wholeNumber(field: string, value: unknown, min: number, max: number): number | undefined | string {
+  // The lenient parse turned whole-number text into numbers and null into absent; anything else arrives as refused.
+  const sent = sentValue(value);
+  if (sent === undefined || sent === null || sent === '') return undefined;
+  if (typeof value === 'number' && value >= min && value <= max) return value;
+  return `"${field}" was ${JSON.stringify(sent)}; send a whole number from ${min} to ${max}.`;
 }

@@ -4,8 +4,9 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import { mcpApp } from './appRegistration';
 import { thoughtGraphAppHtml } from './appHtml';
-import { registerOpenExplorerTool } from './openExplorerTool';
-import { registerSessionPageTool } from './sessionPageTool';
+import { openExplorerTool } from './openExplorerTool';
+import { sessionPageTool } from './sessionPageTool';
+import { registerDefinedTool } from '../toolDefinition';
 import { MCP_APP_MIME_TYPE, THOUGHT_GRAPH_URI } from './thoughtGraphUri';
 import type { ToolContext } from '../toolContext';
 
@@ -34,5 +35,5 @@ export function registerThoughtGraphApp(server: McpServer, context: ToolContext)
       ],
     }),
   );
-  return [registerSessionPageTool(server, context), registerOpenExplorerTool(server, context)];
+  return [registerDefinedTool(server, context, sessionPageTool), registerDefinedTool(server, context, openExplorerTool)];
 }

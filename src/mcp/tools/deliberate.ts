@@ -2,7 +2,6 @@
 // role's output as a thought of a session, so the explorer draws the deliberation. The model is the host's configured
 // gateway (an OpenAI-compatible endpoint from the CLI, VS Code's models) or else the calling client through MCP
 // sampling. Input is checked before anything runs: a refused call records nothing.
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { replyText, runDeliberation, type DeliberationReply } from '../../deliberation/deliberate';
@@ -18,13 +17,13 @@ import {
   prepareDeliberation,
   type PreparedDeliberation,
 } from '../../deliberation/request';
-import { advertisedAs } from '../advertisedSchema';
+import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
-import type { ToolContext } from '../toolContext';
-import { mcpApp } from '../app/appRegistration';
+import { defineTool } from '../toolDefinition';
+import { errorResult } from '../toolResults';
 
 export const DELIBERATE_TOOL_NAME = 'deliberate';
 
@@ -145,83 +144,78 @@ const deliberateOutputSchema = z.object(deliberateOutputShape);
  * context.modelGateway: a model configured by the host, used before MCP sampling (undefined: sampling when the client
  * offers it); context.toolGateway: tools task steps may call (undefined: task steps run without tools).
  */
-export function registerDeliberateTool(server: McpServer, context: ToolContext): RegisteredTool {
-  return mcpApp(server).registerTool(
-    DELIBERATE_TOOL_NAME,
-    {
-      title: 'Deliberate',
-      description: DESCRIPTION,
-      inputSchema: advertisedAs(z.object(deliberateInputShape), canonicalInput),
-      outputSchema: deliberateOutputSchema,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      _meta: THOUGHT_GRAPH_TOOL_META,
-    },
-    async (args, extra): Promise<CallToolResult> => {
-      let prepared: PreparedDeliberation;
-      // A chat's deliberation attaches to, and records under, that chat's current session.
-      const { ownerId } = context.owners.ownerOf(extra.mcpReq._meta);
+export const deliberateTool = defineTool({
+  name: DELIBERATE_TOOL_NAME,
+  config: {
+    title: 'Deliberate',
+    description: DESCRIPTION,
+    // Advertised in full; checked once, in run, where a reply the schema refuses is still reported as text.
+    outputSchema: replyAdvertisedAs(deliberateOutputSchema),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    _meta: THOUGHT_GRAPH_TOOL_META,
+  },
+  input: advertisedAs(z.object(deliberateInputShape), canonicalInput),
+  run: async (args, { server, context, extra }): Promise<CallToolResult> => {
+    let prepared: PreparedDeliberation;
+    // A chat's deliberation attaches to, and records under, that chat's current session.
+    const { ownerId } = context.owners.ownerOf(extra.mcpReq._meta);
+    try {
+      prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(args));
+    } catch (error) {
+      if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
+      throw error;
+    }
+    const gateway = context.modelGateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.mcpReq.id) : undefined);
+    if (!gateway) return errorResult(NO_MODEL_MESSAGE);
+    if (gateway.ready) {
+      // A host model that is not available (none installed, no consent) is refused here, before anything is recorded.
       try {
-        prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(args));
+        await gateway.ready(extra.mcpReq.signal);
       } catch (error) {
-        if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
-        throw error;
+        return errorResult(`${errorMessage(error)} Nothing was run or recorded.`);
       }
-      const gateway = context.modelGateway ?? (clientSupportsSampling(server) ? createSamplingGateway(server, extra.mcpReq.id) : undefined);
-      if (!gateway) return errorResult(NO_MODEL_MESSAGE);
-      if (gateway.ready) {
-        // A host model that is not available (none installed, no consent) is refused here, before anything is recorded.
-        try {
-          await gateway.ready(extra.mcpReq.signal);
-        } catch (error) {
-          return errorResult(`${errorMessage(error)} Nothing was run or recorded.`);
-        }
-      }
+    }
 
-      const progressToken = extra.mcpReq._meta?.progressToken;
-      const total = plannedCalls(prepared.plan);
-      let reply: DeliberationReply;
-      try {
-        // With trace streaming on, the deliberation's thoughts (recorded after each model call) join the caller's trace.
-        const run = () =>
-          runDeliberation(prepared, {
-            engine: context.engine,
-            connectionId: ownerId,
-            gateway,
-            toolGateway: context.toolGateway,
-            signal: extra.mcpReq.signal,
-            whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
-            onCallRecorded: ({ done, outcome, thoughtNumber }) => {
-              if (progressToken === undefined) return;
-              const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
-              void extra.mcpReq
-                .notify({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken,
-                    progress: done,
-                    total,
-                    message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)`,
-                  },
-                })
-                .catch(() => {});
-            },
-          });
-        reply = await (context.telemetry ? context.telemetry.inCallContext(extra.mcpReq._meta, run) : run());
-      } catch (error) {
-        if (error instanceof RecordingError) return errorResult(`The deliberation could not be recorded: ${error.message}`);
-        throw error;
-      }
-      // The work is recorded whatever the models reported: a reply the output schema would refuse still says so.
-      const checked = deliberateOutputSchema.safeParse(reply);
-      if (!checked.success)
-        return errorResult(
-          `${replyText(reply)}\n\n(The reply's structured form was left out: ${z.prettifyError(checked.error).slice(0, 500)})`,
-        );
-      return { content: [{ type: 'text', text: replyText(reply) }], structuredContent: reply as unknown as Record<string, unknown> };
-    },
-  );
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
+    const progressToken = extra.mcpReq._meta?.progressToken;
+    const total = plannedCalls(prepared.plan);
+    let reply: DeliberationReply;
+    try {
+      // With trace streaming on, the deliberation's thoughts (recorded after each model call) join the caller's trace.
+      const run = () =>
+        runDeliberation(prepared, {
+          engine: context.engine,
+          connectionId: ownerId,
+          gateway,
+          toolGateway: context.toolGateway,
+          signal: extra.mcpReq.signal,
+          whereIs: (sessionId, thoughtNumber) => `thought ${thoughtNumber} of ${sessionUri(sessionId)}`,
+          onCallRecorded: ({ done, outcome, thoughtNumber }) => {
+            if (progressToken === undefined) return;
+            const where = `${outcome.cycle !== undefined ? ` cycle ${outcome.cycle}` : outcome.phase === 'convergence' ? ' convergence' : ''}${outcome.tool ? ` tool ${outcome.tool.name}` : ''}`;
+            void extra.mcpReq
+              .notify({
+                method: 'notifications/progress',
+                params: {
+                  progressToken,
+                  progress: done,
+                  total,
+                  message: `${outcome.role.name}${where}: ${outcome.status} (thought ${thoughtNumber}, ${outcome.durationMs} ms)`,
+                },
+              })
+              .catch(() => {});
+          },
+        });
+      reply = await (context.telemetry ? context.telemetry.inCallContext(extra.mcpReq._meta, run) : run());
+    } catch (error) {
+      if (error instanceof RecordingError) return errorResult(`The deliberation could not be recorded: ${error.message}`);
+      throw error;
+    }
+    // The work is recorded whatever the models reported: a reply the output schema would refuse still says so.
+    const checked = deliberateOutputSchema.safeParse(reply);
+    if (!checked.success)
+      return errorResult(
+        `${replyText(reply)}\n\n(The reply's structured form was left out: ${z.prettifyError(checked.error).slice(0, 500)})`,
+      );
+    return { content: [{ type: 'text', text: replyText(reply) }], structuredContent: reply as unknown as Record<string, unknown> };
+  },
+});

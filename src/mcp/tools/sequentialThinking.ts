@@ -2,20 +2,18 @@
 // this connection's own session. It advertises the canonical input (sequentialThinkingInput.ts) and McpServer parses
 // calls with the engine's lenient thoughtArgumentsSchema ("3" for 3, "false" for false, snake_case names); a refused
 // value reaches the engine, whose error names the field, the value and what to send.
-import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThoughtReply } from '../../engine/engine';
-import type { ToolContext } from '../toolContext';
+import { defineTool } from '../toolDefinition';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
 import { qaAnnotator } from '../../recommendations/qaAnnotator';
 import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
-import { errorResult, toolFailure } from '../toolResults';
+import { errorResult } from '../toolResults';
 import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { RESULT_SESSION_META_KEY } from '../../shared/thoughtGraph';
-import { errorMessage } from '../../engine/browserSafe/errorMessage';
-import { clientRendersApps, mcpApp } from '../app/appRegistration';
+import { clientRendersApps } from '../app/appRegistration';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -75,72 +73,65 @@ const replySchema = z.looseObject({
     .describe('Only when the user was asked at a decision point: their answer (the guidance says what to do with it).'),
 });
 
-export function registerSequentialThinkingTool(server: McpServer, context: ToolContext): void {
-  const { engine, owners, log, decisionPoints, replyDetail, continuation, telemetry } = context;
-  const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
-  mcpApp(server).registerTool(
-    SEQUENTIAL_THINKING_TOOL_NAME,
-    {
+export const sequentialThinkingTool = defineTool({
+  name: SEQUENTIAL_THINKING_TOOL_NAME,
+  config: {
+    title: 'Sequential Thinking',
+    description: SEQUENTIAL_THINKING_DESCRIPTION,
+    outputSchema: replyAdvertisedAs(replySchema),
+    annotations: {
       title: 'Sequential Thinking',
-      description: SEQUENTIAL_THINKING_DESCRIPTION,
-      inputSchema: advertisedAs(thoughtArgumentsSchema, sequentialThinkingCanonicalInput),
-      outputSchema: replyAdvertisedAs(replySchema),
-      annotations: {
-        title: 'Sequential Thinking',
-        // It changes nothing outside its own session store; VS Code would otherwise ask for confirmation on every thought.
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-      // MCP Apps hosts draw the inline thought graph beside each call; others ignore it. Static: no per-call work.
-      _meta: THOUGHT_GRAPH_TOOL_META,
+      // It changes nothing outside its own session store; VS Code would otherwise ask for confirmation on every thought.
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
     },
-    (args, extra): CallToolResult | Promise<CallToolResult> => {
-      try {
-        // The chat the call names owns its current session (VS Code sends every chat over one connection).
-        const owner = owners.ownerOf(extra.mcpReq._meta);
-        const { conversationId } = owner;
-        // Without protocol sessions, a thought without sessionId is matched to its conversation's session (or refused).
-        const routed = continuation ? continuation.route(args, conversationId, owner.ownerId) : { args, ownerId: owner.ownerId };
-        if ('error' in routed) {
-          log('warning', `thought refused: ${routed.error}`, extra.mcpReq.id);
-          return errorResult(routed.error);
-        }
-        const { ownerId } = routed;
-        // McpServer has parsed args with thoughtArgumentsSchema: the engine need not parse them again.
-        // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
-        const record = () => engine.process(ownerId, routed.args, { ...processOptions, conversationId });
-        const outcome = telemetry ? telemetry.inCallContext(extra.mcpReq._meta, record) : record();
-        if (!outcome.ok) {
-          log(
-            outcome.storeFailed ? 'error' : 'warning',
-            `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`,
-            extra.mcpReq.id,
-          );
-          return errorResult(outcome.error);
-        }
-        // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
-        const asking = decisionPoints?.consult(outcome.reply, extra);
-        // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
-        // A reply that will not be sent (the call was cancelled meanwhile) tells the agent nothing: compact must not
-        // leave its news out of the next one.
-        // An MCP Apps host's inline view is told the session on every result (in `_meta`, which models do not read).
-        const shaped = (reply: ThoughtReply) =>
-          replyResult(
-            engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted),
-            clientRendersApps(server) ? reply.sessionId : undefined,
-          );
-        // The answer is not journaled: a trace stream, if any, records it.
-        const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
-        return asking ? asking.then(answered) : shaped(outcome.reply);
-      } catch (error) {
-        log('error', `${SEQUENTIAL_THINKING_TOOL_NAME} failed: ${errorMessage(error)}`, extra.mcpReq.id);
-        return toolFailure(SEQUENTIAL_THINKING_TOOL_NAME, error);
-      }
-    },
-  );
-}
+    // MCP Apps hosts draw the inline thought graph beside each call; others ignore it. Static: no per-call work.
+    _meta: THOUGHT_GRAPH_TOOL_META,
+  },
+  // The engine's lenient schema, advertised in its canonical form: the engine need not parse the arguments again.
+  input: advertisedAs(thoughtArgumentsSchema, sequentialThinkingCanonicalInput),
+  run: (args, { server, context, extra }): CallToolResult | Promise<CallToolResult> => {
+    const { engine, owners, log, decisionPoints, replyDetail, continuation, telemetry } = context;
+    // The chat the call names owns its current session (VS Code sends every chat over one connection).
+    const owner = owners.ownerOf(extra.mcpReq._meta);
+    const { conversationId } = owner;
+    // Without protocol sessions, a thought without sessionId is matched to its conversation's session (or refused).
+    const routed = continuation ? continuation.route(args, conversationId, owner.ownerId) : { args, ownerId: owner.ownerId };
+    if ('error' in routed) {
+      log('warning', `thought refused: ${routed.error}`, extra.mcpReq.id);
+      return errorResult(routed.error);
+    }
+    const { ownerId } = routed;
+    const processOptions = { annotate: qaAnnotator({ availableTools: context.availableTools }), argumentsParsed: true };
+    // With trace streaming on, a session this call starts joins the trace named in the request's _meta.
+    const record = () => engine.process(ownerId, routed.args, { ...processOptions, conversationId });
+    const outcome = telemetry ? telemetry.inCallContext(extra.mcpReq._meta, record) : record();
+    if (!outcome.ok) {
+      log(
+        outcome.storeFailed ? 'error' : 'warning',
+        `${outcome.storeFailed ? 'thought not saved' : 'thought refused'}: ${outcome.error}`,
+        extra.mcpReq.id,
+      );
+      return errorResult(outcome.error);
+    }
+    // Recorded first: asking the user (opt-in, at decision points only) adds their answer to the reply.
+    const asking = decisionPoints?.consult(outcome.reply, extra);
+    // Shaped last, from the full reply: the answer and the feedback always go out; known fields may not.
+    // A reply that will not be sent (the call was cancelled meanwhile) tells the agent nothing: compact must not
+    // leave its news out of the next one.
+    // An MCP Apps host's inline view is told the session on every result (in `_meta`, which models do not read).
+    const shaped = (reply: ThoughtReply) =>
+      replyResult(
+        engine.shapeReplyFor(ownerId, reply, replyDetail, !extra.mcpReq.signal.aborted),
+        clientRendersApps(server) ? reply.sessionId : undefined,
+      );
+    // The answer is not journaled: a trace stream, if any, records it.
+    const answered = (reply: ThoughtReply) => (telemetry?.decided?.(reply), shaped(reply));
+    return asking ? asking.then(answered) : shaped(outcome.reply);
+  },
+});
 
 function replyResult(reply: object, viewSessionId: string | undefined): CallToolResult {
   // Compact JSON: agents pay for every token.

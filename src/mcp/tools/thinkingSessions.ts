@@ -3,17 +3,18 @@
 // thinkingSessions/ (its argument schema and what it does); this file registers the tool and sends each call to its action.
 // It advertises canonical arguments and parses as leniently as `sequentialthinking` ("20" for 20, session_id for
 // sessionId, unknown fields ignored); every failure is an isError result whose text says what to send instead.
-import type { McpServer } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { REPLY_DETAILS, SESSION_STATUSES, describeValue } from '../../engine/fieldRules';
 import type { SessionStatus } from '../../engine/model';
-import { refusable, sentValue } from '../../engine/thoughtInput';
+import { sentValue } from '../../engine/thoughtInput';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { advertisedAs } from '../advertisedSchema';
 import type { ToolContext } from '../toolContext';
+import { defineTool } from '../toolDefinition';
 import { errorResult } from '../toolResults';
-import { ArgumentProblem, SESSION_LIST_MAX_LIMIT, lenientCount, lenientText } from './thinkingSessions/arguments';
+import { ArgumentProblem, SESSION_LIST_MAX_LIMIT } from './thinkingSessions/arguments';
+import { lenientOf } from '../lenientSchema';
 import * as configure from './thinkingSessions/configure';
 import * as get from './thinkingSessions/get';
 import * as list from './thinkingSessions/list';
@@ -25,24 +26,28 @@ export const THINKING_SESSIONS_TOOL_NAME = 'thinking_sessions';
 
 const ACTIONS = ['list', 'get', 'search', 'resume', 'stats', 'configure'] as const;
 
-/** What McpServer parses a call with: refuses nothing, so that each action words its own refusals. */
-const argumentsSchema = z.looseObject({
-  action: refusable(z.enum(ACTIONS)),
-  sessionId: lenientText(),
-  detail: refusable(z.enum(get.DETAILS).nullable()).optional(),
-  query: lenientText(),
-  text: lenientText(),
-  strategy: lenientText(),
-  status: refusable(z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).nullable()).optional(),
-  offset: lenientCount(),
-  feedbackOffset: lenientCount(),
-  limit: lenientCount(),
-  recent: lenientCount(),
-  since: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
-  until: refusable(z.union([z.string(), z.number(), z.null()])).optional(),
-  askAtDecisionPoints: refusable(z.union([z.boolean(), z.string(), z.null()])).optional(),
-  replyDetail: refusable(z.union([z.enum([...REPLY_DETAILS, 'default']), z.null()])).optional(),
+/** What the tool advertises; what McpServer parses a call with is made from it (lenientSchema.ts). */
+const canonicalArguments = z.object({
+  action: z.enum(ACTIONS),
+  sessionId: z.string().optional(),
+  detail: z.enum(get.DETAILS).optional(),
+  query: z.string().optional(),
+  text: z.string().optional(),
+  strategy: z.string().optional(),
+  status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
+  offset: z.int().min(0).optional(),
+  feedbackOffset: z.int().min(0).optional(),
+  // A page of no sessions answers nothing `total` of a one-session page does not: advertise the 1 the parser needs.
+  limit: z.int().min(1).max(SESSION_LIST_MAX_LIMIT).optional(),
+  recent: z.int().min(0).optional(),
+  since: z.string().optional(),
+  until: z.string().optional(),
+  askAtDecisionPoints: z.union([z.boolean(), z.literal('default')]).optional(),
+  replyDetail: z.enum([...REPLY_DETAILS, 'default']).optional(),
 });
+
+/** Refuses nothing, so that each action words its own refusals ("Invalid <field>: got …; expected …"). */
+const argumentsSchema = lenientOf(canonicalArguments);
 
 type LenientArguments = z.output<typeof argumentsSchema>;
 
@@ -64,25 +69,6 @@ function withSessionIdAlias(args: LenientArguments): LenientArguments {
   if (args.session_id === undefined) return args;
   return { ...args, sessionId: argumentsSchema.shape.sessionId.parse(args.session_id) };
 }
-
-/** What the tool advertises (the lenient schema above takes more: see advertisedSchema.ts). */
-const canonicalArguments = z.object({
-  action: z.enum(ACTIONS),
-  sessionId: z.string().optional(),
-  detail: z.enum(get.DETAILS).optional(),
-  query: z.string().optional(),
-  text: z.string().optional(),
-  strategy: z.string().optional(),
-  status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
-  offset: z.int().min(0).optional(),
-  feedbackOffset: z.int().min(0).optional(),
-  limit: z.int().min(0).max(SESSION_LIST_MAX_LIMIT).optional(),
-  recent: z.int().min(0).optional(),
-  since: z.string().optional(),
-  until: z.string().optional(),
-  askAtDecisionPoints: z.union([z.boolean(), z.literal('default')]).optional(),
-  replyDetail: z.enum([...REPLY_DETAILS, 'default']).optional(),
-});
 
 const item = z.looseObject({});
 /** Every action answers with one object; which members it has depends on the action (see the description). */
@@ -135,45 +121,43 @@ resume: make sessionId current here.
 stats: of sessionId, or all (strategy, since, until).
 configure: sessionId's askAtDecisionPoints, replyDetail ("default": the server's).`;
 
-export function registerThinkingSessionsTool(server: McpServer, context: ToolContext): void {
-  server.registerTool(
-    THINKING_SESSIONS_TOOL_NAME,
-    {
+export const thinkingSessionsTool = defineTool({
+  name: THINKING_SESSIONS_TOOL_NAME,
+  config: {
+    title: 'Thinking Sessions',
+    description: DESCRIPTION,
+    outputSchema: resultSchema,
+    annotations: {
       title: 'Thinking Sessions',
-      description: DESCRIPTION,
-      inputSchema: advertisedAs(argumentsSchema, canonicalArguments),
-      outputSchema: resultSchema,
-      annotations: {
-        title: 'Thinking Sessions',
-        // Mostly reads, but configure writes a session's ask-at-decision-points switch and resume moves this
-        // connection's current session: not read-only. Nothing is destroyed, and a repeat changes nothing more.
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      // Mostly reads, but configure writes a session's ask-at-decision-points switch and resume moves this
+      // connection's current session: not read-only. Nothing is destroyed, and a repeat changes nothing more.
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
     },
-    (args, extra): CallToolResult => {
-      const parsed = actionArguments.safeParse(withSessionIdAlias(args));
-      if (!parsed.success) {
-        // The first problem in the order the action reads its fields, named by its field.
-        const [issue] = parsed.error.issues;
-        return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
-      }
-      try {
-        // resume makes the session current for the call's owner: its conversation, else the connection.
-        const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
-        return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-      } catch (error) {
-        if (error instanceof ArgumentProblem) return errorResult(error.message);
-        // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
-        const message = errorMessage(error);
-        context.log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.mcpReq.id);
-        return errorResult(message);
-      }
-    },
-  );
-}
+  },
+  input: advertisedAs(argumentsSchema, canonicalArguments),
+  run: (args, { context, extra }): CallToolResult => {
+    const parsed = actionArguments.safeParse(withSessionIdAlias(args));
+    if (!parsed.success) {
+      // The first problem in the order the action reads its fields, named by its field.
+      const [issue] = parsed.error.issues;
+      return errorResult(`Invalid ${String(issue.path[0])}: ${issue.message}`);
+    }
+    try {
+      // resume makes the session current for the call's owner: its conversation, else the connection.
+      const value = run(parsed.data, { ...context, connectionId: context.owners.ownerOf(extra.mcpReq._meta).ownerId });
+      return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+    } catch (error) {
+      if (error instanceof ArgumentProblem) return errorResult(error.message);
+      // The store refuses ids it cannot hold (path traversal and the like) and unreadable journals by throwing.
+      const message = errorMessage(error);
+      context.log('warning', `${THINKING_SESSIONS_TOOL_NAME} refused: ${message}`, extra.mcpReq.id);
+      return errorResult(message);
+    }
+  },
+});
 
 function run(args: z.output<typeof actionArguments>, context: ToolContext): Record<string, unknown> {
   switch (args.action) {

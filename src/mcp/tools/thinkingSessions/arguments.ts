@@ -1,12 +1,13 @@
-// The argument fields of `thinking_sessions`, each in two parts. The lenient part is what McpServer parses a call with:
-// it refuses nothing ("20" for 20, null for absent; a value it cannot take is kept as a RefusedValue), because
-// McpServer would word a refusal itself. The strict part is what an action's schema reads that output with: a refused
-// value becomes an issue saying what was sent and what to send, which the tool answers as "Invalid <field>: <issue>".
+// The argument fields of `thinking_sessions` as each action reads them. McpServer first parses a call leniently, with
+// the schema made from the canonical one (src/mcp/lenientSchema.ts: "20" for 20, null for absent; a value it cannot
+// take is kept as a RefusedValue), because McpServer would word a refusal itself. The readers here take that output:
+// a refused value becomes an issue saying what was sent and what to send, which the tool answers as
+// "Invalid <field>: <issue>".
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../../engine/engine';
-import { MAX_WHOLE_NUMBER, describeValue, isWholeNumberInRange } from '../../../engine/fieldRules';
+import { MAX_WHOLE_NUMBER, describeValue } from '../../../engine/fieldRules';
 import type { SessionSnapshot } from '../../../engine/model';
-import { WHOLE_NUMBER_TEXT, refusable, sentValue } from '../../../engine/thoughtInput';
+import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/thoughtInput';
 
 /** A refusal found while running an action (an unknown session, nothing to do): answered with its message as it is. */
 export class ArgumentProblem extends Error {}
@@ -16,21 +17,6 @@ export const SESSION_LIST_DEFAULT_LIMIT = 20;
 export const SESSION_LIST_MAX_LIMIT = 100;
 /** How many last thoughts get (summary) and resume show. */
 export const RESUME_DEFAULT_RECENT = 5;
-
-/** Lenient: a count of 0 or more, also as text ("20"); null or "" means absent. */
-export const lenientCount = () =>
-  refusable(
-    z.union([z.int().min(0).max(MAX_WHOLE_NUMBER), z.string(), z.null()]).transform((value, context) => {
-      if (typeof value !== 'string' || value === '') return value;
-      const parsed = WHOLE_NUMBER_TEXT.test(value) ? Number(value) : Number.NaN;
-      if (isWholeNumberInRange(parsed, 0)) return parsed;
-      context.issues.push({ code: 'custom', message: 'a whole number of 0 or more', input: value });
-      return z.NEVER;
-    }),
-  ).optional();
-
-/** Lenient: text; null means absent. */
-export const lenientText = () => refusable(z.string().nullable()).optional();
 
 /** Ends a strict field's parse with the problem, worded after "Invalid <field>: ". */
 function problem(context: z.RefinementCtx, message: string): never {
