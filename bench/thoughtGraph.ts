@@ -9,8 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { feedbackMarksBySeq, thoughtGraph } from '../src/diagrams/thoughtGraph';
-import { thoughtGraphSvg } from '../src/diagrams/thoughtGraphSvg';
 import { toSessionView } from '../src/extension/explorer/sessionView';
 import { exportSession } from '../src/export/index';
 import { ExplorerPage } from '../test/webview/support/explorerPage';
@@ -81,11 +79,18 @@ async function scrollFrames(explorer: ExplorerPage): Promise<number[]> {
   );
 }
 
-/** The HTML export with VS Code's SVGs, opened in Chromium until the page has loaded and its first screen is drawn. */
-async function timeExport(browser: Browser, snapshot: ReturnType<typeof reactSession>, dir: string): Promise<number> {
-  const graph = thoughtGraph(snapshot.thoughts);
-  const marks = feedbackMarksBySeq(snapshot);
-  const svgs = { branchTree: thoughtGraphSvg(graph, marks, 'Branch tree'), revisionChain: thoughtGraphSvg(graph, marks, 'Revision chain') };
+/** The HTML export with the SVGs VS Code gets from the explorer, opened in Chromium until the page has loaded and its first screen is drawn. */
+async function timeExport(
+  browser: Browser,
+  explorer: ExplorerPage,
+  snapshot: ReturnType<typeof reactSession>,
+  dir: string,
+): Promise<number> {
+  // The SVGs VS Code asks the explorer for (requestSvg → svgRendered): the stage graph drawn by Mermaid, the thought
+  // drawings (the export draws those itself from the snapshot).
+  await explorer.send({ type: 'requestSvg', requestId: `bench-${snapshot.thoughts.length}` });
+  const { svgs, errors } = await explorer.waitForPosted('svgRendered', 120_000);
+  if (errors.length > 0) throw new Error(`the explorer could not draw the export's SVGs: ${errors.join('; ')}`);
   const file = join(dir, `export-${snapshot.thoughts.length}.html`);
   writeFileSync(file, await exportSession(snapshot, 'html', { svgs }));
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -127,7 +132,7 @@ export async function thoughtGraphFigures(
         const openMs = await timeOpen(explorer, snapshot);
         const rowsInDom = await explorer.page.locator('section.diagram-branchTree .graph-row').count();
         const frames = await scrollFrames(explorer);
-        const exportMs = await timeExport(browser, snapshot, dir);
+        const exportMs = await timeExport(browser, explorer, snapshot, dir);
         figures.push({ thoughts: size, openMs, rowsInDom, frames, exportMs });
       } finally {
         await explorer.close();
