@@ -20,7 +20,10 @@ import { diffWords } from '../shared/wordDiff';
 import { qaViewOf } from '../shared/qaView';
 
 export interface HtmlExportOptions {
-  /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
+  /**
+   * Pre-rendered SVG per diagram (from the editor), used for the stage graph: the thought diagrams are always drawn here
+   * from the snapshot. A stage graph without one is drawn by `rendererScript` on opening.
+   */
   svgs?: Partial<Record<DiagramKind, string>>;
   /** The text of dist/webview/export-render.js; needed unless every diagram has an SVG. */
   rendererScript?: string;
