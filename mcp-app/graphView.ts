@@ -1,5 +1,5 @@
 // The view's DOM: title, strategy and stage, counts, the latest thought, the branch tree and the "Open in explorer"
-// button. Every piece of session text goes in as textContent; the only markup inserted is Mermaid's strict-mode SVG.
+// button. Every piece of session text goes in as textContent; no markup is ever inserted.
 import type { PageThought } from '../src/shared/thoughtGraph';
 
 export interface ViewModel {
@@ -79,9 +79,11 @@ export class GraphView {
     this.openButton.disabled = model.thoughts === 0;
   }
 
-  showDiagram(svg: string, shown: number, total: number): void {
-    // Mermaid's own output in strict mode: labels were escaped by mermaidLabel and sanitised by Mermaid.
-    this.diagram.innerHTML = svg;
+  showDiagram(figure: HTMLElement, shown: number, total: number): void {
+    // Follow the newest row (appended at the bottom) unless the person scrolled up to read.
+    const following = this.diagram.scrollTop + this.diagram.clientHeight >= this.diagram.scrollHeight - 2;
+    this.diagram.replaceChildren(figure);
+    if (following) this.diagram.scrollTop = this.diagram.scrollHeight;
     this.diagram.dataset.shown = String(shown);
     this.diagram.title = shown < total ? `The latest ${shown} of ${total} thoughts; open the explorer for all.` : '';
   }

@@ -4,7 +4,7 @@
 import './noEval';
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { OPEN_EXPLORER_TOOL_NAME, SESSION_PAGE_TOOL_NAME, type OpenExplorerReply, type SessionPage } from '../src/shared/thoughtGraph';
-import { configureDiagram, drawBranchTree } from './diagram';
+import { InlineGraph, drawThoughtGraph } from './diagram';
 import { GraphView, type ViewModel } from './graphView';
 import { SessionData } from './sessionData';
 import { replyOf, textOf, thoughtOfArguments, type ToolReply } from './toolReplies';
@@ -13,6 +13,7 @@ import { errorMessage } from '../src/engine/browserSafe/errorMessage';
 const app = new App({ name: 'Thought Explorer thought graph', version: '1.0.0' }, {}, { autoResize: true });
 const view = new GraphView(document.getElementById('app') ?? document.body);
 const session = new SessionData();
+const graph = new InlineGraph();
 let lastReply: ToolReply | undefined;
 let pending: string | undefined;
 let wantedSession: string | undefined;
@@ -39,7 +40,7 @@ app.ontoolresult = (result) => {
 
 app.onhostcontextchanged = (context) => {
   applyHostContext(context);
-  void redraw();
+  redraw();
 };
 
 /** Reads the new thoughts, then redraws; calls that arrive meanwhile fold into one more round. */
@@ -56,7 +57,7 @@ function refresh(): Promise<void> {
       } catch (error) {
         view.showNote(`The session could not be read: ${errorMessage(error)}`);
       }
-      await redraw();
+      redraw();
     } while (refreshAgain);
     refreshing = undefined;
   })();
@@ -91,13 +92,13 @@ function render(): void {
   view.show(model());
 }
 
-async function redraw(): Promise<void> {
+function redraw(): void {
   render();
   const count = session.thoughts.length;
   if (count === 0) return;
   try {
-    const drawn = await drawBranchTree(session.snapshot());
-    view.showDiagram(drawn.svg, drawn.shown, drawn.total);
+    const drawn = drawThoughtGraph(graph.update(session.snapshot()));
+    view.showDiagram(drawn.figure, drawn.shown, drawn.total);
   } catch (error) {
     view.showDiagramError(errorMessage(error));
   }
@@ -113,7 +114,6 @@ function applyHostContext(context: McpUiHostContext | undefined): void {
   }
   if (context.styles?.variables) applyHostStyleVariables(context.styles.variables);
   if (context.styles?.css?.fonts) applyHostFonts(context.styles.css.fonts);
-  configureDiagram();
 }
 
 view.openButton.addEventListener('click', () => {
@@ -133,14 +133,13 @@ async function openExplorer(): Promise<void> {
   }
 }
 
-configureDiagram();
 render();
 app
   .connect()
   .then(() => {
     applyHostContext(app.getHostContext());
     document.body.dataset.connected = 'true';
-    return redraw();
+    redraw();
   })
   .catch((error: unknown) => {
     view.showNote(`Not connected to a host: ${errorMessage(error)}`);

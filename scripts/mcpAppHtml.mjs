@@ -1,11 +1,9 @@
 // Builds the inline thought graph (mcp-app/, an MCP App) into ONE self-contained HTML document: the bundle (ext-apps'
-// App, flowchart-only Mermaid) and the styles inlined, under a CSP that admits that one script by its hash, inline
-// styles (Mermaid's SVG carries its own) and nothing from the network (connect-src 'none').
+// App and the thought drawing, built with DOM APIs) and the styles inlined, under a CSP that admits that one script by
+// its hash, inline styles (the stylesheet and the drawing's sizes) and nothing from the network (connect-src 'none').
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
-import { mermaidFastConfigCopyPlugin } from './mermaidFastConfigCopy.mjs';
-import { mermaidFlowchartOnlyPlugin } from './mermaidFlowchartOnly.mjs';
 
 export const MCP_APP_ENTRY = 'mcp-app/main.ts';
 export const MCP_APP_HTML = 'dist/mcp-app/thought-graph.html';
@@ -22,7 +20,6 @@ export async function buildMcpAppHtml() {
     target: 'es2022',
     logLevel: 'silent',
     legalComments: 'none',
-    plugins: [mermaidFlowchartOnlyPlugin, mermaidFastConfigCopyPlugin],
   });
   const script = result.outputFiles[0].text;
   // "<!--" alone is harmless; with "<script" after it the HTML parser would enter its double-escaped state.

@@ -279,7 +279,8 @@ export class ThoughtGraphView {
     const sameGeometry = drawn.lanesShown === lanesShown && drawn.width === width;
     this.drawnRange = { from, to, limit, lanesShown, width, version: this.version };
     const textLeft = graphWidth(lanesShown);
-    this.element.style.setProperty('--graph-width', `${textLeft}px`);
+    // Set only when it changes: a custom property on the section restyles every row under it.
+    if (!sameGeometry) this.element.style.setProperty('--graph-width', `${textLeft}px`);
 
     // Lines: one SVG over the drawn rows, its viewBox the rows' part of the whole drawing.
     const top = from * ROW_HEIGHT;

@@ -170,32 +170,84 @@ const EXPORT_STYLE = [
 /** Characters of thought text on a row of the standalone SVG (no measuring there). */
 const EXPORT_TEXT_CHARS = 90;
 
+/** Rows in one image of a tiled drawing: a browser draws several short images far faster than one very tall one. */
+export const ROWS_PER_TILE = 200;
+
 /** The whole graph as one standalone SVG (Export SVG, HTML export): every row, text beside the lanes, marks in words. */
 export function thoughtGraphSvg(
   graph: ThoughtGraph,
   marks: ReadonlyMap<number, readonly FeedbackMark[]> = new Map(),
   title = 'Branch tree',
 ): string {
+  return thoughtGraphRowsSvg(graph, marks, title, 0, graph.nodes.length, true).svg;
+}
+
+/** One image of a tiled drawing: the SVG of rows `from` to `to` (exclusive). */
+export interface ThoughtGraphTile {
+  svg: string;
+  from: number;
+  to: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The graph as standalone SVGs of at most `rowsPerTile` rows each, top to bottom. Rows have a fixed height and every
+ * tile the same width, so the tiles stacked without gaps are the whole drawing (lines that cross a tile's edge are
+ * drawn in both and cut by each one's viewBox). Meant for `<img>`, which shows a reader only its alt text, so the rows
+ * carry no <title> (half the bytes of a row); the page beside the images holds every thought's text.
+ */
+export function thoughtGraphSvgTiles(
+  graph: ThoughtGraph,
+  marks: ReadonlyMap<number, readonly FeedbackMark[]> = new Map(),
+  title = 'Branch tree',
+  rowsPerTile = ROWS_PER_TILE,
+): ThoughtGraphTile[] {
+  const total = graph.nodes.length;
+  if (total <= rowsPerTile) return [thoughtGraphRowsSvg(graph, marks, title, 0, total, false)];
+  const tiles: ThoughtGraphTile[] = [];
+  for (let from = 0; from < total; from += rowsPerTile) {
+    const to = Math.min(total, from + rowsPerTile);
+    tiles.push(thoughtGraphRowsSvg(graph, marks, `${title}, thoughts ${from + 1} to ${to} of ${total}`, from, to, false));
+  }
+  return tiles;
+}
+
+/**
+ * Rows `from` to `to` (exclusive) as one standalone SVG, in the whole drawing's coordinates (its viewBox picks them);
+ * with `titles`, each row carries its accessible name as a <title> (a tooltip where the SVG is opened on its own).
+ */
+function thoughtGraphRowsSvg(
+  graph: ThoughtGraph,
+  marks: ReadonlyMap<number, readonly FeedbackMark[]>,
+  title: string,
+  from: number,
+  to: number,
+  titles: boolean,
+): ThoughtGraphTile {
   const lanesShown = Math.max(1, Math.min(graph.lanes.length, 12));
   const textX = graphWidth(lanesShown) + 6;
   const width = textX + 820;
-  const rows = Math.max(1, graph.nodes.length);
+  const rows = Math.max(1, to - from);
   const height = rows * ROW_HEIGHT;
+  const label = from === 0 && to === graph.nodes.length ? `${title}, ${graph.nodes.length} thoughts` : title;
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="thought-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(`${title}, ${graph.nodes.length} thoughts`)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="thought-graph" width="${width}" height="${height}" viewBox="0 ${from * ROW_HEIGHT} ${width} ${height}" role="img" aria-label="${escapeXml(label)}">`,
     `<style>${EXPORT_STYLE}</style>`,
   ];
   if (graph.nodes.length === 0) out.push(`<text x="8" y="${ROW_HEIGHT / 2 + 4}">No thoughts yet</text>`);
-  for (const shape of rowShapes(graph, 0, graph.nodes.length, lanesShown)) {
+  for (const shape of rowShapes(graph, from, to, lanesShown)) {
     if (shape.type === 'path') out.push(`<path class="${shape.className}" d="${shape.d}"/>`);
     else out.push(`<circle class="${shape.className}" cx="${shape.cx}" cy="${shape.cy}" r="${shape.r}"/>`);
   }
-  for (const node of graph.nodes) {
+  for (let seq = from; seq < to; seq++) {
+    const node = graph.nodes[seq];
     const y = rowCentre(node.seq) + 4.5;
     const tags = rowTags(node, graph);
     const rowMarks = marks.get(node.seq) ?? [];
     out.push(
-      `<g class="node" data-id="${node.id}"><title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>`,
+      `<g class="node" data-id="${node.id}">`,
+      titles ? `<title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>` : '',
       `<rect class="row" x="${textX - 4}" y="${node.seq * ROW_HEIGHT + 2}" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/>`,
       `<text x="${textX}" y="${y}"><tspan font-weight="600">#${node.thoughtNumber}</tspan>`,
       tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
@@ -205,7 +257,7 @@ export function thoughtGraphSvg(
     );
   }
   out.push('</svg>');
-  return out.join('');
+  return { svg: out.join(''), from, to, width, height };
 }
 
 /**

@@ -10,7 +10,8 @@ import { isoDate, sessionTitle, summaryFacts, thoughtBadges } from './sessionFac
 import { feedbackFacts } from './feedbackFacts';
 import { insightFacts } from './insightFacts';
 import { isThoughtDiagram, type DiagramKind } from '../engine/browserSafe/diagramKinds';
-import { sessionThoughtGraphSvg } from '../diagrams/thoughtGraphSvg';
+import { thoughtGraphSvgTiles, type ThoughtGraphTile } from '../diagrams/thoughtGraphSvg';
+import { feedbackMarksBySeq, thoughtGraph } from '../diagrams/thoughtGraph';
 import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
 import { withSchemeStyle } from '../diagrams/schemeStyle';
@@ -19,7 +20,10 @@ import { diffWords } from '../shared/wordDiff';
 import { qaViewOf } from '../shared/qaView';
 
 export interface HtmlExportOptions {
-  /** Pre-rendered SVG per diagram (from the editor). Diagrams without one are drawn by `rendererScript` on opening. */
+  /**
+   * Pre-rendered SVG per diagram (from the editor), used for the stage graph: the thought diagrams are always drawn here
+   * from the snapshot. A stage graph without one is drawn by `rendererScript` on opening.
+   */
   svgs?: Partial<Record<DiagramKind, string>>;
   /** The text of dist/webview/export-render.js; needed unless every diagram has an SVG. */
   rendererScript?: string;
@@ -29,17 +33,29 @@ export interface HtmlExportOptions {
 
 export class HtmlExportError extends Error {}
 
+/** A diagram's image: the editor's SVG, or one tile of the thought drawing (its rows and size). */
+type DiagramImage = { svg: string } & Partial<Omit<ThoughtGraphTile, 'svg'>>;
+
 const PROGRESS_EVERY = 250;
 
 export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOptions = {}): string {
   const diagrams = sessionDiagrams(snapshot, options.diagramWindow, 'scheme');
-  // The thought diagrams are the explorer's own drawing, made here without a browser when the editor sent none: an
-  // export from the CLI draws the rows and marks an export from VS Code does. Only the stage graph needs Mermaid.
-  const svgs: Partial<Record<DiagramKind, string>> = { ...options.svgs };
-  for (const diagram of diagrams)
-    if (svgs[diagram.key] === undefined && isThoughtDiagram(diagram.key))
-      svgs[diagram.key] = sessionThoughtGraphSvg(snapshot, diagram.title);
-  const needsRenderer = diagrams.some((diagram) => svgs[diagram.key] === undefined);
+  // The thought diagrams are the explorer's own drawing (the SVG the editor sends is the same one), made here from the
+  // snapshot without a browser, so CLI and VS Code exports carry the same rows and marks. They are drawn in tiles of
+  // rows: a browser draws many short images in a fraction of the time one very tall one takes. Only the stage graph
+  // needs Mermaid (the editor's SVG, else the renderer script).
+  const images: Partial<Record<DiagramKind, DiagramImage[]>> = {};
+  const thoughtDiagrams = diagrams.filter((diagram) => isThoughtDiagram(diagram.key));
+  if (thoughtDiagrams.length > 0) {
+    const graph = thoughtGraph(snapshot.thoughts);
+    const marks = feedbackMarksBySeq(snapshot);
+    for (const diagram of thoughtDiagrams) images[diagram.key] = thoughtGraphSvgTiles(graph, marks, diagram.title);
+  }
+  for (const diagram of diagrams) {
+    const svg = options.svgs?.[diagram.key];
+    if (images[diagram.key] === undefined && svg !== undefined) images[diagram.key] = [{ svg }];
+  }
+  const needsRenderer = diagrams.some((diagram) => images[diagram.key] === undefined);
   let script: string | undefined;
   if (needsRenderer) {
     if (options.rendererScript === undefined || options.rendererScript.trim() === '') {
@@ -82,16 +98,27 @@ export function sessionHtml(snapshot: SessionSnapshot, options: HtmlExportOption
 
   for (const diagram of diagrams) {
     out.push(`<figure id="diagram-${diagram.key}" data-diagram="${diagram.key}">`, `<figcaption>${escapeHtml(diagram.title)}</figcaption>`);
-    const svg = svgs[diagram.key];
-    if (svg !== undefined) {
-      // Recoloured for the reader's scheme: the editor drew it in its own theme (see schemeStyle.ts).
-      const image = Buffer.from(withSchemeStyle(svgForImage(svg)), 'utf8').toString('base64');
-      out.push(`<img class="diagram-img" alt="${escapeHtml(`${diagram.title} diagram`)}" src="data:image/svg+xml;base64,${image}">`);
+    const tiles = images[diagram.key];
+    if (tiles !== undefined) {
+      if (tiles.length > 1) out.push('<div class="diagram-tiles">');
+      for (const [index, tile] of tiles.entries()) {
+        // Recoloured for the reader's scheme: the editor drew it in its own theme (see schemeStyle.ts).
+        const image = Buffer.from(withSchemeStyle(svgForImage(tile.svg)), 'utf8').toString('base64');
+        const alt =
+          tiles.length > 1 && tile.from !== undefined && tile.to !== undefined
+            ? `${diagram.title} diagram, thoughts ${tile.from + 1} to ${tile.to}`
+            : `${diagram.title} diagram`;
+        // Tiles below the first are drawn as they come near the screen; their size is known, so the page never jumps.
+        const size = tile.width !== undefined && tile.height !== undefined ? ` width="${tile.width}" height="${tile.height}"` : '';
+        const lazy = index > 0 ? ' loading="lazy" decoding="async"' : '';
+        out.push(`<img class="diagram-img" alt="${escapeHtml(alt)}"${size}${lazy} src="data:image/svg+xml;base64,${image}">`);
+      }
+      if (tiles.length > 1) out.push('</div>');
     } else {
       out.push(`<pre class="mermaid-src">${escapeHtml(diagram.source.text)}</pre>`);
     }
     // The Mermaid text's window or folding applies only where that text is drawn.
-    const note = svg === undefined ? windowNote(diagram.source) : undefined;
+    const note = tiles === undefined ? windowNote(diagram.source) : undefined;
     if (note) out.push(`<p class="note">${escapeHtml(note)}</p>`);
     out.push('</figure>');
   }
@@ -212,6 +239,8 @@ h1 { font-size: 1.6rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
 figure { margin: 0 0 1.5rem; padding: 1rem; border: 1px solid var(--border); border-radius: 8px; overflow: auto; }
 figcaption { font-weight: 600; margin-bottom: .5rem; }
 .diagram-svg svg, .diagram-img { max-width: none; height: auto; }
+.diagram-tiles { width: max-content; }
+.diagram-tiles .diagram-img { display: block; }
 pre.mermaid-src { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; color: var(--muted); margin: 0; }
 .note, .render-error { color: var(--muted); font-size: .85rem; margin: .5rem 0 0; }
 .thought { background: var(--card); border: 1px solid var(--border); border-left: 4px solid var(--accent); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }

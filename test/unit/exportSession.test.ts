@@ -273,11 +273,14 @@ describe('sessionHtml', () => {
       '<a href="javascript:alert(1)"><text>x</text></a><a xlink:href=" JaVaScRiPt:alert(1)">y</a><use href="#d"/>',
       '<set attributeName="href" to="javascript:alert(1)"/><svg:script>alert(2)</svg:script></svg>',
     ].join('');
-    const html = sessionHtml(sampleSession(), { rendererScript: FAKE_RENDERER, svgs: { branchTree: hostile } });
+    // The editor's stage graph is shown as sent (sanitised); the thought drawings are always the export's own.
+    const html = sessionHtml(sampleSession(), { rendererScript: FAKE_RENDERER, svgs: { stageGraph: hostile, branchTree: hostile } });
     const document = new JSDOM(html).window.document;
-    const image = document.querySelector('#diagram-branchTree img.diagram-img');
+    const image = document.querySelector('#diagram-stageGraph img.diagram-img');
     assert.ok(image);
-    assert.equal(document.querySelector('#diagram-branchTree pre'), null);
+    assert.equal(document.querySelector('#diagram-stageGraph pre'), null);
+    const branch = document.querySelector('#diagram-branchTree img.diagram-img')?.getAttribute('src') ?? '';
+    assert.doesNotMatch(Buffer.from(branch.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8'), /<use href="#d"/);
     const svg = Buffer.from((image.getAttribute('src') ?? '').replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8');
     assert.doesNotMatch(svg, /script|onload|onerror|javascript|iframe/i);
     assert.match(svg, /<use href="#d"\/>/);

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FeedbackRecord, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { feedbackMarksBySeq, stageWords, thoughtGraph, ThoughtGraphBuilder } from '../../src/diagrams/thoughtGraph';
-import { ROW_HEIGHT, rowAccessibleName, rowShapes, rowTags, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
+import {
+  ROW_HEIGHT,
+  rowAccessibleName,
+  rowShapes,
+  rowTags,
+  thoughtGraphSvg,
+  thoughtGraphSvgTiles,
+} from '../../src/diagrams/thoughtGraphSvg';
 
 function thoughts(specs: Partial<ThoughtRecord>[]): ThoughtRecord[] {
   return specs.map((spec, seq) => ({
@@ -159,5 +166,46 @@ describe('thought graph', () => {
     assert.match(svg, /&#60;img src=x onerror=alert\(1\)&#62; &#38; &#34;quotes&#34;/);
     assert.equal([...svg.matchAll(/<g class="node" data-id="t\d+">/g)].length, 2);
     assert.match(thoughtGraphSvg(thoughtGraph([])), /No thoughts yet/);
+  });
+
+  it('tiles a long drawing into images of consecutive rows that stack into the whole one', () => {
+    const long = thoughts(
+      Array.from({ length: 23 }, (_, seq) =>
+        seq === 12 ? { branchId: 'alt', branchFromThought: 3 } : seq === 20 ? { isRevision: true, revisesThought: 2 } : {},
+      ),
+    );
+    const graph = thoughtGraph(long);
+    const whole = thoughtGraphSvg(graph);
+    const tiles = thoughtGraphSvgTiles(graph, new Map(), 'Branch tree', 10);
+    assert.deepEqual(
+      tiles.map((tile) => [tile.from, tile.to, tile.height]),
+      [
+        [0, 10, 10 * ROW_HEIGHT],
+        [10, 20, 10 * ROW_HEIGHT],
+        [20, 23, 3 * ROW_HEIGHT],
+      ],
+    );
+    const widths = new Set(tiles.map((tile) => tile.width));
+    assert.equal(widths.size, 1, 'every tile as wide as the others');
+    assert.match(whole, new RegExp(`width="${tiles[0].width}"`), 'as wide as the whole drawing');
+    // Each tile's viewBox picks its rows out of the whole drawing's coordinates, so the tiles meet without a gap.
+    for (const tile of tiles) {
+      assert.match(tile.svg, new RegExp(`viewBox="0 ${tile.from * ROW_HEIGHT} ${tile.width} ${tile.height}"`));
+      const ids = [...tile.svg.matchAll(/<g class="node" data-id="t(\d+)">/g)].map((match) => Number(match[1]));
+      assert.deepEqual(
+        ids,
+        Array.from({ length: tile.to - tile.from }, (_, index) => tile.from + index),
+      );
+      assert.match(tile.svg, new RegExp(`aria-label="Branch tree, thoughts ${tile.from + 1} to ${tile.to} of 23"`));
+    }
+    // The revision of #2 (row 20) reaches back across tiles: drawn in each tile it crosses.
+    assert.deepEqual(
+      tiles.map((tile) => tile.svg.includes('class="revision-link"')),
+      [true, true, true],
+    );
+    // An image shows a reader its alt text only: the tiles leave out the rows' <title>; the standalone SVG keeps it.
+    assert.doesNotMatch(tiles[0].svg, /<title>/);
+    assert.match(whole, /<title>thought 1: thought 1<\/title>/);
+    assert.equal(thoughtGraphSvgTiles(thoughtGraph(long)).length, 1, 'a short session is one image');
   });
 });

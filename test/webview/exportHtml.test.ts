@@ -99,16 +99,27 @@ async function thoughtFigure(
   page: Page,
   kind: 'branchTree' | 'revisionChain',
 ): Promise<{ rows: { id: string; text: string }[]; active: number }> {
-  const src = await page.locator(`#diagram-${kind} img.diagram-img`).getAttribute('src');
-  assert.ok(src !== null && src.startsWith('data:image/svg+xml;base64,'), `the ${kind} figure is an SVG image`);
-  const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
-  return page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  // A long session's drawing is several images of consecutive rows (tiles), top to bottom.
+  const sources = await page
+    .locator(`#diagram-${kind} img.diagram-img`)
+    .evaluateAll((images) => images.map((image) => image.getAttribute('src')));
+  assert.ok(sources.length > 0, `the ${kind} figure has an image`);
+  const svgs = sources.map((src) => {
+    assert.ok(src !== null && src.startsWith('data:image/svg+xml;base64,'), `the ${kind} figure is SVG images`);
+    return Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+  });
+  return page.evaluate((texts) => {
+    const docs = texts.map((text) => new DOMParser().parseFromString(text, 'image/svg+xml'));
     return {
-      rows: [...doc.querySelectorAll('g.node')].map((node) => ({ id: node.getAttribute('data-id') ?? '', text: node.textContent ?? '' })),
-      active: doc.querySelectorAll('script, foreignObject, a, image, iframe, [onload], [onerror]').length,
+      rows: docs.flatMap((doc) =>
+        [...doc.querySelectorAll('g.node')].map((node) => ({ id: node.getAttribute('data-id') ?? '', text: node.textContent ?? '' })),
+      ),
+      active: docs.reduce(
+        (sum, doc) => sum + doc.querySelectorAll('script, foreignObject, a, image, iframe, [onload], [onerror]').length,
+        0,
+      ),
     };
-  }, svg);
+  }, svgs);
 }
 
 function writeExport(name: string, html: string): string {
@@ -211,7 +222,8 @@ describe('exported HTML in Chromium', () => {
     }
     const hostile =
       '<script>window.__pwned=1</script><image href="x" onerror="window.__pwned=1"/><a href="javascript:window.__pwned=1"><text>x</text></a></svg>';
-    svgs.branchTree = svgs.branchTree.replace(/<\/svg>$/, hostile).replace('<svg ', '<svg onload="window.__pwned=1" ');
+    // The thought drawings are the export's own (drawn from the snapshot); the stage graph is the editor's as sent.
+    svgs.stageGraph = svgs.stageGraph.replace(/<\/svg>$/, hostile).replace('<svg ', '<svg onload="window.__pwned=1" ');
     const file = writeExport('session-prerendered.html', await exportSession(snapshot, 'html', { svgs }));
 
     const opened = await open(browser, file, true);

@@ -37,15 +37,17 @@ interface Drawn {
 async function readView(frame: Frame): Promise<Drawn> {
   // No named helpers inside evaluate: tsx would wrap them in a __name() the page does not have.
   const selectors = ['.latest-head', '.latest-text', '[data-testid="counts"]', '[data-testid="stage"]', '.note'];
-  const [texts, nodes] = await frame.evaluate(
+  const [texts, nodes, dots] = await frame.evaluate(
     (list) =>
       [
         list.map((selector) => document.querySelector(selector)?.textContent ?? ''),
-        document.querySelectorAll('[data-testid="diagram"] svg g.node').length,
+        document.querySelectorAll('[data-testid="diagram"] .graph-row').length,
+        document.querySelectorAll('[data-testid="diagram"] svg .graph-dot').length,
       ] as const,
     selectors,
   );
   const [latestHead, latestText, counts, stage, note] = texts;
+  assert.equal(dots, nodes, 'a dot on the lanes for every row of text');
   return { nodes, latestHead, latestText, counts, stage, note };
 }
 
@@ -126,6 +128,30 @@ describe('MCP App in a Chromium host (AppBridge)', () => {
       assert.equal(view.counts, step.counts);
       assert.match(view.stage, /^linear · \S+/);
     }
+    // The explorer's drawing: a row per thought with its text, the branch on its own lane, the revision linked.
+    const drawing = await host.app().evaluate(() => ({
+      texts: Array.from(document.querySelectorAll('[data-testid="diagram"] .graph-text'), (node) => node.textContent),
+      tags: Array.from(
+        document.querySelectorAll('[data-testid="diagram"] .graph-row'),
+        (row) => row.querySelector('.graph-tags')?.textContent ?? '',
+      ),
+      lanes: Array.from(
+        document.querySelectorAll('[data-testid="diagram"] .graph-dot'),
+        (dot) => /lane-(\d)/.exec(dot.getAttribute('class') ?? '')?.[1],
+      ),
+      revisionLinks: document.querySelectorAll('[data-testid="diagram"] .revision-link').length,
+      labelPx: getComputedStyle(document.querySelector('[data-testid="diagram"] .graph-row') as Element).fontSize,
+    }));
+    assert.deepEqual(
+      drawing.texts,
+      STEPS.map((step) => step.args.thought),
+    );
+    assert.deepEqual(drawing.lanes, ['0', '0', '1', '0', '0']);
+    assert.match(drawing.tags[2], /branch warmup from #2/);
+    assert.match(drawing.tags[3], /revises #2/);
+    assert.match(drawing.tags[4], /final/);
+    assert.equal(drawing.revisionLinks, 1);
+    assert.equal(drawing.labelPx, '13px');
     assert.ok(host.record.frameRequests.length === 0, `no requests from the view: ${host.record.frameRequests.join(', ')}`);
     assert.deepEqual(host.record.pageErrors, []);
     assert.deepEqual((await host.frameProbe()).cspViolations, []);
@@ -137,9 +163,7 @@ describe('MCP App in a Chromium host (AppBridge)', () => {
         theme: document.body.dataset.theme,
         background: getComputedStyle(document.body).backgroundColor,
         text: getComputedStyle(document.body).color,
-        node: getComputedStyle(
-          document.querySelector('[data-testid="diagram"] g.node rect, [data-testid="diagram"] g.node polygon') as Element,
-        ).fill,
+        node: getComputedStyle(document.querySelector('[data-testid="diagram"] .graph-row') as Element).backgroundColor,
       }));
     const dark = await colours();
     assert.equal(dark.theme, 'dark');
@@ -148,8 +172,8 @@ describe('MCP App in a Chromium host (AppBridge)', () => {
     await host.setContext(LIGHT_CONTEXT);
     await host.app().waitForFunction(() => document.body.dataset.theme === 'light');
     await host.app().waitForFunction((before) => {
-      const node = document.querySelector('[data-testid="diagram"] g.node rect, [data-testid="diagram"] g.node polygon');
-      return node !== null && getComputedStyle(node).fill !== before;
+      const node = document.querySelector('[data-testid="diagram"] .graph-row');
+      return node !== null && getComputedStyle(node).backgroundColor !== before;
     }, dark.node);
     const light = await colours();
     assert.equal(light.background, 'rgb(255, 255, 255)');
