@@ -183,8 +183,7 @@ export async function importSessionFile(services: ExtensionServices, path: strin
 }
 
 async function revealSession(deps: CommandContext, id: string): Promise<void> {
-  deps.tree.getChildren();
-  const node = deps.tree.findSessionNode(id);
+  const node = deps.tree.nodeToReveal(id);
   if (node) await deps.treeView.reveal(node, { select: true, focus: false, expand: false });
 }
 

@@ -105,8 +105,7 @@ export function activate(context: vscode.ExtensionContext): ThoughtExplorerApi {
     mcpStatus: () => host.status(),
     chatRequests: () => chatRequests,
     revealSession: async (sessionId) => {
-      sessionsTree.getChildren();
-      const node = sessionsTree.findSessionNode(sessionId);
+      const node = sessionsTree.nodeToReveal(sessionId);
       if (!node) throw new Error(`Session ${sessionId} is not in the Sessions view.`);
       await sessionsView.reveal(node, { select: true, focus: true, expand: 2 });
     },

@@ -232,6 +232,17 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     return this.sessionNodes.get(sessionId);
   }
 
+  /**
+   * The node to reveal for a session, read now, out of VS Code's turn. If changes wait for the coalesced refresh, the
+   * nodes made by this read say nothing of what VS Code has drawn, so that refresh redraws from the root: a session
+   * started meanwhile would otherwise get its node here and never be drawn.
+   */
+  nodeToReveal(sessionId: string): SessionNode | undefined {
+    this.rootChildren();
+    if (this.pending.size > 0) this.fullRefreshPending = true;
+    return this.sessionNodes.get(sessionId);
+  }
+
   /** The sessions drawn at a placement (`live`, `recent`, `saved:<day>`) in the last drawing of the root. */
   sessionsPlaced(placement: string): SessionNode[] {
     return [...this.sessionNodes.values()].filter((node) => node.placement === placement);

@@ -97,6 +97,19 @@ describe('Sessions tree', () => {
     assert.equal(tree.getChildren(session).length, 3);
   });
 
+  test('a new session is drawn by a whole-tree refresh even when the tree was read (a reveal) before the refresh', async () => {
+    const engine = fixture.services.engine;
+    engine.process('c1', thought(1, 5, 'Shown first'));
+    tree.getChildren(tree.getChildren()[0]);
+    changes.length = 0;
+    engine.process('c2', thought(1, 5, 'Started meanwhile'));
+    // A reveal (Open in Explorer, the status bar) reads the tree before the coalesced refresh: the new session's node
+    // exists now, but VS Code has not drawn it; only a refresh from the root shows it.
+    tree.nodeToReveal('another session');
+    await eventually(() => changes.length > 0 && !tree.refreshPending, 2000, 'a tree change, and nothing more pending');
+    assert.deepEqual(changes, [undefined]);
+  });
+
   test('a session that completes moves from Live to Recent (expanded), and to Saved › Today an hour later', async () => {
     let now = Date.now();
     tree.dispose();
