@@ -92,9 +92,18 @@ suite('live sessions: status bar, Sessions tree and the offer to switch, in real
     think('agent', sessionId, 1, 3);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
-    // The tree shows a new session after its coalesced refresh: its row (labelled with the first thought) is clicked,
-    // then the row's inline action, as a person does.
-    const row = `.monaco-list-row[aria-label*="${marker} ${sessionId}: step 1"]`;
+    // The tree shows a new session after its coalesced refresh, and draws only the rows in view (the streaming session
+    // may fill it): scrolled to, as a person would, its row is clicked, then the row's inline action.
+    await eventually(
+      () =>
+        api.revealSession(sessionId).then(
+          () => true,
+          () => undefined,
+        ),
+      'the new session in the Sessions tree',
+    );
+    // The session row: its label starts with the first thought (the thought rows below it start with their number).
+    const row = `.monaco-list-row[aria-label^="${marker} ${sessionId}: step 1"]`;
     await drive('workbench', [
       { op: 'waitFor', selector: row },
       { op: 'click', selector: row },
