@@ -1,10 +1,10 @@
-// The explorer app: owns the UI state, the session the webview holds and the page's parts, and decides what to
-// redraw for each change. Live order of work for a new thought: its card first (people read the thought, then the
+// The explorer app: owns the UI state, the session the webview holds and the page's parts, and applies the diagram
+// policy to each change. Live order of work for a new thought: its card first (people read the thought, then the
 // picture), then the stage graph's classes (no re-render), then one row appended to the thought drawings
 // (webview/thoughtGraphView.ts), drawn in the next frame.
-// The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts.
-import { DIAGRAM_KINDS, type DiagramKind, THOUGHT_DIAGRAM_KINDS } from '../src/engine/browserSafe/diagramKinds';
-import { feedbackMarksBySeq, ThoughtGraphBuilder } from '../src/diagrams/thoughtGraph';
+// The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts,
+// which drawing each diagram gets and what a change redraws in diagramPolicy.ts.
+import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, THOUGHT_DIAGRAM_KINDS } from '../src/engine/browserSafe/diagramKinds';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import { summarizeDeliberation } from '../src/shared/deliberationView';
 import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../src/shared/protocol';
@@ -12,6 +12,15 @@ import { snapshotOfView } from '../src/shared/sessionSnapshot';
 import { stageGraphDefinition } from './deliberationGraph';
 import type { LiveDeliberationState } from '../src/shared/deliberationProtocol';
 import { DeliberationStatusView } from './deliberationStatus';
+import {
+  followAction,
+  GrownThoughtGraph,
+  redrawFor,
+  revealsSelection,
+  thoughtDrawingInput,
+  type DiagramChange,
+  type SelectSource,
+} from './diagramPolicy';
 import { buildLayout, type ExplorerLayout } from './explorerLayout';
 import { FeedbackControls } from './feedbackControls';
 import { FollowMode, scrollIntoContainer } from './followMode';
@@ -31,8 +40,6 @@ import { currentThemeKind, watchTheme } from './theme';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
 
-type SelectSource = 'card' | 'diagram' | 'restore' | 'search';
-
 export class ExplorerApp implements HostMessageHandler {
   private readonly ui: UiState;
   private readonly model = new SessionModel();
@@ -40,11 +47,8 @@ export class ExplorerApp implements HostMessageHandler {
   private theme: ThemeKind;
   private readonly deliberation: DeliberationStatusView;
   private deliberationState: LiveDeliberationState | undefined;
-  /**
-   * The thought graph of the session held, grown one thought at a time: a live thought appends a node and leaves the
-   * others as they were. Built again only for another session, or when the thoughts held are not the ones it grew from.
-   */
-  private graph: { thoughts: readonly ThoughtRecord[]; builder: ThoughtGraphBuilder } | undefined;
+  /** The thought graph of the session held, grown one thought at a time (diagramPolicy.ts). */
+  private readonly graph = new GrownThoughtGraph();
   private readonly search: SearchController;
   private readonly announcer: LiveAnnouncer;
   private readonly feedback: FeedbackControls;
@@ -159,7 +163,7 @@ export class ExplorerApp implements HostMessageHandler {
     const sameSession = session !== null && session.meta.id === ui.sessionId;
     model.load(session, isReplay);
     layout.cards.clear();
-    this.invalidateDiagrams();
+    this.invalidateDiagrams('snapshot');
     if (!sameSession) {
       ui.selectedSeq = undefined;
       ui.replayPosition = undefined;
@@ -172,7 +176,7 @@ export class ExplorerApp implements HostMessageHandler {
       layout.replay.start(model.total, ui.replayPosition ?? 0, ui.replaySpeed ?? 1);
     } else {
       layout.replay.stop();
-      this.redrawAll();
+      this.redrawAll('snapshot');
       // Joining a session in progress: where its own scroll area allows (the wide panel), start at the newest card.
       const column = layout.cardsColumn;
       if (ui.selectedSeq === undefined && column.scrollHeight > column.clientHeight) column.scrollTop = column.scrollHeight;
@@ -209,9 +213,8 @@ export class ExplorerApp implements HostMessageHandler {
   showFeedback(sessionId: string, feedback: FeedbackRecord[]): void {
     if (!this.model.setFeedback(sessionId, feedback)) return;
     this.refreshFeedback();
-    const snapshot = this.model.shownSnapshot();
     // The thought drawings mark the thoughts feedback is about.
-    if (snapshot && !this.layout.replay.active) this.drawThoughtGraphs(false);
+    if (redrawFor('feedback', this.layout.replay.active).thoughtDrawings) this.drawThoughtGraphs(false);
   }
 
   showFeedbackResult(message: Extract<FeedbackHostMessage, { type: 'feedbackResult' }>): void {
@@ -245,7 +248,7 @@ export class ExplorerApp implements HostMessageHandler {
   }
 
   updateSession(meta: SessionMeta, strategy: StrategyView | undefined): void {
-    if (this.model.updateMeta(meta, strategy)) this.redrawAll();
+    if (this.model.updateMeta(meta, strategy)) this.redrawAll('meta');
   }
 
   themeReported(kind: ThemeKind): void {
@@ -272,8 +275,9 @@ export class ExplorerApp implements HostMessageHandler {
   // Drawing
 
   /** Everything from the model: snapshots, replay steps, theme changes. */
-  private redrawAll(): void {
+  private redrawAll(change: Exclude<DiagramChange, 'liveThought' | 'feedback'>): void {
     const { ui, model, layout } = this;
+    const redraw = redrawFor(change, layout.replay.active);
     const snapshot = model.shownSnapshot();
     const hasSession = snapshot !== undefined;
     layout.empty.hidden = hasSession;
@@ -296,8 +300,8 @@ export class ExplorerApp implements HostMessageHandler {
     this.search.refresh();
     // A replay step shows its card without scrolling the page (and the title with it) away.
     if (layout.replay.active && thoughts.length > 0) this.scrollToCard(thoughts.length - 1, 'auto');
-    layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
-    this.drawThoughtGraphs(this.follow.active || layout.replay.active);
+    if (redraw.stageGraph) layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, model.strategyNamed(snapshot.meta.strategy)));
+    if (redraw.thoughtDrawings) this.drawThoughtGraphs(this.follow.active || layout.replay.active);
     layout.diff.show(thoughts, ui.selectedSeq);
     this.refreshFeedback();
   }
@@ -307,6 +311,7 @@ export class ExplorerApp implements HostMessageHandler {
     const { model, layout } = this;
     const snapshot = model.shownSnapshot();
     if (!snapshot) return;
+    const redraw = redrawFor('liveThought', false);
     layout.cards.show(snapshot.thoughts);
     this.search.refresh();
     const strategy = model.strategyNamed(snapshot.meta.strategy);
@@ -318,9 +323,9 @@ export class ExplorerApp implements HostMessageHandler {
     if (following) this.scrollToCard(snapshot.thoughts.length - 1, move);
     this.showDeliberationBudget(snapshot);
     layout.header.steps.show(snapshot.thoughts);
-    layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
+    if (redraw.stageGraph) layout.stageGraph.update(snapshot, stageGraphDefinition(snapshot, strategy));
     if (following) this.followDiagram('stageGraph', move === 'smooth');
-    this.drawThoughtGraphs(following);
+    if (redraw.thoughtDrawings) this.drawThoughtGraphs(following);
     this.refreshFeedback();
   }
 
@@ -354,11 +359,9 @@ export class ExplorerApp implements HostMessageHandler {
    * thought drawing scrolls to its newest row (never zooms).
    */
   private followDiagram(kind: DiagramKind, glide: boolean): void {
-    if (kind !== 'stageGraph') {
-      const last = this.model.shownThoughts().length - 1;
-      if (last >= 0) this.layout.graphs[kind].scrollToRow(last, 'follow');
-      return;
-    }
+    const action = followAction(kind, this.model.shownThoughts().length);
+    if (action.kind === 'scrollToRow' && isThoughtDiagram(kind)) this.layout.graphs[kind].scrollToRow(action.seq, 'follow');
+    if (action.kind !== 'panToCurrentStage') return;
     const node = this.layout.stageView.svg?.querySelector('g.node.current');
     if (node) this.layout.stageView.panZoom.ensureVisible(node, glide);
   }
@@ -377,41 +380,26 @@ export class ExplorerApp implements HostMessageHandler {
   private drawThoughtGraphs(follow: boolean): void {
     const session = this.model.session;
     if (!session) return;
-    const graph = this.thoughtGraph(session.thoughts);
-    const replaying = this.layout.replay.active;
-    const marks = replaying ? new Map() : feedbackMarksBySeq(session);
-    const limit = replaying ? this.model.position : session.thoughts.length;
-    const live = !replaying && session.meta.status === 'live';
+    const replay = { active: this.layout.replay.active, position: this.model.position };
+    const input = thoughtDrawingInput(session, this.graph.graphOf(session.thoughts), replay);
     for (const kind of THOUGHT_DIAGRAM_KINDS) {
       const view = this.layout.graphs[kind];
-      view.show({ graph, marks, limit, live });
+      view.show(input);
       view.setSelected(this.ui.selectedSeq);
-      if (follow && limit > 0) view.scrollToRow(limit - 1, 'follow');
+      const action = followAction(kind, input.limit);
+      if (follow && action.kind === 'scrollToRow') view.scrollToRow(action.seq, 'follow');
     }
-  }
-
-  /** The graph of `thoughts`, grown by the thoughts added since the last call when they extend the ones it holds. */
-  private thoughtGraph(thoughts: readonly ThoughtRecord[]) {
-    const held = this.graph;
-    const grown = held?.builder.graph.nodes.length ?? 0;
-    if (!held || grown > thoughts.length || (grown > 0 && held.thoughts[grown - 1] !== thoughts[grown - 1])) {
-      this.graph = { thoughts, builder: new ThoughtGraphBuilder() };
-    } else {
-      held.thoughts = thoughts;
-    }
-    const current = this.graph as { thoughts: readonly ThoughtRecord[]; builder: ThoughtGraphBuilder };
-    for (let seq = current.builder.graph.nodes.length; seq < thoughts.length; seq++) current.builder.add(thoughts[seq]);
-    return current.builder.graph;
   }
 
   private changeTheme(kind: ThemeKind): void {
     this.theme = kind;
     configureMermaid(kind);
-    this.invalidateDiagrams();
-    this.redrawAll();
+    this.invalidateDiagrams('theme');
+    this.redrawAll('theme');
   }
 
-  private invalidateDiagrams(): void {
+  private invalidateDiagrams(change: DiagramChange): void {
+    if (!redrawFor(change, this.layout.replay.active).invalidateMermaid) return;
     this.layout.stageView.invalidate();
     this.layout.stageGraph.invalidate();
   }
@@ -445,7 +433,7 @@ export class ExplorerApp implements HostMessageHandler {
     this.model.seek(position);
     this.ui.replayPosition = position;
     this.saveState();
-    this.redrawAll();
+    this.redrawAll('seek');
   }
 
   private setActiveTab(kind: DiagramKind): void {
@@ -473,13 +461,12 @@ export class ExplorerApp implements HostMessageHandler {
     // Tab into a diagram lands on the selected thought.
     if (node) layout.stageView.keyboard.currentNodeId = node.dataset.nodeId;
     // Picked from a card: show where it sits in the diagram (the diagram scrolls, the card list stays).
-    const picked = source === 'card' || source === 'search';
-    if (node && picked && ui.activeTab === 'stageGraph') layout.stageView.reveal(node);
+    if (node && revealsSelection('stageGraph', ui.activeTab, source)) layout.stageView.reveal(node);
     for (const kind of THOUGHT_DIAGRAM_KINDS) {
       const graph = layout.graphs[kind];
       graph.setSelected(seq);
       graph.currentRow = seq;
-      if ((picked || source === 'restore') && kind === ui.activeTab) graph.scrollToRow(seq, 'reveal');
+      if (revealsSelection(kind, ui.activeTab, source)) graph.scrollToRow(seq, 'reveal');
     }
     layout.diff.show(thoughts, seq);
     this.refreshFeedback();
