@@ -18,6 +18,18 @@ import {
 } from '../engine/modelGateway';
 import type { ToolGateway } from '../engine/toolGateway';
 import type { PlanStep, ResolvedPlan } from './plans';
+import {
+  asksToContinue,
+  convergencePrompt,
+  describeToolCall,
+  roleMessages,
+  shorten,
+  stripStatus,
+  taskCyclePrompt,
+  toolResultForModel,
+  toolsNotRun,
+  type Perspective,
+} from './prompts';
 import type { Role } from './roles';
 
 export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
@@ -92,20 +104,13 @@ export interface RunContext {
   onCallStarted?: (role: Role) => void;
 }
 
-/** How much of a tool's answer the model sees again, and how much the thought keeps. */
-const TOOL_RESULT_FOR_MODEL = 4000;
+/** How much of a tool's answer its tool_call thought keeps (what the model reads again is in prompts.ts). */
 const TOOL_RESULT_IN_THOUGHT = 1500;
 /**
  * Longest model answer a role keeps (for the next roles and the result), in characters: far above what the maxTokens
  * cap (8,192 tokens) produces, so only a runaway or hostile model is cut. A thought stores at most maxThoughtLength.
  */
 export const MAX_MODEL_ANSWER_LENGTH = 64_000;
-
-const STATUS_LINE = /^\s*STATUS:\s*(DONE|CONTINUE)\s*$/im;
-
-export const TASK_INSTRUCTIONS =
-  'You work on this in cycles. Each cycle, take the work one step further. End your reply with a line "STATUS: DONE" ' +
-  'when your answer is complete, or "STATUS: CONTINUE" when another cycle would improve it.';
 
 export class PlanRunner {
   private readonly now: () => number;
@@ -149,7 +154,7 @@ export class PlanRunner {
         synthesis = await this.runStep(plan.synthesis, -1, gathered, plan.resultStrategy === 'last', undefined, 'synthesis');
       }
     } else {
-      const thread: { role: Role; text: string }[] = [];
+      const thread: Perspective[] = [];
       for (const [index, step] of plan.steps.entries()) {
         const isLast = index === plan.steps.length - 1;
         const result = await this.runStep(step, index, plan.buildThread ? thread : [], isLast && plan.resultStrategy === 'last');
@@ -172,7 +177,7 @@ export class PlanRunner {
   private async runStep(
     step: PlanStep,
     stepIndex: number,
-    thread: readonly { role: Role; text: string }[],
+    thread: readonly Perspective[],
     finalCandidate: boolean,
     branch?: string,
     phase: CallPhase = 'call',
@@ -195,7 +200,7 @@ export class PlanRunner {
   private async runTask(
     step: PlanStep,
     stepIndex: number,
-    thread: readonly { role: Role; text: string }[],
+    thread: readonly Perspective[],
     finalCandidate: boolean,
     branch?: string,
   ): Promise<StepResult> {
@@ -218,22 +223,21 @@ export class PlanRunner {
       const toolsLeft = resolution.maxToolCalls - toolCalls;
       // Once maxToolCalls is spent the model is no longer offered tools, so it cannot ask for more.
       const tools = toolsLeft > 0 ? offered : [];
-      const budgetLine =
-        `Budget: cycle ${cycles + 1} of ${resolution.maxCycles}; ${resolution.maxTokens - tokens} output tokens and ${resolution.timeoutMs - elapsed} ms left` +
-        (offered.length > 0 ? `; ${toolsLeft} of ${resolution.maxToolCalls} tool calls left.` : '.');
-      const messages = this.messages(
-        step.role,
-        thread,
-        [TASK_INSTRUCTIONS, budgetLine, ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`)],
-        toolResults,
-      );
+      const budget = {
+        cycles,
+        maxCycles: resolution.maxCycles,
+        tokensLeft: resolution.maxTokens - tokens,
+        msLeft: resolution.timeoutMs - elapsed,
+        ...(offered.length > 0 ? { toolCalls: { left: toolsLeft, max: resolution.maxToolCalls } } : {}),
+      };
+      const messages = this.messages(step.role, thread, taskCyclePrompt(budget, gathered), toolResults);
       const timeout = Math.min(this.plan.timeoutMs, resolution.timeoutMs - elapsed);
       const outcome = await this.call(step.role, messages, Math.min(step.maxTokens, resolution.maxTokens - tokens), timeout, tools);
       cycles++;
       tokens += outcome.usage?.outputTokens ?? 0;
       const taskTimedOut = outcome.status === 'failed' && outcome.timedOut === true && timeout < this.plan.timeoutMs;
       const asked = outcome.status === 'ok' ? (outcome.toolCalls ?? []) : [];
-      const wantsMore = outcome.status === 'ok' && (asked.length > 0 || STATUS_LINE.exec(outcome.text)?.[1].toUpperCase() === 'CONTINUE');
+      const wantsMore = outcome.status === 'ok' && (asked.length > 0 || asksToContinue(outcome.text));
       const text =
         outcome.status === 'ok'
           ? outcome.text === ''
@@ -281,15 +285,7 @@ export class PlanRunner {
     if (this.cancelled) return { role: step.role, stepIndex, status: 'cancelled', text: '', cycles, toolCalls };
     this.cuts.push(`${step.role.name}: ${cut}`);
     // ThinkSuit's convergence: one synthesis call with everything gathered, whatever budget ran out.
-    const messages = this.messages(
-      step.role,
-      thread,
-      [
-        `Your budget ran out (${cut}). Give your best final answer now, from what you gathered so far. Do not ask for more cycles.`,
-        ...gathered.map((text, index) => `Your cycle ${index + 1} said:\n${text}`),
-      ],
-      toolResults,
-    );
+    const messages = this.messages(step.role, thread, convergencePrompt(cut ?? 'a budget', gathered), toolResults);
     const outcome = await this.call(step.role, messages, step.maxTokens, Math.min(this.plan.timeoutMs, resolution.timeoutMs));
     const text = outcome.status === 'ok' ? stripStatus(outcome.text) : outcome.text;
     this.emit({ ...outcome, text, phase: 'convergence', stepIndex, branch, cut, final: finalCandidate && outcome.status === 'ok' });
@@ -327,17 +323,16 @@ export class PlanRunner {
         const cut = `maxToolCalls (${step.resolution!.maxToolCalls} tool calls for the task)`;
         this.cuts.push(`${step.role.name}: ${cut}; ${skipped} tool call${skipped === 1 ? '' : 's'} asked for in cycle ${cycle} not run`);
         results.push(
-          `Not run (${cut} spent): ${asked
-            .slice(ran)
-            .map((other) => other.name)
-            .join(', ')}.`,
+          toolsNotRun(
+            cut,
+            asked.slice(ran).map((other) => other.name),
+          ),
         );
         break;
       }
       ran++;
       this.toolCalls++;
       const outcome = await this.invokeTool(gateway, call, Math.max(1, taskDeadline - this.now()));
-      const inputText = describeInput(call.input);
       const summary = shorten(outcome.text, TOOL_RESULT_IN_THOUGHT);
       this.emit({
         role: step.role,
@@ -346,15 +341,14 @@ export class PlanRunner {
         cycle,
         branch,
         status: outcome.status,
-        text: `${call.name}(${inputText}) → ${outcome.status === 'ok' ? 'result' : outcome.status}:
+        text: `${describeToolCall(call)} → ${outcome.status === 'ok' ? 'result' : outcome.status}:
 ${summary}`,
         durationMs: outcome.durationMs,
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
         tool: { name: call.name, callId: call.id, input: call.input },
         final: false,
       });
-      results.push(`[${call.name}(${inputText})] ${outcome.status === 'ok' ? 'returned' : 'failed'}:
-${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
+      results.push(toolResultForModel(call, outcome.status === 'ok', outcome.text));
     }
     return ran;
   }
@@ -393,22 +387,11 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
 
   private messages(
     role: Role,
-    thread: readonly { role: Role; text: string }[],
-    extra: string[] = [],
+    thread: readonly Perspective[],
+    extra: readonly string[] = [],
     toolResults: readonly string[] = [],
   ): ModelMessage[] {
-    const parts = [`Problem:\n${this.context.problem}`];
-    if (this.context.sessionContext) parts.push(`The thinking session so far:\n${this.context.sessionContext}`);
-    if (thread.length > 0)
-      parts.push(`Perspectives so far:\n\n${thread.map((entry) => `[${entry.role.name}]\n${entry.text}`).join('\n\n')}`);
-    parts.push(...extra);
-    const messages: ModelMessage[] = [
-      { role: 'system', text: role.systemPrompt },
-      { role: 'user', text: parts.join('\n\n') },
-    ];
-    // Tool results come back as a message of their own, so the model tells them apart from the task's text.
-    if (toolResults.length > 0) messages.push({ role: 'user', text: `Results of the tools you called:\n\n${toolResults.join('\n\n')}` });
-    return messages;
+    return roleMessages(this.context, role, thread, extra, toolResults);
   }
 
   /** One model call within the budgets. Never throws: failures, time-outs and cancellation are outcomes. */
@@ -500,20 +483,6 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-}
-
-function stripStatus(text: string): string {
-  const stripped = text.replace(new RegExp(STATUS_LINE.source, 'gim'), '').trim();
-  return stripped === '' ? text.trim() : stripped;
-}
-
-function shorten(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
-}
-
-function describeInput(input: Record<string, unknown>): string {
-  const text = JSON.stringify(input) ?? '{}';
-  return shorten(text === '{}' ? '' : text, 200);
 }
 
 /** Errors come from endpoints and clients: cut before they are stored or echoed. */
