@@ -171,7 +171,7 @@ const contexts = [
   // Inlined into every exported HTML file (src/export/html.ts): always minified, no source map, flowcharts only.
   {
     ...common,
-    entryPoints: ['webview/exportRender.ts'],
+    entryPoints: ['webview/diagrams/exportRender.ts'],
     outfile: 'dist/webview/export-render.js',
     platform: 'browser',
     format: 'iife',

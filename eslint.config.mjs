@@ -9,7 +9,8 @@
 //   src/export                  presentation: session exports (engine, diagrams, shared, storage's file formats)
 //   src/storage                 the store; implements the engine's SessionStore: may import the engine's model only
 //   src/diagrams                pure Mermaid text: shared and the engine's model types only
-//   webview/                    the explorer UI: webview/, src/shared, src/diagrams and the engine's model types only
+//   webview/                    the explorer UI: webview/, src/shared, src/diagrams and the engine's model types only;
+//                               its rooms (webview/diagrams, cards, …) enter each other through their index.ts
 //   mcp-app/                    the inline thought graph (MCP App): mcp-app/, src/shared, src/diagrams, model types only
 //   src/shared                  host↔webview protocol and pure helpers: the engine's model types only
 //   src/engine                  the domain: imports nothing of ours but itself
@@ -108,7 +109,25 @@ const NO_TEST_IMPORTS = {
   message: 'Shipped code may not import test/: move what both need into the product, and let the test import it.',
 };
 
-const layerZones = [...Object.entries(LAYER_IMPORTS).flatMap(([folder, mayImport]) => layer(folder, mayImport)), NO_TEST_IMPORTS];
+/**
+ * The explorer's rooms (each folder under webview/: diagrams, cards, header, …): a file outside a room enters it only
+ * through the room's index.ts, so what a room offers the others is listed in one place and the rest stays its own.
+ */
+const WEBVIEW_ROOMS = readdirSync(new URL('./webview', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const ROOM_ENTRIES = WEBVIEW_ROOMS.map((room) => ({
+  target: [`webview/!(${room})/**`, 'webview/*.ts'],
+  from: `webview/${room}`,
+  except: ['./index.ts'],
+  message: `Import webview/${room}/ through its index.ts (export what you need there).`,
+}));
+
+const layerZones = [
+  ...Object.entries(LAYER_IMPORTS).flatMap(([folder, mayImport]) => layer(folder, mayImport)),
+  NO_TEST_IMPORTS,
+  ...ROOM_ENTRIES,
+];
 
 /** The engine's pure rules, imported as values by every layer that shows a session (the browser's bundles too). */
 const ENGINE_BROWSER_SAFE = 'src/engine/browserSafe';

@@ -4,7 +4,7 @@
 // the extension's HTML and CSP) the message parsed and handled up to the first frame that shows the newest card — and
 // the sum is checked against 1 s. Then a replay of it at 8×: every frame's length while it plays (requestAnimationFrame
 // gaps, and the browser's long tasks), checked against 50 ms with the stage graph on screen (the replay's default
-// tab) and with the branch tree (the whole session's rows in place, drawn as the replay reaches them, webview/thoughtGraphView.ts).
+// tab) and with the branch tree (the whole session's rows in place, drawn as the replay reaches them, webview/diagrams/thoughtGraphView.ts).
 // (No `performance` import: the global one is the same in Node and in the page functions below.)
 import { ThinkingEngine } from '../src/engine/engine';
 import type { SessionSnapshot } from '../src/engine/model';

@@ -1,4 +1,4 @@
-// Benchmark figures of the thought drawing (webview/thoughtGraphView.ts; part of the webview rendering section): a
+// Benchmark figures of the thought drawing (webview/diagrams/thoughtGraphView.ts; part of the webview rendering section): a
 // 1,000- and a 10,000-thought session opened in the explorer panel (Chromium) on the Branches tab — the time from the
 // snapshot to the frame that shows the rows, and the frame times while the drawing is scrolled from top to bottom —
 // and the HTML export made as VS Code makes it (the thought drawing in tiles of rows, src/diagrams/thoughtGraphSvg.ts)

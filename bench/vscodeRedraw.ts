@@ -92,7 +92,7 @@ function installRecorder(): void {
             pendingCards.push(seq);
           }
         }
-        // The thought drawing appends a row per thought (webview/thoughtGraphView.ts).
+        // The thought drawing appends a row per thought (webview/diagrams/thoughtGraphView.ts).
         if (node.matches('section.diagram-branchTree .graph-row[data-seq]')) {
           const seq = Number(node.getAttribute('data-seq'));
           if (!seenNodes.has(seq)) {
@@ -329,7 +329,7 @@ export const vscodeRedrawSection: BenchSection = {
       `One session through VS Code's own MCP client (\`vscode.lm.invokeTool\`), one thought at a time, 400-character thoughts`,
       `(every 10th a revision, every 25th a branch); the explorer opened as an editor panel (thoughtExplorer.openExplorer) with the branch tree tab on screen. Times from just`,
       `before invokeTool to the animation frame that shows the thought, both ends on the same wall clock. Nothing is folded:`,
-      `the thought drawing (webview/thoughtGraphView.ts) appends the thought's row; (c) is the frame where that row is in the DOM.`,
+      `the thought drawing (webview/diagrams/thoughtGraphView.ts) appends the thought's row; (c) is the frame where that row is in the DOM.`,
       '',
       '| at | measure | p50 | p95 | max |',
       '|---|---|---:|---:|---:|',

@@ -1,4 +1,4 @@
-// An esbuild plugin for the export renderer (webview/exportRender.ts): every exported diagram is a flowchart, so the
+// An esbuild plugin for the export renderer (webview/diagrams/exportRender.ts): every exported diagram is a flowchart, so the
 // other diagram types Mermaid loads lazily — and what only they pull in (the Langium parsers, cytoscape, KaTeX,
 // other layouts) — are replaced by a module that fails clearly. This keeps the Mermaid inlined into each exported
 // HTML file to about a third of its full size.

@@ -5,7 +5,6 @@ import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import '@vscode-elements/elements/dist/vscode-toolbar-button/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { ExplorerApp } from './explorerApp';
-import { connectToHost } from './vscodeApi';
+import { connectToHost, ExplorerApp } from './app';
 
 new ExplorerApp(connectToHost(), document).start();

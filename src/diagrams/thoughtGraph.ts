@@ -1,4 +1,4 @@
-// A session's thoughts as a typed graph for the explorer's own drawing (webview/thoughtGraphView.ts) and the SVG made
+// A session's thoughts as a typed graph for the explorer's own drawing (webview/diagrams/thoughtGraphView.ts) and the SVG made
 // from it (thoughtGraphSvg.ts): one node per thought in arrival order, each on a lane (the main line is lane 0, each
 // branch takes the next lane when its first thought arrives), and the edges between them (next on a line, a branch's
 // fork, a revision's target). Built one thought at a time, so a live session appends a row without touching the rows

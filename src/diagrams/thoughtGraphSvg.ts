@@ -1,6 +1,6 @@
 // Where the thought graph (thoughtGraph.ts) is drawn, row by row, like a commit graph: one row per thought at a fixed
 // height, one lane per line of thought at a fixed pitch, so a row's place depends only on its seq and its lane, never on
-// the thoughts after it. The explorer draws the rows in view with these shapes (webview/thoughtGraphView.ts); the
+// the thoughts after it. The explorer draws the rows in view with these shapes (webview/diagrams/thoughtGraphView.ts); the
 // exports draw every row as one standalone SVG (`thoughtGraphSvg`). Pure: no DOM.
 import type { SessionSnapshot } from '../engine/model';
 import {

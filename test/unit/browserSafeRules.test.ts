@@ -20,7 +20,7 @@ import { sessionName, sessionTitle } from '../../src/engine/browserSafe/sessionT
 import type { SessionMeta, ThoughtRecord } from '../../src/engine/model';
 import { matchesQuery } from '../../src/engine/sessionQuery';
 import { SessionData } from '../../mcp-app/sessionData';
-import { SessionModel } from '../../webview/sessionModel';
+import { SessionModel } from '../../webview/app/sessionModel';
 
 function meta(fields: Partial<SessionMeta> = {}): SessionMeta {
   const counters = { thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0, totalThoughts: 3 };

@@ -1,4 +1,4 @@
-// The explorer's window of thought cards for big sessions (webview/cardWindow.ts): small sessions get every card, big
+// The explorer's window of thought cards for big sessions (webview/cards/cardWindow.ts): small sessions get every card, big
 // ones a bounded window that follows the newest thought, grows a page at a time and jumps to a selection.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -12,7 +12,7 @@ import {
   initialRange,
   rangeAround,
   type CardRange,
-} from '../../webview/cardWindow';
+} from '../../webview/cards/cardWindow';
 
 const size = (range: CardRange): number => range.end - range.start;
 

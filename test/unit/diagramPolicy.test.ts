@@ -1,4 +1,4 @@
-// The explorer's diagram policy (webview/diagramPolicy.ts), without the app or a browser: which drawing each diagram
+// The explorer's diagram policy (webview/diagrams/diagramPolicy.ts), without the app or a browser: which drawing each diagram
 // kind gets, what each change redraws, the thought graph kept across updates, what the thought drawings are given
 // live and in a replay, and how each drawing follows the newest thought or shows a pick.
 // The same rules applied to a page in real Chromium are in test/webview/liveView.test.ts and navigation.test.ts.
@@ -16,7 +16,7 @@ import {
   thoughtDrawingInput,
   type DiagramChange,
   type SelectSource,
-} from '../../webview/diagramPolicy';
+} from '../../webview/diagrams/diagramPolicy';
 
 function thoughts(count: number, first = 0, spec: Partial<ThoughtRecord> = {}): ThoughtRecord[] {
   return Array.from({ length: count }, (_, index) => {

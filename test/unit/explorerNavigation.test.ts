@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stageEdgeId, stageNodeId } from '../../src/diagrams/stageGraph';
 import type { ThoughtRecord } from '../../src/engine/model';
-import { edgeEndpoints, pickInDirection } from '../../webview/diagramGraph';
-import { BURST_MS, followMove } from '../../webview/followMode';
-import { LiveAnnouncer, announcementFor, type AnnouncerClock } from '../../webview/liveAnnouncer';
-import { readNavigationState } from '../../webview/navigationState';
-import { thoughtNodeLabel } from '../../webview/nodeLabels';
-import { parseSearch, searchThoughts } from '../../webview/sessionSearch';
+import { edgeEndpoints, pickInDirection } from '../../webview/diagrams/diagramGraph';
+import { BURST_MS, followMove } from '../../webview/replay/followMode';
+import { LiveAnnouncer, announcementFor, type AnnouncerClock } from '../../webview/replay/liveAnnouncer';
+import { readNavigationState } from '../../webview/app/navigationState';
+import { thoughtNodeLabel } from '../../webview/replay/nodeLabels';
+import { parseSearch, searchThoughts } from '../../webview/search/sessionSearch';
 import { MIN_READABLE_SCALE } from '../../src/diagrams/diagramLayout';
-import { VIEW_PADDING, autoTransform, centreOn, clampPan, fitTransform, panBy, zoomAt, zoomTo } from '../../webview/viewTransform';
+import { VIEW_PADDING, autoTransform, centreOn, clampPan, fitTransform, panBy, zoomAt, zoomTo } from '../../webview/diagrams/viewTransform';
 
 function thought(seq: number, fields: Partial<ThoughtRecord> = {}): ThoughtRecord {
   return {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
-import { CARD_PAGE, MAX_CARDS_IN_DOM } from '../../webview/cardWindow';
+import { CARD_PAGE, MAX_CARDS_IN_DOM } from '../../webview/cards/cardWindow';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
 import { reactSession } from './support/sessions';
 

@@ -1,4 +1,4 @@
-// The thoughts' own drawing (webview/thoughtGraphView.ts) in real Chromium, as a person watches it: the demo session
+// The thoughts' own drawing (webview/diagrams/thoughtGraphView.ts) in real Chromium, as a person watches it: the demo session
 // played into the panel and the sidebar one thought at a time, the drawing sampled after every thought. No row drawn
 // before moves, resizes or disappears while the session is live; the label size stays the same and at least 12 px;
 // the newest row is on screen; the finish changes nothing but a badge. Then a 10,000-thought session: only the rows in

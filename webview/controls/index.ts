@@ -1,0 +1,2 @@
+// Small controls every room uses.
+export { toolbarButton } from './toolbarButton';

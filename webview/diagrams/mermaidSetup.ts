@@ -1,0 +1,41 @@
+// The one place that configures the bundled Mermaid: strict security, the `base` theme fed with VS Code colours,
+// and limits raised so a 1,000-thought diagram is drawn instead of being replaced by Mermaid's "too large" notice.
+import mermaid from 'mermaid';
+import { FLOWCHART_LAYOUT } from '../../src/diagrams/diagramLayout';
+import type { ThemeKind } from '../../src/shared/protocol';
+import { mermaidThemeVariables } from './theme';
+
+/**
+ * Mermaid refuses text longer than maxTextSize (default 50,000 characters) and flowcharts with more than maxEdges
+ * edges (default 500). A full 1,000-thought branch tree is about 120,000 characters and 1,100 edges, so both are
+ * raised well above it; only exports drawn by Mermaid (the CLI's HTML export) come near them.
+ */
+export const MAX_TEXT_SIZE = 2_000_000;
+export const MAX_EDGES = 20_000;
+
+/** (Re)initialises Mermaid for the theme in force; the app calls it once at start and on each theme change. */
+export function configureMermaid(kind: ThemeKind): void {
+  const themeVariables = mermaidThemeVariables(kind);
+  mermaid.initialize({
+    startOnLoad: false,
+    securityLevel: 'strict',
+    // Mermaid 12 lays flowcharts out with ELK by default; dagre keeps elkjs (1.6 MB) out of the bundle (see
+    // scripts/mermaidFlowchartOnly.mjs) and the layout every figure in bench/ was measured with.
+    layout: 'dagre',
+    theme: 'base',
+    themeVariables,
+    maxTextSize: MAX_TEXT_SIZE,
+    maxEdges: MAX_EDGES,
+    // HTML labels (sanitised by strict mode) are what decode the entity codes mermaidLabel uses for untrusted text;
+    // SVG text labels would show `#60;` literally.
+    flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
+    gitGraph: { useMaxWidth: false },
+    fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
+    logLevel: 'fatal',
+  });
+}
+
+export async function renderMermaid(id: string, text: string, offscreen: Element): Promise<string> {
+  const { svg } = await mermaid.render(id, text, offscreen);
+  return svg;
+}

@@ -1,0 +1,547 @@
+// The explorer's drawing of a session's thoughts (branch tree and revision links) in every state — live, paused,
+// finished, saved, replayed — like a commit graph: one row per thought at a fixed height, one lane per line of thought,
+// the thought's text beside the lanes (src/diagrams/thoughtGraphSvg.ts). A new thought appends a row; nothing drawn
+// before it moves, resizes or folds, and the view follows the newest row by scrolling, never by zooming. Only the rows
+// in view are in the DOM (virtual rendering), so 10,000 thoughts scroll like 10. Rows are buttons in a roving tab
+// order: arrows move between rows and along lines, Enter selects, and each row's accessible name carries its text.
+import type { ThoughtDiagramKind } from '../../src/engine/browserSafe/diagramKinds';
+import {
+  FEEDBACK_MARK_KIND_WORDS,
+  FEEDBACK_MARK_STATE_WORDS,
+  type FeedbackMark,
+  type FeedbackMarkKind,
+  type FeedbackMarkState,
+  type ThoughtGraph,
+} from '../../src/diagrams/thoughtGraph';
+import {
+  graphWidth,
+  lanesShownFor,
+  markWords,
+  ROW_HEIGHT,
+  rowAccessibleName,
+  rowShapes,
+  rowTags,
+  thoughtGraphSvg,
+} from '../../src/diagrams/thoughtGraphSvg';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/** Rows drawn above and below the visible ones, so a scroll of a few rows shows drawn rows before the next frame. */
+const OVERSCAN = 8;
+/** Lane chips in the overview before the rest are summed up. */
+const MAX_LANE_CHIPS = 12;
+
+export interface ThoughtGraphViewOptions {
+  kind: ThoughtDiagramKind;
+  title: string;
+  /** A row was clicked or activated by keyboard. */
+  onSelect: (seq: number) => void;
+  /** The person asked to see another part (a lane chip): follow mode pauses. */
+  onUserScroll: () => void;
+  /** The scroll position changed (the app saves it with the view state). */
+  onViewChange: () => void;
+  /** "Copy as Mermaid": the host builds the diagram's Mermaid text and puts it on the clipboard. */
+  onCopyMermaid: () => void;
+}
+
+export interface ThoughtGraphContent {
+  graph: ThoughtGraph;
+  marks: ReadonlyMap<number, readonly FeedbackMark[]>;
+  /** Rows shown: a replay's position (rows after it keep their place, not drawn yet); all rows otherwise. */
+  limit?: number;
+  /** The session is live (the header says so; the drawing is the same). */
+  live: boolean;
+}
+
+export class ThoughtGraphView {
+  readonly element: HTMLElement;
+  readonly kind: ThoughtDiagramKind;
+  /** The scroll area; named `diagram-canvas` like the other diagrams' (tests and styles find it so). */
+  readonly canvas: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly lines: SVGSVGElement;
+  private readonly overview: HTMLElement;
+  private content: ThoughtGraphContent | undefined;
+  /** Row elements in the DOM, by seq. */
+  private rows = new Map<number, HTMLElement>();
+  private drawnRange = { from: 0, to: 0, limit: -1, lanesShown: 0, width: 0, version: -1 };
+  /** Bumped by every `show` and mark change, so a redraw of the same window happens only when something changed. */
+  private version = 0;
+  private visible = true;
+  private frame: number | undefined;
+  private settledWaiters: (() => void)[] = [];
+  private selected: number | undefined;
+  private hits = new Set<number>();
+  private currentHit: number | undefined;
+  /** The row in the tab order (kept across redraws and scrolls). */
+  private current: number | undefined;
+  renderCount = 0;
+
+  constructor(private readonly options: ThoughtGraphViewOptions) {
+    this.kind = options.kind;
+    this.element = document.createElement('section');
+    this.element.className = `diagram diagram-${options.kind} thought-graph-view`;
+    this.element.dataset.diagram = options.kind;
+
+    const bar = document.createElement('div');
+    bar.className = 'graph-bar';
+    this.overview = document.createElement('div');
+    this.overview.className = 'graph-lanes';
+    this.overview.setAttribute('role', 'list');
+    this.overview.setAttribute('aria-label', 'Lines of thought');
+    const copy = document.createElement('vscode-button');
+    copy.className = 'copy-mermaid';
+    copy.setAttribute('secondary', '');
+    copy.setAttribute('icon', 'copy');
+    copy.title = 'Copy this diagram as Mermaid text';
+    copy.textContent = 'Copy as Mermaid';
+    copy.addEventListener('click', () => options.onCopyMermaid());
+    bar.append(this.overview, legend(), copy);
+
+    this.canvas = document.createElement('div');
+    this.canvas.className = 'diagram-canvas graph-canvas';
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('role', 'group');
+    this.canvas.setAttribute(
+      'aria-label',
+      `${options.title}. Tab to its rows; up and down move between thoughts, left and right along a line, Enter selects, Escape comes back here.`,
+    );
+    this.spacer = document.createElement('div');
+    this.spacer.className = 'graph-spacer';
+    this.lines = document.createElementNS(SVG_NS, 'svg');
+    this.lines.classList.add('graph-lines');
+    this.lines.setAttribute('aria-hidden', 'true');
+    this.spacer.append(this.lines);
+    this.canvas.append(this.spacer);
+    this.element.append(bar, this.canvas);
+
+    // Whether a scroll was the person's is told by input events (webview/followMode.ts), not by the scroll itself.
+    this.canvas.addEventListener('scroll', () => {
+      this.draw();
+      options.onViewChange();
+    });
+    this.canvas.addEventListener('click', (event) => {
+      const seq = rowSeqOf(event.target);
+      if (seq !== undefined) options.onSelect(seq);
+    });
+    this.canvas.addEventListener('mousedown', (event) => {
+      if (rowSeqOf(event.target) !== undefined) event.preventDefault();
+    });
+    this.canvas.addEventListener('keydown', (event) => this.onKey(event));
+    this.canvas.addEventListener('focusin', (event) => {
+      const seq = rowSeqOf(event.target);
+      if (seq !== undefined && seq !== this.current) {
+        this.current = seq;
+        this.updateTabStops();
+      }
+    });
+    new ResizeObserver(() => this.schedule()).observe(this.canvas);
+  }
+
+  get graph(): ThoughtGraph | undefined {
+    return this.content?.graph;
+  }
+
+  /** Rows shown (a replay's position, else every row). */
+  get shownRows(): number {
+    const content = this.content;
+    return content ? Math.min(content.limit ?? content.graph.nodes.length, content.graph.nodes.length) : 0;
+  }
+
+  /** New content (a thought appended, a replay step, marks changed): drawn in the next frame, coalesced. */
+  show(content: ThoughtGraphContent): void {
+    this.content = content;
+    this.version++;
+    this.spacer.style.height = `${Math.max(1, content.graph.nodes.length) * ROW_HEIGHT}px`;
+    this.element.classList.toggle('is-live', content.live);
+    if (this.current !== undefined && this.current >= this.shownRows) this.current = undefined;
+    this.showOverview(content.graph);
+    this.schedule();
+  }
+
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (visible) this.schedule();
+  }
+
+  /** The selected thought's row is marked. */
+  setSelected(seq: number | undefined): void {
+    this.selected = seq;
+    this.version++;
+    this.schedule();
+  }
+
+  /** Search hits are marked, the current one more strongly. */
+  setSearch(hits: readonly number[], current: number | undefined): void {
+    this.hits = new Set(hits);
+    this.currentHit = current;
+    this.version++;
+    this.schedule();
+  }
+
+  /** Scrolls so row `seq` is in view: at the bottom edge when following, in the middle when revealing a pick. */
+  scrollToRow(seq: number, how: 'follow' | 'reveal', behavior: ScrollBehavior = 'auto'): void {
+    const height = this.canvas.clientHeight;
+    if (height <= 0) return;
+    const top = seq * ROW_HEIGHT;
+    const current = this.canvas.scrollTop;
+    let target = current;
+    if (how === 'follow') {
+      if (top < current || top + ROW_HEIGHT > current + height) target = top + ROW_HEIGHT - height + ROW_HEIGHT / 2;
+    } else if (top < current || top + ROW_HEIGHT > current + height) target = top - height / 2 + ROW_HEIGHT / 2;
+    target = Math.max(0, Math.min(target, this.spacer.offsetHeight - height));
+    if (Math.abs(target - current) < 1) return;
+    // The scroll event draws the rows now in view (at most once a frame, however many thoughts arrive in it).
+    this.canvas.scrollTo({ top: target, behavior });
+  }
+
+  /** Is row `seq` wholly inside the visible part of the drawing? */
+  rowInView(seq: number): boolean {
+    const top = seq * ROW_HEIGHT - this.canvas.scrollTop;
+    return top >= 0 && top + ROW_HEIGHT <= this.canvas.clientHeight;
+  }
+
+  get scrollTop(): number {
+    return this.canvas.scrollTop;
+  }
+
+  set scrollTop(value: number) {
+    this.canvas.scrollTop = value;
+  }
+
+  /** The row in the tab order (saved with the view state). */
+  get currentRow(): number | undefined {
+    return this.current;
+  }
+
+  set currentRow(seq: number | undefined) {
+    this.current = seq;
+    this.updateTabStops();
+  }
+
+  /** Moves keyboard focus to a row, scrolling it into view first; false when there is no such row. */
+  focusRow(seq: number): boolean {
+    if (seq < 0 || seq >= this.shownRows) return false;
+    this.current = seq;
+    this.scrollToRow(seq, 'reveal');
+    this.draw();
+    const row = this.rows.get(seq);
+    row?.focus({ preventScroll: true });
+    return row !== undefined;
+  }
+
+  /** Resolves when no draw is pending. */
+  settled(): Promise<void> {
+    if (this.frame === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** The whole drawing (every row) as a standalone SVG: Export SVG. */
+  exportSvg(): string {
+    const content = this.content;
+    const graph = content?.graph ?? { nodes: [], edges: [], lanes: [] };
+    return thoughtGraphSvg(graph, content?.marks ?? new Map(), this.options.title);
+  }
+
+  private schedule(): void {
+    if (this.frame !== undefined) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.draw();
+      const waiters = this.settledWaiters;
+      this.settledWaiters = [];
+      for (const resolve of waiters) resolve();
+    });
+  }
+
+  /** Draws the rows in view (plus a few either side); rows already drawn for this content are kept. */
+  private draw(): void {
+    const content = this.content;
+    if (!content || !this.visible) return;
+    const width = this.canvas.clientWidth;
+    if (width <= 0) return;
+    const { graph, marks } = content;
+    const limit = this.shownRows;
+    const lanesShown = lanesShownFor(graph.lanes.length, width);
+    const scrollTop = this.canvas.scrollTop;
+    const height = this.canvas.clientHeight || ROW_HEIGHT * 20;
+    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+    const drawn = this.drawnRange;
+    if (
+      drawn.from === from &&
+      drawn.to === to &&
+      drawn.limit === limit &&
+      drawn.lanesShown === lanesShown &&
+      drawn.width === width &&
+      drawn.version === this.version
+    )
+      return;
+    const sameGeometry = drawn.lanesShown === lanesShown && drawn.width === width;
+    this.drawnRange = { from, to, limit, lanesShown, width, version: this.version };
+    const textLeft = graphWidth(lanesShown);
+    // Set only when it changes: a custom property on the section restyles every row under it.
+    if (!sameGeometry) this.element.style.setProperty('--graph-width', `${textLeft}px`);
+
+    // Lines: one SVG over the drawn rows, its viewBox the rows' part of the whole drawing.
+    const top = from * ROW_HEIGHT;
+    const svgHeight = Math.max(0, to - from) * ROW_HEIGHT;
+    this.lines.setAttribute('width', String(textLeft));
+    this.lines.setAttribute('height', String(svgHeight));
+    this.lines.setAttribute('viewBox', `0 ${top} ${textLeft} ${svgHeight}`);
+    this.lines.style.top = `${top}px`;
+    const shapes: SVGElement[] = [];
+    for (const shape of rowShapes(graph, from, to, lanesShown, limit)) {
+      const element = document.createElementNS(SVG_NS, shape.type);
+      element.setAttribute('class', shape.className);
+      if (shape.type === 'path') element.setAttribute('d', shape.d);
+      else {
+        element.setAttribute('cx', String(shape.cx));
+        element.setAttribute('cy', String(shape.cy));
+        element.setAttribute('r', String(shape.r));
+        if (shape.seq === this.selected) element.classList.add('selected');
+      }
+      shapes.push(element);
+    }
+    this.lines.replaceChildren(...shapes);
+
+    // Rows: those leaving the window go, those entering are built; a kept row is rebuilt only when its content changed.
+    const focusedSeq = rowSeqOf(document.activeElement);
+    const next = new Map<number, HTMLElement>();
+    for (let seq = from; seq < to; seq++) {
+      const old = this.rows.get(seq);
+      const row = old && sameGeometry && old.dataset.version === this.rowVersion(seq, marks) ? old : this.buildRow(seq, content);
+      if (row !== old) {
+        if (old) old.replaceWith(row);
+        else this.spacer.append(row);
+      }
+      next.set(seq, row);
+    }
+    for (const [seq, row] of this.rows) if (!next.has(seq)) row.remove();
+    this.rows = next;
+    this.updateTabStops();
+    if (focusedSeq !== undefined && rowSeqOf(document.activeElement) === undefined)
+      this.rows.get(focusedSeq)?.focus({ preventScroll: true });
+    this.renderCount++;
+    // Visible to tests and the benchmark without any hook into the page's scripts.
+    this.element.dataset.renders = String(this.renderCount);
+    this.element.dataset.rows = String(graph.nodes.length);
+    this.element.dataset.shownRows = String(limit);
+  }
+
+  /** What a row shows, as one string: a row is rebuilt when this changes (a mark, a selection, a search hit). */
+  private rowVersion(seq: number, marks: ReadonlyMap<number, readonly FeedbackMark[]>): string {
+    const rowMarks = marks.get(seq);
+    return [
+      seq === this.selected ? 's' : '',
+      this.hits.has(seq) ? (seq === this.currentHit ? 'c' : 'h') : '',
+      rowMarks ? rowMarks.map((mark) => `${mark.kind}${mark.state}`).join() : '',
+      this.graph?.nodes[seq]?.final ? 'f' : '',
+    ].join('|');
+  }
+
+  private buildRow(seq: number, content: ThoughtGraphContent): HTMLElement {
+    const { graph, marks } = content;
+    const node = graph.nodes[seq];
+    const rowMarks = marks.get(seq) ?? [];
+    const row = document.createElement('div');
+    row.className = `graph-row node kind-${node.kind} lane-${node.lane % 6}`;
+    row.dataset.nodeId = node.id;
+    row.dataset.id = node.id;
+    row.dataset.seq = String(seq);
+    row.dataset.version = this.rowVersion(seq, marks);
+    row.style.top = `${seq * ROW_HEIGHT}px`;
+    row.setAttribute('role', 'button');
+    row.tabIndex = -1;
+    row.setAttribute('aria-label', rowAccessibleName(node, graph, rowMarks));
+    if (seq === this.selected) row.classList.add('selected-node');
+    if (this.hits.has(seq)) row.classList.add('search-hit');
+    if (seq === this.currentHit) row.classList.add('search-current');
+    if (node.final) row.classList.add('final');
+    if (this.kind === 'revisionChain' && !takesPartInRevision(graph, seq)) row.classList.add('dim');
+
+    const number = document.createElement('span');
+    number.className = 'row-number';
+    number.textContent = `#${node.thoughtNumber}`;
+    row.append(number);
+    for (const tag of rowTags(node, graph)) {
+      const chip = document.createElement('span');
+      chip.className = tag === 'final' ? 'row-tag row-final' : 'row-tag';
+      chip.textContent = tag;
+      row.append(chip);
+    }
+    const text = document.createElement('span');
+    text.className = 'row-text';
+    text.textContent = node.text.replace(/\s+/g, ' ').trim();
+    row.append(text);
+    for (const mark of rowMarks) row.append(markChip(mark));
+    return row;
+  }
+
+  private updateTabStops(): void {
+    const target = this.current ?? this.rows.keys().next().value;
+    for (const [seq, row] of this.rows) row.tabIndex = seq === target ? 0 : -1;
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const seq = rowSeqOf(event.target);
+    const graph = this.graph;
+    if (!graph) return;
+    const last = this.shownRows - 1;
+    if (seq === undefined) {
+      if (event.target !== this.canvas || event.key !== 'Enter') return;
+      this.focusRow(this.current ?? Math.max(0, Math.floor(this.canvas.scrollTop / ROW_HEIGHT)));
+      event.preventDefault();
+      return;
+    }
+    const page = Math.max(1, Math.floor(this.canvas.clientHeight / ROW_HEIGHT) - 1);
+    let target: number | undefined;
+    switch (event.key) {
+      case 'ArrowUp':
+        target = seq - 1;
+        break;
+      case 'ArrowDown':
+        target = seq + 1;
+        break;
+      case 'ArrowLeft':
+        // Back along its line: the thought before it, or the fork a branch starts from.
+        target = graph.nodes[seq].parent ?? graph.nodes[seq].revises;
+        break;
+      case 'ArrowRight':
+        target = nextOnLane(graph, seq, last);
+        break;
+      case 'PageUp':
+        target = Math.max(0, seq - page);
+        break;
+      case 'PageDown':
+        target = Math.min(last, seq + page);
+        break;
+      case 'Home':
+        target = 0;
+        break;
+      case 'End':
+        target = last;
+        break;
+      case 'Enter':
+      case ' ':
+        this.options.onSelect(seq);
+        break;
+      case 'Escape':
+        this.canvas.focus({ preventScroll: true });
+        break;
+      default:
+        return;
+    }
+    if (target !== undefined && target >= 0 && target <= last) this.focusRow(target);
+    // Arrow keys would otherwise scroll the page, and the replay's own keys must not fire from inside the drawing.
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  /** The lanes as chips: a line's name and size; a click brings its first thought into view. */
+  private showOverview(graph: ThoughtGraph): void {
+    const key = graph.lanes.map((lane) => lane.size).join();
+    if (this.overview.dataset.key === key) return;
+    this.overview.dataset.key = key;
+    const chips: HTMLElement[] = graph.lanes.slice(0, MAX_LANE_CHIPS).map((lane) => {
+      const chip = document.createElement('button');
+      chip.type = 'button';
+      chip.className = `lane-chip lane-${lane.index % 6}`;
+      chip.setAttribute('role', 'listitem');
+      const name = lane.branchId === undefined ? 'main' : lane.branchId;
+      chip.textContent = `${name} · ${lane.size}`;
+      // Spoken, not a tooltip: a branch name is the agent's text, shown as text only.
+      chip.setAttribute(
+        'aria-label',
+        `${lane.branchId === undefined ? 'Main line' : `Branch ${lane.branchId}`}: ${lane.size} thought${lane.size === 1 ? '' : 's'}; show its first`,
+      );
+      chip.addEventListener('click', () => {
+        this.options.onUserScroll();
+        this.scrollToRow(lane.first, 'reveal');
+      });
+      return chip;
+    });
+    if (graph.lanes.length > MAX_LANE_CHIPS) {
+      const more = document.createElement('span');
+      more.className = 'lane-more';
+      more.textContent = `+${graph.lanes.length - MAX_LANE_CHIPS} more`;
+      chips.push(more);
+    }
+    this.overview.replaceChildren(...chips);
+  }
+}
+
+function rowSeqOf(target: EventTarget | null): number | undefined {
+  if (!(target instanceof Element)) return undefined;
+  const row = target.closest<HTMLElement>('.graph-row');
+  return row?.dataset.seq === undefined ? undefined : Number(row.dataset.seq);
+}
+
+function nextOnLane(graph: ThoughtGraph, seq: number, last: number): number | undefined {
+  const lane = graph.nodes[seq].lane;
+  for (let next = seq + 1; next <= last; next++) if (graph.nodes[next].lane === lane) return next;
+  return undefined;
+}
+
+/** A revision, or a thought a revision revises: the revision tab draws the rest dimmed. */
+function takesPartInRevision(graph: ThoughtGraph, seq: number): boolean {
+  const node = graph.nodes[seq];
+  if (node.kind === 'revision') return true;
+  return revisedSet(graph).has(seq);
+}
+
+const revisedSets = new WeakMap<ThoughtGraph, { size: number; set: Set<number> }>();
+function revisedSet(graph: ThoughtGraph): Set<number> {
+  const cached = revisedSets.get(graph);
+  if (cached && cached.size === graph.edges.length) return cached.set;
+  const set = new Set<number>();
+  for (const edge of graph.edges) if (edge.kind === 'revision') set.add(edge.to);
+  revisedSets.set(graph, { size: graph.edges.length, set });
+  return set;
+}
+
+function markChip(mark: FeedbackMark): HTMLElement {
+  const chip = document.createElement('span');
+  chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
+  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
+  chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
+  return chip;
+}
+
+/** Each kind of feedback its codicon (the cards' feedback marks use the same ones). */
+const MARK_ICONS: Record<FeedbackMarkKind, string> = { note: 'comment', reject: 'close', explore: 'git-branch', conclude: 'pass' };
+
+function markIcon(kind: FeedbackMarkKind): HTMLElement {
+  const icon = document.createElement('span');
+  icon.className = `codicon codicon-${MARK_ICONS[kind]}`;
+  icon.setAttribute('aria-hidden', 'true');
+  return icon;
+}
+const STATES: FeedbackMarkState[] = ['waiting', 'delivered', 'applied', 'not-acted-on'];
+
+/** What the dots and marks mean. */
+function legend(): HTMLElement {
+  const details = document.createElement('details');
+  details.className = 'graph-legend';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Legend';
+  const list = document.createElement('div');
+  list.className = 'legend-items';
+  const item = (className: string, content: string | HTMLElement, label: string): void => {
+    const entry = document.createElement('span');
+    entry.className = 'legend-item';
+    const sample = document.createElement('span');
+    sample.className = className;
+    sample.append(content);
+    entry.append(sample, label === '' ? '' : ` ${label}`);
+    list.append(entry);
+  };
+  item('legend-dot kind-main', '', 'thought');
+  item('legend-dot kind-revision', '', 'revision (dashed link to what it revises)');
+  item('legend-dot final', '', 'final thought');
+  for (const kind of Object.keys(MARK_ICONS) as FeedbackMarkKind[])
+    item(`graph-mark mark-${kind} state-delivered`, markIcon(kind), `${FEEDBACK_MARK_KIND_WORDS[kind]} (your feedback)`);
+  for (const state of STATES) item(`graph-mark mark-note state-${state}`, FEEDBACK_MARK_STATE_WORDS[state], '');
+  details.append(summary, list);
+  return details;
+}
