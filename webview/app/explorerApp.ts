@@ -1,7 +1,7 @@
 // The explorer app: owns the UI state, the session the webview holds and the page's parts, and applies the diagram
 // policy to each change. Live order of work for a new thought: its card first (people read the thought, then the
 // picture), then the stage graph's classes (no re-render), then one row appended to the thought drawings
-// (webview/thoughtGraphView.ts), drawn in the next frame.
+// (webview/diagrams/thoughtGraphView.ts), drawn in the next frame.
 // The page's structure is in explorerLayout.ts, the protocol's dispatch in hostMessages.ts, exports in svgExport.ts,
 // which drawing each diagram gets and what a change redraws in diagramPolicy.ts.
 import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, THOUGHT_DIAGRAM_KINDS } from '../../src/engine/browserSafe/diagramKinds';

@@ -17,7 +17,7 @@ interface NavigableView {
   keyboard: { currentNodeId: string | undefined };
 }
 
-/** What this module needs of a thought drawing (webview/thoughtGraphView.ts). */
+/** What this module needs of a thought drawing (webview/diagrams/thoughtGraphView.ts). */
 interface ScrollableView {
   scrollTop: number;
   currentRow: number | undefined;

@@ -2,7 +2,7 @@
 // one node at a time is in the tab order (roving tabindex), arrow keys move along the drawing's edges, Home/End jump to
 // the first and last node, Enter or Space does what a click does (mark the stage's thoughts), Escape goes back to the
 // canvas, where arrows pan. The focused node survives redraws by its id. The thought drawing has its own
-// (webview/thoughtGraphView.ts).
+// (webview/diagrams/thoughtGraphView.ts).
 import { directionOfKey, pickInDirection, readDiagramGraph, type DiagramGraph } from './diagramGraph';
 import type { PanZoom } from './panZoom';
 

@@ -37,7 +37,7 @@ export class DiagramView {
   private running = false;
   private visible = true;
   private readonly canvas: HTMLElement;
-  /** Holds the SVG inside the canvas; zoom and pan are a transform on it (webview/panZoom.ts). */
+  /** Holds the SVG inside the canvas; zoom and pan are a transform on it (panZoom.ts). */
   private readonly stage: HTMLElement;
   readonly panZoom: PanZoom;
   readonly keyboard: DiagramKeyboard;

@@ -1,6 +1,6 @@
 // The zoom and pan of one diagram as plain numbers: where the drawing's top-left corner sits in the canvas and how much
 // it is scaled. Pure functions, no DOM, so the rules (fit, zoom about a point, how far a drawing may be dragged away)
-// are testable on their own; webview/panZoom.ts applies the result as a CSS transform.
+// are testable on their own; panZoom.ts applies the result as a CSS transform.
 import { MIN_READABLE_SCALE } from '../../src/diagrams/diagramLayout';
 
 /**

@@ -1,6 +1,6 @@
 // The search field above the diagrams: the query, "n of m", previous/next. Enter steps to the next hit, Shift+Enter to
 // the previous one, Escape clears. Only the widget: what a query matches and what gets highlighted is
-// webview/searchController.ts's business.
+// searchController.ts's business.
 
 import { toolbarButton } from '../controls';
 

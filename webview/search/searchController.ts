@@ -10,7 +10,7 @@ export interface SearchTargets {
   cardFor: (seq: number) => HTMLElement | undefined;
   /** The drawn Mermaid diagrams (the stage graph): their SVG (if any) and the node id standing for a thought. */
   diagrams: () => { svg: SVGSVGElement | null; nodeIdForSeq: (seq: number) => string | undefined }[];
-  /** The thought drawings (webview/thoughtGraphView.ts): they mark the hits on their rows themselves. */
+  /** The thought drawings (webview/diagrams/thoughtGraphView.ts): they mark the hits on their rows themselves. */
   graphs: () => { setSearch(hits: readonly number[], current: number | undefined): void }[];
   /** Stepping onto a hit shows it: the app selects the thought (card and node revealed). */
   onCurrent: (seq: number) => void;

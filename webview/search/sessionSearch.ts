@@ -1,6 +1,6 @@
 // Search within the session on screen: `stage:critique`, `branch:css` (`branch:main` for the main line), `#12` for a
 // thought number, and plain words or "quoted phrases" in the thought text, all case-insensitive and all required.
-// Pure: the query language and the matching, on the thoughts the webview already holds (webview/sessionModel.ts).
+// Pure: the query language and the matching, on the thoughts the webview already holds (webview/app/sessionModel.ts).
 import type { ThoughtRecord } from '../../src/engine/model';
 
 export interface SearchQuery {
