@@ -1,6 +1,6 @@
 // Strategy resources: `thinking://strategies` (every strategy as JSON: traits, typical length, stage names) and
 // `thinking://strategies/{name}` (one strategy as Markdown: purpose, stages with purposes, the stage graph as a
-// Mermaid flowchart). The template lists all twelve and completes names.
+// Mermaid flowchart). The template lists every strategy and completes names.
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { STRATEGIES, findStrategy, strategyNames } from '../engine/strategies/catalog';
 import { strategyMarkdown } from '../engine/strategies/documentation';
