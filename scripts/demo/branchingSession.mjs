@@ -9,7 +9,7 @@ const FORKS = [
   [22, 'index-scan'],
   [31, 'cache-warmup'],
   [40, 'batch-writes'],
-  [52, 'read-replica'],
+  [46, 'read-replica'],
 ];
 const BRANCH_LENGTH = 3;
 /** Main-line thought number → the earlier main-line thought it revises. */
