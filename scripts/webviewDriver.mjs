@@ -16,9 +16,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * The frame of the explorer webview on `surface` ('view': the sidebar, 'panel': an editor panel), or the workbench
  * page itself ('workbench': the status bar, notifications).
  */
-async function explorerFrame(page, surface) {
+export async function explorerFrame(page, surface, timeoutMs = FRAME_TIMEOUT_MS) {
   if (surface === 'workbench') return page.mainFrame();
-  const deadline = Date.now() + FRAME_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
       try {
@@ -31,7 +31,7 @@ async function explorerFrame(page, surface) {
         // A frame that navigated or went away meanwhile.
       }
     }
-    if (Date.now() > deadline) throw new Error(`no explorer webview (${surface}) appeared within ${FRAME_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline) throw new Error(`no explorer webview (${surface}) appeared within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -78,8 +78,7 @@ async function perform(frame, step) {
     case 'texts':
       return frame.locator(step.selector).allTextContents();
     case 'measureGraph':
-      // `selector` names the drawing's section (section.diagram-branchTree); text, so this script names no browser globals.
-      return frame.evaluate(`(${MEASURE_GRAPH})(${JSON.stringify(step.selector)})`);
+      return measureGraph(frame, step.selector);
     default:
       throw new Error(`unknown step ${JSON.stringify(step.op)}`);
   }
@@ -116,6 +115,12 @@ const MEASURE_GRAPH = `(selector) => {
     renders: Number(section.dataset.renders ?? 0),
   };
 }`;
+
+/** Measures the thought drawing in `frame` whose section `selector` names (section.diagram-branchTree). */
+export function measureGraph(frame, selector) {
+  // Text, so this Node script names no browser globals.
+  return frame.evaluate(`(${MEASURE_GRAPH})(${JSON.stringify(selector)})`);
+}
 
 /**
  * Starts the driver on 127.0.0.1. `attach(page)` gives it the workbench page; `env` goes to code-server (and so to the

@@ -97,6 +97,7 @@ function followProgress(file, onEvent) {
  * @param {number} options.port loopback port for code-server
  * @param {number} options.paceMs pause between thoughts
  * @param {'dark'|'light'} options.theme
+ * @param {Record<string, unknown>[]} [options.session] the tool calls to play (default: the sample session)
  * @param {boolean} [options.browser] open the workbench in headless Chromium (screenshots, --check)
  * @param {{width:number,height:number}} [options.viewport]
  * @param {(line: string) => void} options.log
@@ -127,7 +128,7 @@ export async function startDemo(options) {
   const storage = join(root, 'sessions');
   mkdirSync(storage);
   const sessionFile = join(root, 'sample-session.json');
-  writeFileSync(sessionFile, JSON.stringify(SAMPLE_SESSION, null, 2));
+  writeFileSync(sessionFile, JSON.stringify(options.session ?? SAMPLE_SESSION, null, 2));
   const progressFile = join(root, 'demo-progress.jsonl');
 
   log(`installing ${options.vsix}`);
@@ -180,5 +181,5 @@ export async function startDemo(options) {
     page = await context.newPage();
     await page.goto(url);
   }
-  return { url, server, page, nextPlayThrough, stop: stopFollowing, profile };
+  return { url, server, page, nextPlayThrough, stop: stopFollowing, profile, workspace };
 }

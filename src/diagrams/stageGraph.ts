@@ -6,6 +6,7 @@
 // strategies from the host, exports and resources from the engine's catalog).
 import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
 import { mermaidId, mermaidLabel } from './mermaidText';
+import { stageWords } from './thoughtGraph';
 
 /**
  * What the stage graph needs of a strategy: its stages in order and its transition table. Both the engine's
@@ -55,9 +56,9 @@ export function strategyGraphSource(strategy: StageGraphStrategy, options: { res
   return render(strategy, undefined, 'fixed', options.reserveCounts === true);
 }
 
-/** A stage node's label with how many thoughts the session wrote in it: `critique (3)`. */
+/** A stage node's label, the stage read as words, with how many thoughts the session wrote in it: `reasoning update (3)`. */
 export function stageCountLabel(stage: string, count: number | string): string {
-  return `${stage} (${count})`;
+  return `${stageWords(stage)} (${count})`;
 }
 
 /** What a reserved label holds until the live view writes the real count in (room for three digits). */
@@ -122,7 +123,7 @@ function render(
   for (const stage of strategy.stages) {
     // With the session's counts, or room for them (the live view writes them into the drawn labels).
     const count = state ? countOf(state.visits, stage.name) : reserveCounts ? COUNT_PLACEHOLDER : undefined;
-    const label = mermaidLabel(count === undefined ? stage.name : stageCountLabel(stage.name, count));
+    const label = mermaidLabel(count === undefined ? stageWords(stage.name) : stageCountLabel(stage.name, count));
     const id = stageNodeId(stage.name);
     // Start and end as stadiums, decision points as hexagons: the shape tells the flow before any colour does.
     if (stage.name === first || stage.name === last) lines.push(`  ${id}(["${label}"])`);

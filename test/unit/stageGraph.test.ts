@@ -7,6 +7,7 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { mermaidId } from '../../src/diagrams/mermaidText';
 import { edgeKey, stageEdgeId, stageGraphSource, stageGraphState, stageNodeId, strategyGraphSource } from '../../src/diagrams/stageGraph';
+import { stageWords } from '../../src/diagrams/thoughtGraph';
 import { STRATEGIES, findStrategy } from '../../src/engine/strategies/catalog';
 import { parseMermaid } from '../support/mermaidParse';
 
@@ -72,7 +73,7 @@ describe('strategyGraphSource', () => {
       assert.ok(source.startsWith('flowchart TD\n'));
       for (const stage of strategy.stages) {
         assert.equal(stageNodeId(stage.name), mermaidId('s', stage.name));
-        assert.ok(nodeLine(source, stage.name).includes(`"${stage.name}"`));
+        assert.ok(nodeLine(source, stage.name).includes(`"${stageWords(stage.name)}"`), 'the stage read as words');
       }
       const edges = source.split('\n').filter((line) => line.includes('@-->'));
       const expected = Object.values(strategy.transitions).reduce((sum, targets) => sum + targets.length, 0);
@@ -89,10 +90,10 @@ describe('strategyGraphSource', () => {
     const react = findStrategy('react');
     assert.ok(react);
     const source = strategyGraphSource(react);
-    assert.equal(nodeLine(source, 'problem_reception').trim(), `${stageNodeId('problem_reception')}(["problem_reception"])`);
-    assert.equal(nodeLine(source, 'final_response').trim(), `${stageNodeId('final_response')}(["final_response"])`);
-    assert.equal(nodeLine(source, 'evaluation_checkpoint').trim(), `${stageNodeId('evaluation_checkpoint')}{{"evaluation_checkpoint"}}`);
-    assert.equal(nodeLine(source, 'action_planning').trim(), `${stageNodeId('action_planning')}["action_planning"]`);
+    assert.equal(nodeLine(source, 'problem_reception').trim(), `${stageNodeId('problem_reception')}(["problem reception"])`);
+    assert.equal(nodeLine(source, 'final_response').trim(), `${stageNodeId('final_response')}(["final response"])`);
+    assert.equal(nodeLine(source, 'evaluation_checkpoint').trim(), `${stageNodeId('evaluation_checkpoint')}{{"evaluation checkpoint"}}`);
+    assert.equal(nodeLine(source, 'action_planning').trim(), `${stageNodeId('action_planning')}["action planning"]`);
   });
 });
 
@@ -146,9 +147,9 @@ describe('stageGraphSource and stageGraphState', () => {
     const source = sessionGraphSource(react);
     const visits = stageGraphState(react).visits;
     for (const stage of strategy.stages) {
-      assert.ok(source.includes(`"${stage.name} (${visits[stage.name] ?? 0})"`), `${stage.name} labelled with its count`);
+      assert.ok(source.includes(`"${stageWords(stage.name)} (${visits[stage.name] ?? 0})"`), `${stage.name} labelled with its count`);
     }
-    assert.match(strategyGraphSource(strategy, { reserveCounts: true }), /"problem_reception \(000\)"/);
+    assert.match(strategyGraphSource(strategy, { reserveCounts: true }), /"problem reception \(000\)"/);
     assert.doesNotMatch(strategyGraphSource(strategy), /\(\d+\)/);
   });
 

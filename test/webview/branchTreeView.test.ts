@@ -98,6 +98,9 @@ describe('branch tree at its default view', () => {
       const visible = (await rowBoxes(explorer)).filter((row) => row.inside);
       assert.ok(visible.length >= 4, `${visible.length} rows in view`);
       for (const row of visible) assert.ok(row.fontPx >= 12, `${row.text}: ${row.fontPx} px`);
+      // The stage tag gives way before the thought's text: a few words of it, not one (the text held at its 4em minimum
+      // while the tag kept the rest: 80 px of text beside "observation reception").
+      for (const row of visible) assert.ok(row.textWidth >= 95, `${row.text}: its text ${row.textWidth} px wide`);
       const overflow = await explorer.page.evaluate(() => {
         const canvas = document.querySelector<HTMLElement>('section.diagram-branchTree .diagram-canvas');
         return {

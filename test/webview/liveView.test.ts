@@ -243,15 +243,15 @@ describe('live view in Chromium', () => {
         explorer.page.locator(`section.diagram-stageGraph g.node[id*="-flowchart-${stageNodeId(stage)}-"] .nodeLabel`).textContent();
       const counts = new Map<string, number>();
       for (const thought of full.thoughts.slice(0, -1)) counts.set(thought.stage ?? '', (counts.get(thought.stage ?? '') ?? 0) + 1);
-      assert.equal((await label('reasoning_update'))?.trim(), `reasoning_update (${counts.get('reasoning_update')})`);
-      assert.equal((await label('final_response'))?.trim(), 'final_response (0)');
+      assert.equal((await label('reasoning_update'))?.trim(), `reasoning update (${counts.get('reasoning_update')})`);
+      assert.equal((await label('final_response'))?.trim(), 'final response (0)');
       // A new thought moves the count without a Mermaid render.
       const renders = await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders');
       await addThought(explorer, full, full.thoughts[full.thoughts.length - 1]);
       await explorer.page.waitForFunction(
         (id) =>
           document.querySelector(`section.diagram-stageGraph g.node[id*="-flowchart-${id}-"] .nodeLabel`)?.textContent?.trim() ===
-          'final_response (1)',
+          'final response (1)',
         stageNodeId('final_response'),
       );
       assert.equal(await explorer.page.getAttribute('section.diagram-stageGraph', 'data-renders'), renders);
