@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
-import { sentValue } from '../../engine/thoughtInput';
+import { sentValue } from '../../engine/lenientSchema';
 import { toolInput } from '../lenientSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';

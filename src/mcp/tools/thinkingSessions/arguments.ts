@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ThinkingEngine } from '../../../engine/engine';
 import { MAX_WHOLE_NUMBER, describeValue } from '../../../engine/fieldRules';
 import type { SessionSnapshot } from '../../../engine/model';
-import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/thoughtInput';
+import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/lenientSchema';
 
 /** A refusal found while running an action (an unknown session, nothing to do): answered with its message as it is. */
 export class ArgumentProblem extends Error {}
