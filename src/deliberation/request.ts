@@ -1,5 +1,6 @@
-// The deliberate request: its zod shape (the MCP tool advertises it; every field described) and the checks that turn
-// it into a runnable plan before anything is recorded. Every refusal names the field, the value and what to send.
+// The deliberate request: its strict zod shape (every caller's request is checked with it: the MCP tool's after its
+// lenient parse, the chat participant's) and the checks that turn it into a runnable plan before anything is
+// recorded. Every refusal names the field, the value and what to send.
 import { z } from 'zod';
 import type { ThinkingEngine } from '../engine/engine';
 import type { SessionSnapshot } from '../engine/model';
@@ -57,8 +58,8 @@ export const budgetsSchema = z
   })
   .describe('Budgets for the whole request; values above a cap run at the cap and the reply says so.');
 
-/** The tool's input fields (a raw zod shape, as McpServer.registerTool takes it). */
-export const deliberateInputShape = {
+/** The request's fields, each refusal in our words. */
+const deliberateInputShape = {
   problem: z
     .string({ error: 'expected the problem to deliberate on, as text' })
     .refine((text) => text.trim() !== '', { error: 'expected a non-empty problem' })

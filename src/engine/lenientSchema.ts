@@ -88,3 +88,16 @@ export function lenientOf<Shape extends z.ZodRawShape>(canonical: z.ZodObject<Sh
   ) as { [Name in keyof Shape]: z.ZodOptional<z.ZodType> };
   return z.looseObject(fields);
 }
+
+/**
+ * The fields `canonical` names, as a lenient parse of it read them (a refused value as sent, absent ones left out):
+ * what a strict reader of the canonical fields takes, which words its own refusals.
+ */
+export function canonicalFields(parsed: Record<string, unknown>, canonical: z.ZodObject): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(canonical.shape)) {
+    const value = sentValue(parsed[name]);
+    if (value !== undefined && value !== null) fields[name] = value;
+  }
+  return fields;
+}

@@ -405,15 +405,15 @@ describe('deliberate: no model, bad input', () => {
     [
       'a negative budget',
       { problem: PROBLEM, budgets: { maxCycles: -1 } },
-      /got -1; expected a whole number of cycles, at least 1 at budgets\.maxCycles/,
+      /^Invalid budgets\.maxCycles: got -1; expected a whole number of cycles, at least 1\. Nothing was recorded/,
     ],
     [
       'a zero time-out',
       { problem: PROBLEM, budgets: { timeoutMs: 0 } },
-      /got 0; expected a whole number of milliseconds, at least 1 at budgets\.timeoutMs/,
+      /^Invalid budgets\.timeoutMs: got 0; expected a whole number of milliseconds, at least 1\. Nothing was recorded/,
     ],
-    ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /got 1048576 characters; expected at most 16000.* at problem/],
-    ['an empty problem', { problem: '  ' }, /expected a non-empty problem at problem/],
+    ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /^Invalid problem: got 1048576 characters; expected at most 16000/],
+    ['an empty problem', { problem: '  ' }, /^Invalid problem: got \"  \"; expected a non-empty problem/],
     [
       'extra nesting',
       {

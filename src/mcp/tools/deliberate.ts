@@ -12,12 +12,13 @@ import { RecordingError } from '../../deliberation/recorder';
 import {
   DeliberationInputError,
   MAX_PROBLEM_LENGTH,
-  deliberateInputShape,
   parseDeliberateInput,
   prepareDeliberation,
   type PreparedDeliberation,
 } from '../../deliberation/request';
-import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
+import { canonicalFields } from '../../engine/lenientSchema';
+import { replyAdvertisedAs } from '../advertisedSchema';
+import { toolInput } from '../lenientSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
@@ -38,7 +39,10 @@ const DESCRIPTION = `Deliberate on a problem with several roles (thinking hats o
 
 The default plan, auto, picks hats by the problem's complexity. thinking://deliberation describes the plans, roles, budgets and plan objects, with examples.`;
 
-/** What the tool advertises; calls are checked with deliberateInputShape (its refusals say what to send). */
+/**
+ * What the tool advertises; McpServer parses calls with the lenient schema made from it, and run checks them with the
+ * deliberation's own request schema (request.ts), whose refusals say what to send.
+ */
 const canonicalInput = z.object({
   problem: z.string().max(MAX_PROBLEM_LENGTH),
   plan: z
@@ -154,13 +158,13 @@ export const deliberateTool = defineTool({
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     _meta: THOUGHT_GRAPH_TOOL_META,
   },
-  input: advertisedAs(z.object(deliberateInputShape), canonicalInput),
+  input: toolInput(canonicalInput),
   run: async (args, { server, context, extra }): Promise<CallToolResult> => {
     let prepared: PreparedDeliberation;
     // A chat's deliberation attaches to, and records under, that chat's current session.
     const { ownerId } = context.owners.ownerOf(extra.mcpReq._meta);
     try {
-      prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(args));
+      prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(canonicalFields(args, canonicalInput)));
     } catch (error) {
       if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
       throw error;
