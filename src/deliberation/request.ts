@@ -22,6 +22,7 @@ import {
 } from './plans';
 import { MAX_ROLE_INSTRUCTIONS, ROLE_NAME_PATTERN, RoleBook, findHat, type CustomRoleInput } from './roles';
 import { routeProblem, type RoutingDecision } from './routing';
+import { shortened } from '../engine/browserSafe/textCut';
 
 export const MAX_PROBLEM_LENGTH = 16_000;
 const MAX_ROLES = 12;
@@ -258,7 +259,7 @@ function attachPoint(
     .slice(Math.max(0, upTo - 5), upTo)
     .map(
       (thought) =>
-        `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${thought.thought.length > 1200 ? `${thought.thought.slice(0, 1200)}…` : thought.thought}`,
+        `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${shortened(thought.thought, 1201)}`,
     )
     .join('\n');
   return { session, branchFrom, sessionContext: context || undefined };

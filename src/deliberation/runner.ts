@@ -19,6 +19,7 @@ import {
 import type { ToolGateway } from '../engine/toolGateway';
 import type { PlanStep, ResolvedPlan } from './plans';
 import type { Role } from './roles';
+import { shortened } from '../engine/browserSafe/textCut';
 
 export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
 export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis' | 'tool_call';
@@ -338,7 +339,7 @@ export class PlanRunner {
       this.toolCalls++;
       const outcome = await this.invokeTool(gateway, call, Math.max(1, taskDeadline - this.now()));
       const inputText = describeInput(call.input);
-      const summary = shorten(outcome.text, TOOL_RESULT_IN_THOUGHT);
+      const summary = shortened(outcome.text, TOOL_RESULT_IN_THOUGHT);
       this.emit({
         role: step.role,
         phase: 'tool_call',
@@ -354,7 +355,7 @@ ${summary}`,
         final: false,
       });
       results.push(`[${call.name}(${inputText})] ${outcome.status === 'ok' ? 'returned' : 'failed'}:
-${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
+${shortened(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
     }
     return ran;
   }
@@ -378,7 +379,7 @@ ${shorten(outcome.text, TOOL_RESULT_FOR_MODEL)}`);
       const outcome = await Promise.race([gateway.invoke(call, { signal: controller.signal }), rejectOnAbort(controller.signal)]);
       const durationMs = this.now() - started;
       return outcome.isError
-        ? { status: 'failed', text: outcome.text, durationMs, error: shorten(outcome.text, 200) }
+        ? { status: 'failed', text: outcome.text, durationMs, error: shortened(outcome.text, 200) }
         : { status: 'ok', text: outcome.text, durationMs };
     } catch (error) {
       const durationMs = this.now() - started;
@@ -507,13 +508,10 @@ function stripStatus(text: string): string {
   return stripped === '' ? text.trim() : stripped;
 }
 
-function shorten(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
-}
 
 function describeInput(input: Record<string, unknown>): string {
   const text = JSON.stringify(input) ?? '{}';
-  return shorten(text === '{}' ? '' : text, 200);
+  return shortened(text === '{}' ? '' : text, 200);
 }
 
 /** Errors come from endpoints and clients: cut before they are stored or echoed. */

@@ -2,6 +2,7 @@
 // One copy, so the parser and the readers can never disagree (a thought accepted by one and refused by the other is a
 // thought acknowledged and later lost).
 import type { FeedbackKind, SessionStatus } from './model';
+import { cutEnd } from './browserSafe/textCut';
 
 /** Ids, branch names, strategies and stages end up in file names, diagrams and logs: a safe alphabet only. */
 export const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -129,9 +130,7 @@ export const MAX_OUTSIDE_ERROR_LENGTH = 500;
  */
 export function cutText(text: string, max: number, rest?: string): string {
   if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const end = cutEnd(text, max);
   return `${text.slice(0, end)}… [${text.length - end} more characters cut${rest ? `; ${rest}` : ''}]`;
 }
 

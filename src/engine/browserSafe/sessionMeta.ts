@@ -2,6 +2,7 @@
 // thought's number) and the fields each thought sets (when, the estimate, the stage). The engine records by it, the
 // store replays journals and checks imports by it, the explorer and the MCP App describe a replay's prefix by it.
 // Structural types, so the module needs nothing of the model's but its shape (it is bundled into the webview).
+import { shortenedLine } from './textCut';
 
 /** The meta fields a thought moves. */
 export interface ThoughtDerivedMeta {
@@ -83,6 +84,5 @@ const PURPOSE_LENGTH = 120;
 
 /** A one-line summary of a thought: a session's purpose, made from its first thought. */
 export function purposeOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > PURPOSE_LENGTH ? `${flat.slice(0, PURPOSE_LENGTH - 1)}…` : flat;
+  return shortenedLine(text, PURPOSE_LENGTH);
 }

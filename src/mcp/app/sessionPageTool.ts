@@ -11,6 +11,7 @@ import { toolInput } from '../lenientSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { defineTool } from '../toolDefinition';
+import { shortened } from '../../engine/browserSafe/textCut';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
@@ -91,7 +92,7 @@ export function sessionPage(
 function pageThought(record: ThoughtRecord): PageThought {
   const thought: PageThought = {
     seq: record.seq,
-    thought: record.thought.length > PAGE_TEXT_LIMIT ? `${record.thought.slice(0, PAGE_TEXT_LIMIT - 1)}…` : record.thought,
+    thought: shortened(record.thought, PAGE_TEXT_LIMIT),
     thoughtNumber: record.thoughtNumber,
     totalThoughts: record.totalThoughts,
     nextThoughtNeeded: record.nextThoughtNeeded,
