@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ThinkingEngine } from '../engine/engine';
 import type { SessionSnapshot } from '../engine/model';
-import { NAME_PATTERN } from '../engine/fieldRules';
+import { NAME_PATTERN, noSuchSession } from '../engine/fieldRules';
 import { DELIBERATION_STRATEGY } from '../engine/strategies/deliberation';
 import type { RequestBudgets } from './budgets';
 import { NAMED_PLANS, resolveNamedPlan } from './namedPlans';
@@ -231,7 +231,7 @@ function attachPoint(
   if (!session)
     throw new DeliberationInputError(
       field,
-      `no session "${sessionId}" exists; omit sessionId to start a new session, or use thinking_sessions list to find one`,
+      `${noSuchSession(sessionId)}; omit sessionId to start a new session, or use thinking_sessions list to find one`,
     );
   if (session.meta.status === 'complete' && session.meta.strategy !== DELIBERATION_STRATEGY) {
     throw new DeliberationInputError(
@@ -257,10 +257,7 @@ function attachPoint(
   // The last few thoughts up to the attach point give the roles the session's context.
   const context = session.thoughts
     .slice(Math.max(0, upTo - 5), upTo)
-    .map(
-      (thought) =>
-        `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${shortened(thought.thought, 1201)}`,
-    )
+    .map((thought) => `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${shortened(thought.thought, 1201)}`)
     .join('\n');
   return { session, branchFrom, sessionContext: context || undefined };
 }

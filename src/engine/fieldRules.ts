@@ -64,6 +64,14 @@ export function describeValue(value: unknown): string {
   return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text;
 }
 
+/**
+ * The one wording of "that session does not exist", for every face (tools, resources, the CLI): the id comes from
+ * outside, so it is shown bounded, as describeValue shows any value. Callers add what to send instead.
+ */
+export function noSuchSession(id: unknown): string {
+  return `no session ${describeValue(id)} exists`;
+}
+
 /** JSON.stringify(value), but only its first `limit` characters or more (undefined where JSON.stringify gives it). */
 function boundedJson(value: unknown, limit: number): string | undefined {
   let out = '';

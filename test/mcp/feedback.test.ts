@@ -253,7 +253,7 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
           { kind: 'reject', thoughtNumber: 7, text: 'wrong' },
           /^Unknown thought 7: session "[^"]+" holds thoughts 1-2; name one of those\.$/,
         ],
-        ['20990101T000000Z-nosuch', { kind: 'note', text: 'hello' }, /^Unknown session "20990101T000000Z-nosuch"/],
+        ['20990101T000000Z-nosuch', { kind: 'note', text: 'hello' }, /^Invalid sessionId: no session "20990101T000000Z-nosuch" exists/],
       ];
       for (const [id, input, expected] of refusals) {
         const outcome = engine.addFeedback(id, input);

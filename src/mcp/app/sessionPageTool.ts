@@ -12,12 +12,15 @@ import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { defineTool } from '../toolDefinition';
 import { shortened } from '../../engine/browserSafe/textCut';
+import { noSuchSession } from '../../engine/fieldRules';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
 export const SESSION_PAGE_MAX_LIMIT = 500;
 /** Thought text past this is cut in pages: the view draws excerpts, and a 20,000-character thought would bloat them. */
 export const PAGE_TEXT_LIMIT = 2_000;
+/** What a view is told that asks for its connection's session before there is one. */
+export const NO_SESSION_YET = 'No session yet on this connection: send "sessionId" (from a sequentialthinking reply).';
 
 const SESSION_ID_DESCRIPTION = "The session to read; omitted: this connection's current session.";
 // The ranges are in the schema (minimum, maximum): the descriptions say only what the numbers mean.
@@ -50,11 +53,12 @@ export const sessionPageTool = defineTool({
     if (requested !== undefined && typeof requested !== 'string')
       return errorResult(`"sessionId" was ${JSON.stringify(requested)}; send the sessionId of a sequentialthinking reply, as text.`);
     const sessionId = requested ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
-    if (sessionId === undefined)
-      return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
+    if (sessionId === undefined) return errorResult(NO_SESSION_YET);
     const snapshot = engine.getSession(sessionId);
     if (!snapshot)
-      return errorResult(`Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`);
+      return errorResult(
+        `Invalid sessionId: ${noSuchSession(sessionId)}. Send the sessionId of a sequentialthinking reply or of thinking_sessions.`,
+      );
     const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
     return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
   },

@@ -5,7 +5,7 @@
 // "Invalid <field>: <issue>".
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../../engine/engine';
-import { MAX_WHOLE_NUMBER, describeValue } from '../../../engine/fieldRules';
+import { MAX_WHOLE_NUMBER, describeValue, noSuchSession } from '../../../engine/fieldRules';
 import type { SessionSnapshot } from '../../../engine/model';
 import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/lenientSchema';
 
@@ -87,5 +87,5 @@ export function requireSession(engine: ThinkingEngine, id: string): SessionSnaps
 }
 
 export function unknownSession(id: string): string {
-  return `Invalid sessionId: no session ${describeValue(id)} exists. Use thinking_sessions with action "list" or "search" to find one.`;
+  return `Invalid sessionId: ${noSuchSession(id)}. Use thinking_sessions with action "list" or "search" to find one.`;
 }
