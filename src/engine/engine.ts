@@ -29,6 +29,7 @@ import { effectiveReplyDetail } from './replyDetail';
 import { QaInputError } from './qaInput';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
+import { noThoughtCounters } from './browserSafe/sessionMeta';
 import { errorDetail, errorMessage } from './browserSafe/errorMessage';
 
 export type { ThoughtReply } from './recording/thoughtReply';
@@ -327,10 +328,7 @@ export class ThinkingEngine {
         status: 'live',
         createdAt: now,
         updatedAt: now,
-        thoughtCount: 0,
-        revisionCount: 0,
-        branchIds: [],
-        lastThoughtNumber: 0,
+        ...noThoughtCounters(),
         totalThoughts: input.totalThoughts,
       },
       thoughts: [],

@@ -29,9 +29,14 @@ export interface MetaThought {
 export const DERIVED_FIELDS = ['thoughtCount', 'revisionCount', 'branchIds', 'lastThoughtNumber'] as const;
 export type DerivedField = (typeof DERIVED_FIELDS)[number];
 
+/** The counters of a session with no thoughts: every new, imported, unreadable or replayed meta starts from them. */
+export function noThoughtCounters(): Pick<ThoughtDerivedMeta, DerivedField> {
+  return { thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
+}
+
 /** The meta with no thoughts applied: counters back to zero. */
 export function resetDerived<M extends ThoughtDerivedMeta>(meta: M): M {
-  return { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
+  return { ...meta, ...noThoughtCounters() };
 }
 
 /** Takes the non-derived fields from `source` and the derived ones from `counters`. */
