@@ -20,8 +20,9 @@ import type { ToolGateway } from '../engine/toolGateway';
 import type { PlanStep, ResolvedPlan } from './plans';
 import type { Role } from './roles';
 import { shortened } from '../engine/browserSafe/textCut';
+import type { CallStatus } from '../engine/browserSafe/callStatuses';
 
-export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
+export type { CallStatus };
 export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis' | 'tool_call';
 
 /** One role call's outcome (or a call that could not start), ready to be recorded. */
@@ -507,7 +508,6 @@ function stripStatus(text: string): string {
   const stripped = text.replace(new RegExp(STATUS_LINE.source, 'gim'), '').trim();
   return stripped === '' ? text.trim() : stripped;
 }
-
 
 function describeInput(input: Record<string, unknown>): string {
   const text = JSON.stringify(input) ?? '{}';

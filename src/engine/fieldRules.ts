@@ -1,7 +1,7 @@
 // The bounds every value of the thought model must keep, wherever it comes from: tool input, the journal, an import.
 // One copy, so the parser and the readers can never disagree (a thought accepted by one and refused by the other is a
 // thought acknowledged and later lost).
-import type { FeedbackKind, SessionStatus } from './model';
+import type { SessionStatus } from './model';
 import { cutEnd } from './browserSafe/textCut';
 
 /** Ids, branch names, strategies and stages end up in file names, diagrams and logs: a safe alphabet only. */
@@ -10,7 +10,7 @@ export const NAME_RULE = '1-64 letters, digits, "_", "-", "." or ":"';
 
 export const SESSION_STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
 
-export const FEEDBACK_KINDS: readonly FeedbackKind[] = ['note', 'reject', 'branch', 'conclude'];
+export { FEEDBACK_KINDS, isFeedbackKind } from './browserSafe/feedbackKinds';
 
 /**
  * How much a `sequentialthinking` reply says (see replyDetail.ts): compact, only what the connection was not told yet;
@@ -28,10 +28,6 @@ export const MAX_FEEDBACK_TEXT_LENGTH = 4_000;
 
 /** Most feedback records one session may hold: a guard against a runaway script, far above what a person types. */
 export const MAX_FEEDBACK_PER_SESSION = 1_000;
-
-export function isFeedbackKind(value: unknown): value is FeedbackKind {
-  return typeof value === 'string' && (FEEDBACK_KINDS as readonly string[]).includes(value);
-}
 
 /** Thought numbers and counts: whole numbers that survive a JSON round trip exactly. */
 export const MAX_WHOLE_NUMBER = Number.MAX_SAFE_INTEGER;

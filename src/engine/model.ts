@@ -1,6 +1,7 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
 // the store and memory-only engines share.
+import type { FeedbackKind } from './browserSafe/feedbackKinds';
 import type { ThoughtDerivedMeta } from './browserSafe/sessionMeta';
 import type { ReplyDetail } from './fieldRules';
 
@@ -80,7 +81,7 @@ export interface StrategySwitch {
 }
 
 /** What a person watching a live session may ask of its agent (see feedbackRules.ts). */
-export type FeedbackKind = 'note' | 'reject' | 'branch' | 'conclude';
+export type { FeedbackKind };
 
 /** One piece of feedback from the person watching a session: journaled, delivered once on the next reply, maybe applied. */
 export interface FeedbackRecord {

@@ -23,6 +23,8 @@ import { clientSupportsSampling, createSamplingGateway } from '../samplingGatewa
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import { DELIBERATION_CALL_STATUSES } from '../../engine/browserSafe/callStatuses';
+import { PLAN_KINDS } from '../../engine/browserSafe/planKinds';
 import { defineTool } from '../toolDefinition';
 import { errorResult } from '../toolResults';
 
@@ -46,7 +48,7 @@ The default plan, auto, picks hats by the problem's complexity. thinking://delib
 const canonicalInput = z.object({
   problem: z.string().max(MAX_PROBLEM_LENGTH),
   plan: z
-    .union([z.enum(NAMED_PLANS), z.object({ strategy: z.enum(['direct', 'sequential', 'parallel', 'task']) })])
+    .union([z.enum(NAMED_PLANS), z.object({ strategy: z.enum(PLAN_KINDS) })])
     .optional()
     .describe('A named plan or a plan object.'),
   roles: z
@@ -70,7 +72,7 @@ const canonicalInput = z.object({
 const roleSummarySchema = z.object({
   role: z.string().describe('Role name.'),
   phase: z.string().describe('call, cycle, convergence, synthesis or tool_call.'),
-  status: z.enum(['ok', 'failed', 'cancelled', 'budget-exhausted']).describe('How the call ended.'),
+  status: z.enum(DELIBERATION_CALL_STATUSES).describe('How the call ended.'),
   thoughtNumber: z.number().int().describe('The thought recording it.'),
   branch: z.string().optional().describe('Branch id for parallel roles.'),
   cycle: z.number().int().optional().describe('Cycle number for task steps.'),

@@ -15,6 +15,7 @@ import { SEQUENTIAL_THINKING_DESCRIPTION } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { RESULT_SESSION_META_KEY } from '../../shared/thoughtGraph';
 import { clientRendersApps } from '../app/appRegistration';
+import { FEEDBACK_KINDS } from '../../engine/browserSafe/feedbackKinds';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -29,7 +30,7 @@ const userFeedbackSchema = z
     z.object({
       id: z.string().describe('The feedback id.'),
       kind: z
-        .enum(['note', 'reject', 'branch', 'conclude'])
+        .enum(FEEDBACK_KINDS)
         .describe('note: take into account; reject: revise thoughtNumber; branch: branch from thoughtNumber; conclude: finish now.'),
       thoughtNumber: z.number().int().optional().describe('The thought it is about.'),
       text: z.string().optional().describe("The person's note or reason."),
