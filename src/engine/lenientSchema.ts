@@ -39,7 +39,7 @@ export const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
  * A whole number of 0 or more, also as text. Beyond MAX_WHOLE_NUMBER a number does not survive a JSON round trip
  * exactly (z.int() refuses it). Only the text option has a transform: a number (nearly every call) passes as it is.
  */
-const wholeNumber = z.union([
+const wholeNumber = [
   z.int().min(0).max(MAX_WHOLE_NUMBER),
   z.string().transform((value, context) => {
     // "" is how some clients leave a number out: absent, as null is.
@@ -49,10 +49,10 @@ const wholeNumber = z.union([
     context.issues.push({ code: 'custom', message: 'a whole number of 0 or more', input: value });
     return z.NEVER;
   }),
-]);
+];
 
 /** true or false, also as text in any case ("False", " true "). */
-const flag = z.union([
+const flag = [
   z.boolean(),
   z.string().transform((value, context) => {
     const text = value.trim().toLowerCase();
@@ -60,30 +60,36 @@ const flag = z.union([
     context.issues.push({ code: 'custom', message: 'true or false', input: value });
     return z.NEVER;
   }),
-]);
+];
 
 /** Passed as sent: the fields of an object or list are the tool's own reading to check and word. */
-const asSent = z.unknown();
+const asSent = z.unknown().optional();
 
-/** How `field` may be written: its canonical kind, with whole numbers and flags also as text. */
-function written(field: z.ZodType): z.ZodType {
+/**
+ * How `field` may be written: the options of its canonical kind, with whole numbers and flags also as text; none
+ * (null) for an object or list, which passes as sent. One flat list, so a call's value is tried against each option
+ * once (nested unions cost each thought about twice the time).
+ */
+function written(field: z.ZodType): z.ZodType[] | null {
   if (field instanceof z.ZodOptional) return written(field.unwrap() as z.ZodType);
-  if (field instanceof z.ZodNumber) return field.format === 'safeint' ? wholeNumber : z.number();
+  if (field instanceof z.ZodNumber) return field.format === 'safeint' ? wholeNumber : [z.number()];
   if (field instanceof z.ZodBoolean) return flag;
-  if (field instanceof z.ZodObject || field instanceof z.ZodArray || field instanceof z.ZodRecord) return asSent;
+  if (field instanceof z.ZodObject || field instanceof z.ZodArray || field instanceof z.ZodRecord) return null;
   if (field instanceof z.ZodUnion) {
     const options = (field.options as z.ZodType[]).map(written);
-    return options.includes(asSent) ? asSent : z.union(options);
+    return options.includes(null) ? null : (options as z.ZodType[][]).flat();
   }
-  return field;
+  return [field];
 }
 
 /** The lenient parse of `canonical`: each field as written above, null for absent, a refused value kept. */
 export function lenientOf<Shape extends z.ZodRawShape>(canonical: z.ZodObject<Shape>) {
   const fields = Object.fromEntries(
     Object.entries(canonical.shape).map(([name, field]) => {
-      const kind = written(field as z.ZodType);
-      return [name, kind === asSent ? asSent.optional() : refusable(z.union([kind, z.null()])).optional()];
+      const options = written(field as z.ZodType);
+      if (options === null) return [name, asSent];
+      const kind = options.length === 1 ? options[0] : z.union(options as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+      return [name, refusable(kind.nullable()).optional()];
     }),
   ) as { [Name in keyof Shape]: z.ZodOptional<z.ZodType> };
   return z.looseObject(fields);

@@ -122,7 +122,9 @@ function optionalNumber(parsed: Record<string, unknown>, field: Field): number |
  * validating client would refuse the call with its own, vaguer message; ours says what the alphabet is.
  */
 function optionalName(parsed: Record<string, unknown>, field: Field): { key: string; value: string | undefined } {
-  const { key, value } = sent(parsed, field);
+  const read = sent(parsed, field);
+  if (read === NOT_SENT) return NOT_SENT;
+  const { key, value } = read;
   const text = value instanceof RefusedValue && Number.isSafeInteger(value.value) ? String(value.value) : value;
   if (absent(text)) return { key, value: undefined };
   if (typeof text === 'string' && NAME_PATTERN.test(text)) return { key, value: text };

@@ -465,6 +465,25 @@ describe('deliberate: sessions, progress and records', () => {
     assert.match(progress[2].message ?? '', /^critical: ok \(thought 4, \d+ ms\)$/);
   });
 
+  it('takes a whole number as text and null for absent, as every tool does', async () => {
+    const engine = new ThinkingEngine({ log: quiet });
+    for (let n = 1; n <= 3; n++)
+      engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
+    const sessionId = engine.currentSessionId('test-connection')!;
+    const h = await connect(echo, { engine });
+    replyOf(
+      await h.deliberate({ problem: PROBLEM, sessionId, fromThought: '2', resultStrategy: null, plan: 'direct', roles: ['critical'] }),
+    );
+    const added = engine.getSession(sessionId)!.thoughts.slice(3);
+    assert.deepEqual(
+      added.map((t) => [t.thoughtNumber, t.branchFromThought]),
+      [
+        [4, 2],
+        [5, 2],
+      ],
+    );
+  });
+
   it('attaches to an existing session: a strategy switch, then the roles; fromThought makes it a branch', async () => {
     const engine = new ThinkingEngine({ log: quiet });
     for (let n = 1; n <= 3; n++)
