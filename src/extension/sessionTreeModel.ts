@@ -4,7 +4,7 @@ import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/ses
 import { sessionTitle as fullSessionTitle } from '../engine/browserSafe/sessionTitle';
 import { visibleText } from '../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
-import { feedbackStatusText } from '../shared/feedbackStatus';
+import { feedbackStatusText } from '../engine/browserSafe/feedbackStatus';
 import { appendAll } from '../engine/browserSafe/arrayMath';
 import { shortenedLine } from '../engine/browserSafe/textCut';
 

@@ -413,7 +413,7 @@ describe('deliberate: no model, bad input', () => {
       /^Invalid budgets\.timeoutMs: got 0; expected a whole number of milliseconds, at least 1\. Nothing was recorded/,
     ],
     ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /^Invalid problem: got 1048576 characters; expected at most 16000/],
-    ['an empty problem', { problem: '  ' }, /^Invalid problem: got \"  \"; expected a non-empty problem/],
+    ['an empty problem', { problem: '  ' }, /^Invalid problem: got "  "; expected a non-empty problem/],
     [
       'extra nesting',
       {

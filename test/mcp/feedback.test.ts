@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { FeedbackRecord } from '../../src/engine/model';
-import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/shared/feedbackStatus';
+import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/engine/browserSafe/feedbackStatus';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, tempDir, textOf, think } from './support/clients';

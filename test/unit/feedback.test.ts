@@ -17,7 +17,7 @@ import {
   feedbackStatus,
   thoughtsAfterDelivery,
   type FeedbackStatus,
-} from '../../src/shared/feedbackStatus';
+} from '../../src/engine/browserSafe/feedbackStatus';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { feedbackFacts } from '../../src/export/feedbackFacts';
 import { feedbackTooltipMarkdown } from '../../src/extension/sessionTreeModel';
