@@ -296,4 +296,3 @@ function newDeliberationSessionId(now: number): string {
     .replace(/\.\d+Z$/, 'Z');
   return `delib-${stamp}-${randomBytes(4).toString('hex')}`;
 }
-

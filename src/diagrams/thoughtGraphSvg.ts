@@ -139,7 +139,6 @@ export function rowAccessibleName(node: ThoughtGraphNode, graph: ThoughtGraph, m
   return `${head}: ${text}${feedback}`;
 }
 
-
 function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (character) => `&#${character.codePointAt(0)};`).replace(/[\p{Cc}\p{Cf}]/gu, '');
 }

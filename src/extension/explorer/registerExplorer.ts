@@ -189,12 +189,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
       return;
     }
     const title = sessionTitle(snapshot.meta);
-    const panel = vscode.window.createWebviewPanel(
-      REPLAY_VIEW_TYPE,
-      `Replay: ${shortened(title, 40)}`,
-      vscode.ViewColumn.Active,
-      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
-    );
+    const panel = vscode.window.createWebviewPanel(REPLAY_VIEW_TYPE, `Replay: ${shortened(title, 40)}`, vscode.ViewColumn.Active, {
+      ...webviewOptions(this.services.extensionUri),
+      retainContextWhenHidden: false,
+    });
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
     const connection = this.connectPanel(panel, 'replay', id);
     this.replays.add(connection);
