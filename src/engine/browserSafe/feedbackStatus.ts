@@ -4,12 +4,16 @@
 // and application (recording/feedbackDelivery.ts). Structural types (the model's records fit them), as everywhere here.
 import type { FeedbackKind } from './feedbackKinds';
 
-/** What the rule reads of a feedback record (the model's FeedbackRecord). */
+/** What the rule reads of a feedback record: its kind and delivery marks (the model's FeedbackRecord extends it). */
 export interface FeedbackMarks {
   kind: FeedbackKind;
+  /** Set once, when it went out on a sequentialthinking reply. */
   deliveredAt?: number;
+  /** seq of the thought whose reply carried it (the "N thoughts passed" count starts after it). */
   deliveredWithSeq?: number;
+  /** When the agent did what was asked (revised N, branched from N, reached the final stage). Notes are never applied. */
   appliedAt?: number;
+  /** seq of the thought that applied it. */
   appliedBySeq?: number;
 }
 
