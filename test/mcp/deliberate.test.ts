@@ -452,6 +452,14 @@ describe('deliberate: no model, bad input', () => {
   }
 });
 
+/** An engine holding one live session of three thoughts, the session a deliberation attaches to. */
+function sessionOfThreeThoughts(): { engine: ThinkingEngine; sessionId: string } {
+  const engine = new ThinkingEngine({ log: quiet });
+  for (let n = 1; n <= 3; n++)
+    engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
+  return { engine, sessionId: engine.currentSessionId('test-connection')! };
+}
+
 describe('deliberate: sessions, progress and records', () => {
   it('sends a progress notification per finished role', async () => {
     const h = await connect(echo);
@@ -466,10 +474,7 @@ describe('deliberate: sessions, progress and records', () => {
   });
 
   it('takes a whole number as text and null for absent, as every tool does', async () => {
-    const engine = new ThinkingEngine({ log: quiet });
-    for (let n = 1; n <= 3; n++)
-      engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
-    const sessionId = engine.currentSessionId('test-connection')!;
+    const { engine, sessionId } = sessionOfThreeThoughts();
     const h = await connect(echo, { engine });
     replyOf(
       await h.deliberate({ problem: PROBLEM, sessionId, fromThought: '2', resultStrategy: null, plan: 'direct', roles: ['critical'] }),
@@ -485,10 +490,7 @@ describe('deliberate: sessions, progress and records', () => {
   });
 
   it('attaches to an existing session: a strategy switch, then the roles; fromThought makes it a branch', async () => {
-    const engine = new ThinkingEngine({ log: quiet });
-    for (let n = 1; n <= 3; n++)
-      engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
-    const sessionId = engine.currentSessionId('test-connection')!;
+    const { engine, sessionId } = sessionOfThreeThoughts();
     const h = await connect(echo, { engine });
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, sessionId, plan: 'direct', roles: ['critical'] }));
     assert.equal(reply.sessionId, sessionId);
