@@ -104,14 +104,18 @@ function sent(parsed: Record<string, unknown>, field: Field): { key: string; val
 
 /** An optional flag: undefined when absent, else its value, or a refusal. */
 function optionalFlag(parsed: Record<string, unknown>, field: Field): boolean | undefined {
-  const { key, value } = sent(parsed, field);
+  const read = sent(parsed, field);
+  if (read === NOT_SENT) return undefined;
+  const { key, value } = read;
   if (value instanceof RefusedValue) throw new ThoughtInputError(key, value.value, 'true or false');
   return absent(value) ? undefined : (value as boolean);
 }
 
 /** An optional whole number of at least 1: undefined when absent, else its value, or a refusal naming the range. */
 function optionalNumber(parsed: Record<string, unknown>, field: Field): number | undefined {
-  const { key, value } = sent(parsed, field);
+  const read = sent(parsed, field);
+  if (read === NOT_SENT) return undefined;
+  const { key, value } = read;
   if (absent(value)) return undefined;
   if (typeof value === 'number' && value >= 1) return value;
   throw new ThoughtInputError(key, sentValue(value), wholeNumberExpectation(sentValue(value)));
