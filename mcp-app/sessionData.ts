@@ -1,6 +1,6 @@
 // The session the view holds: its meta and thoughts, filled from the app-only page tool. Thoughts only ever append,
 // so a refresh asks for the pages after the ones held; another session (or a shorter one) starts over.
-import { metaFromThoughts, withDerivedFrom } from '../src/engine/browserSafe/sessionMeta';
+import { metaFromThoughts, noThoughtCounters, withDerivedFrom } from '../src/engine/browserSafe/sessionMeta';
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../src/engine/model';
 import type { PageThought, SessionPage } from '../src/shared/thoughtGraph';
 import { appendAll } from '../src/engine/browserSafe/arrayMath';
@@ -57,10 +57,7 @@ export class SessionData {
       status: (meta?.status ?? 'live') as SessionMeta['status'],
       createdAt: 0,
       updatedAt: 0,
-      thoughtCount: 0,
-      revisionCount: 0,
-      branchIds: [],
-      lastThoughtNumber: 0,
+      ...noThoughtCounters(),
       totalThoughts: meta?.totalThoughts ?? 0,
     };
     return {

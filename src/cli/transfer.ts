@@ -9,6 +9,7 @@ import type { FileSessionStore } from '../storage/fileSessionStore';
 import { readSessionFileSync } from '../storage/sessionFileReader';
 import { parseSessionFile } from '../telemetry/otlpImport';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { noSuchSession } from '../engine/fieldRules';
 
 const say = (message: string) => process.stderr.write(`thought-explorer-mcp: ${message}\n`);
 
@@ -24,7 +25,7 @@ export async function runExport(store: FileSessionStore, command: Extract<CliCom
   }
   if (!snapshot) {
     say(
-      `no session "${command.sessionId}" in ${store.directory}. Sessions are listed by the thinking_sessions tool (action "list"); use --storage-path for another store.`,
+      `${noSuchSession(command.sessionId)} in ${store.directory}. Sessions are listed by the thinking_sessions tool (action "list"); use --storage-path for another store.`,
     );
     return 1;
   }

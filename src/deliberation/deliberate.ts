@@ -11,6 +11,7 @@ import type { PreparedDeliberation } from './request';
 import { combineResults, type RoleOutput } from './resultStrategy';
 import { PlanRunner, type CallOutcome, type CallStatus, type RunResult } from './runner';
 import { describeSelection, selectTools } from './toolSelection';
+import { shortened, shortenedLine } from '../engine/browserSafe/textCut';
 
 export interface DeliberationDeps {
   engine: ThinkingEngine;
@@ -95,7 +96,7 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
     .join('\n\n');
   const tools = selectTools(plan, deps.gateway, deps.toolGateway);
   const toolNotes = describeSelection(tools, deps.toolGateway);
-  const first = recorder.framing(fit(framingText, deps.engine.limits.maxThoughtLength), {
+  const first = recorder.framing(shortened(framingText, deps.engine.limits.maxThoughtLength), {
     role: 'framing',
     plan: plan.name,
     kind: plan.kind,
@@ -214,7 +215,7 @@ export async function runDeliberation(prepared: PreparedDeliberation, deps: Deli
       estimatedTokens: outcome.usage?.estimated ?? false,
       ...(outcome.usage?.note !== undefined ? { tokensNote: outcome.usage.note } : {}),
       durationMs: outcome.durationMs,
-      summary: shorten(outcome.text, SUMMARY_LENGTH),
+      summary: shortenedLine(outcome.text, SUMMARY_LENGTH),
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       ...(outcome.tool ? { tool: outcome.tool.name } : {}),
     })),
@@ -294,13 +295,4 @@ function newDeliberationSessionId(now: number): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `delib-${stamp}-${randomBytes(4).toString('hex')}`;
-}
-
-function fit(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function shorten(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }

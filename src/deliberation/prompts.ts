@@ -3,6 +3,7 @@
 // is read back (the STATUS line). Pure text; runner.ts decides when each call is made.
 import type { ModelMessage, ModelToolCall } from '../engine/modelGateway';
 import type { Role } from './roles';
+import { shortened } from '../engine/browserSafe/textCut';
 
 /** How much of a tool's result goes back to the model in the next cycle, in characters. */
 const TOOL_RESULT_FOR_MODEL = 4000;
@@ -95,20 +96,15 @@ export function stripStatus(text: string): string {
 /** A tool call as the model and the thoughts name it: `name({"input":…})`, the input cut short. */
 export function describeToolCall(call: Pick<ModelToolCall, 'name' | 'input'>): string {
   const input = JSON.stringify(call.input) ?? '{}';
-  return `${call.name}(${shorten(input === '{}' ? '' : input, TOOL_INPUT_IN_DESCRIPTION)})`;
+  return `${call.name}(${shortened(input === '{}' ? '' : input, TOOL_INPUT_IN_DESCRIPTION)})`;
 }
 
 /** One tool's result as the next cycle reads it. */
 export function toolResultForModel(call: Pick<ModelToolCall, 'name' | 'input'>, ok: boolean, text: string): string {
-  return `[${describeToolCall(call)}] ${ok ? 'returned' : 'failed'}:\n${shorten(text, TOOL_RESULT_FOR_MODEL)}`;
+  return `[${describeToolCall(call)}] ${ok ? 'returned' : 'failed'}:\n${shortened(text, TOOL_RESULT_FOR_MODEL)}`;
 }
 
 /** The tool calls a cycle asked for that the task's tool budget (`cut`) left unrun, as the next cycle reads it. */
 export function toolsNotRun(cut: string, names: readonly string[]): string {
   return `Not run (${cut} spent): ${names.join(', ')}.`;
-}
-
-/** `text` cut to `length` characters, the last one an ellipsis. */
-export function shorten(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }

@@ -7,6 +7,7 @@ import type { ThoughtInput } from '../engine/thoughtInput';
 import { DELIBERATION_STRATEGY, FRAMING_STAGE, TOOL_CALL_STAGE } from '../engine/strategies/deliberation';
 import { FINAL_RESPONSE } from '../engine/strategies/transitionTable';
 import type { CallOutcome, CallStatus } from './runner';
+import { shortened } from '../engine/browserSafe/textCut';
 
 /** Where the deliberation's main line goes in the session. */
 export interface Placement {
@@ -114,7 +115,7 @@ export class DeliberationRecorder {
     const max = this.engine.limits.maxThoughtLength;
     if (text.length <= max) return text;
     extra.shortenedFrom = text.length;
-    return `${text.slice(0, max - 1)}…`;
+    return shortened(text, max);
   }
 
   private write(

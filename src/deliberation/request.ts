@@ -1,9 +1,10 @@
-// The deliberate request: its zod shape (the MCP tool advertises it; every field described) and the checks that turn
-// it into a runnable plan before anything is recorded. Every refusal names the field, the value and what to send.
+// The deliberate request: its strict zod shape (every caller's request is checked with it: the MCP tool's after its
+// lenient parse, the chat participant's) and the checks that turn it into a runnable plan before anything is
+// recorded. Every refusal names the field, the value and what to send.
 import { z } from 'zod';
 import type { ThinkingEngine } from '../engine/engine';
 import type { SessionSnapshot } from '../engine/model';
-import { NAME_PATTERN } from '../engine/fieldRules';
+import { NAME_PATTERN, noSuchSession } from '../engine/fieldRules';
 import { DELIBERATION_STRATEGY } from '../engine/strategies/deliberation';
 import type { RequestBudgets } from './budgets';
 import { NAMED_PLANS, resolveNamedPlan } from './namedPlans';
@@ -21,6 +22,7 @@ import {
 } from './plans';
 import { MAX_ROLE_INSTRUCTIONS, ROLE_NAME_PATTERN, RoleBook, findHat, type CustomRoleInput } from './roles';
 import { routeProblem, type RoutingDecision } from './routing';
+import { shortened } from '../engine/browserSafe/textCut';
 
 export const MAX_PROBLEM_LENGTH = 16_000;
 const MAX_ROLES = 12;
@@ -57,8 +59,8 @@ export const budgetsSchema = z
   })
   .describe('Budgets for the whole request; values above a cap run at the cap and the reply says so.');
 
-/** The tool's input fields (a raw zod shape, as McpServer.registerTool takes it). */
-export const deliberateInputShape = {
+/** The request's fields, each refusal in our words. */
+const deliberateInputShape = {
   problem: z
     .string({ error: 'expected the problem to deliberate on, as text' })
     .refine((text) => text.trim() !== '', { error: 'expected a non-empty problem' })
@@ -229,7 +231,7 @@ function attachPoint(
   if (!session)
     throw new DeliberationInputError(
       field,
-      `no session "${sessionId}" exists; omit sessionId to start a new session, or use thinking_sessions list to find one`,
+      `${noSuchSession(sessionId)}; omit sessionId to start a new session, or use thinking_sessions list to find one`,
     );
   if (session.meta.status === 'complete' && session.meta.strategy !== DELIBERATION_STRATEGY) {
     throw new DeliberationInputError(
@@ -255,10 +257,7 @@ function attachPoint(
   // The last few thoughts up to the attach point give the roles the session's context.
   const context = session.thoughts
     .slice(Math.max(0, upTo - 5), upTo)
-    .map(
-      (thought) =>
-        `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${thought.thought.length > 1200 ? `${thought.thought.slice(0, 1200)}…` : thought.thought}`,
-    )
+    .map((thought) => `#${thought.thoughtNumber}${thought.stage ? ` (${thought.stage})` : ''}: ${shortened(thought.thought, 1201)}`)
     .join('\n');
   return { session, branchFrom, sessionContext: context || undefined };
 }

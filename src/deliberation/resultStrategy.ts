@@ -1,12 +1,13 @@
 // How a plan's role outputs become one result (ThinkSuit's resultStrategy): the last output, all of them
 // concatenated, each labelled with its role, or formatted as Markdown with a heading per role.
+import type { CallStatus } from '../engine/browserSafe/callStatuses';
 import type { ResultStrategy } from './plans';
 
 export interface RoleOutput {
   role: string;
   title: string;
   text: string;
-  status: 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
+  status: CallStatus;
 }
 
 export function combineResults(strategy: ResultStrategy, outputs: readonly RoleOutput[]): string {

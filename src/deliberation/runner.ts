@@ -23,7 +23,6 @@ import {
   convergencePrompt,
   describeToolCall,
   roleMessages,
-  shorten,
   stripStatus,
   taskCyclePrompt,
   toolResultForModel,
@@ -31,8 +30,10 @@ import {
   type Perspective,
 } from './prompts';
 import type { Role } from './roles';
+import { shortened } from '../engine/browserSafe/textCut';
+import type { CallStatus } from '../engine/browserSafe/callStatuses';
 
-export type CallStatus = 'ok' | 'failed' | 'cancelled' | 'budget-exhausted';
+export type { CallStatus };
 export type CallPhase = 'call' | 'cycle' | 'convergence' | 'synthesis' | 'tool_call';
 
 /** One role call's outcome (or a call that could not start), ready to be recorded. */
@@ -333,7 +334,7 @@ export class PlanRunner {
       ran++;
       this.toolCalls++;
       const outcome = await this.invokeTool(gateway, call, Math.max(1, taskDeadline - this.now()));
-      const summary = shorten(outcome.text, TOOL_RESULT_IN_THOUGHT);
+      const summary = shortened(outcome.text, TOOL_RESULT_IN_THOUGHT);
       this.emit({
         role: step.role,
         phase: 'tool_call',
@@ -372,7 +373,7 @@ ${summary}`,
       const outcome = await Promise.race([gateway.invoke(call, { signal: controller.signal }), rejectOnAbort(controller.signal)]);
       const durationMs = this.now() - started;
       return outcome.isError
-        ? { status: 'failed', text: outcome.text, durationMs, error: shorten(outcome.text, 200) }
+        ? { status: 'failed', text: outcome.text, durationMs, error: shortened(outcome.text, 200) }
         : { status: 'ok', text: outcome.text, durationMs };
     } catch (error) {
       const durationMs = this.now() - started;

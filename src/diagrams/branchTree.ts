@@ -6,7 +6,7 @@
 import type { SessionSnapshot } from '../engine/model';
 import { ITEM_WEIGHT, type FoldLine } from './compression';
 import { FEEDBACK_CLASS, feedbackBySeq } from './feedbackMarks';
-import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import { DEFAULT_DIRECTION, fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { foldedDiagramSource } from './foldedDiagram';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
@@ -115,14 +115,14 @@ function foldedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, option
       edgeOrder: 'arrival',
     },
     options,
-    options.direction ?? 'LR',
+    options.direction ?? DEFAULT_DIRECTION,
   );
 }
 
 /** The most recent `maxThoughts` thoughts (the window), shrunk to stay within Mermaid's limits. */
 function windowedBranchTree(snapshot: SessionSnapshot, links: ThoughtLinks, options: DiagramWindowOptions): DiagramSource {
   const thoughts = snapshot.thoughts;
-  const direction = options.direction ?? 'LR';
+  const direction = options.direction ?? DEFAULT_DIRECTION;
   const label = cachedThoughtLabels(thoughts);
   const withFeedback = feedbackBySeq(snapshot);
   /** The thought number a branch's first thought forks from when the session does not hold it. */

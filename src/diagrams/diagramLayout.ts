@@ -15,6 +15,20 @@ export const FLOWCHART_LAYOUT = {
   diagramPadding: 6,
 } as const;
 
+/**
+ * What every Mermaid we bundle is initialised with (the explorer's, the HTML export's); each adds its theme and limits.
+ * Strict security: HTML labels are sanitised, and they are what decode the entity codes mermaidLabel uses for
+ * untrusted text (SVG text labels would show `#60;` literally). Mermaid 12 lays flowcharts out with ELK by default;
+ * dagre keeps elkjs (1.6 MB) out of the bundle (see scripts/mermaidFlowchartOnly.mjs) and is the layout every figure
+ * in bench/ was measured with. Natural size: a wide diagram scrolls instead of shrinking to unreadable.
+ */
+export const MERMAID_BASE_CONFIG = {
+  startOnLoad: false,
+  securityLevel: 'strict',
+  layout: 'dagre',
+  flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
+} as const;
+
 /** The font size of Mermaid's node labels (its default theme size). */
 export const LABEL_FONT_PX = 16;
 /** Labels must stay at least this large on screen. */

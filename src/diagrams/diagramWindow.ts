@@ -6,6 +6,10 @@
 export const MERMAID_MAX_TEXT_SIZE = 50_000;
 export const MERMAID_MAX_EDGES = 500;
 
+export type DiagramDirection = 'LR' | 'TB';
+/** The thought diagrams' direction unless a caller asks for another: time runs left to right, as in the editor. */
+export const DEFAULT_DIRECTION: DiagramDirection = 'LR';
+
 export interface DiagramWindowOptions {
   /** Show only the most recent N thoughts (by arrival). Omitted: as many as the limits allow, newest first. */
   maxThoughts?: number;
@@ -14,8 +18,8 @@ export interface DiagramWindowOptions {
   /** Limits of the Mermaid that will draw the text; default to Mermaid's own defaults. */
   maxTextSize?: number;
   maxEdges?: number;
-  /** Flowchart direction. */
-  direction?: 'LR' | 'TB';
+  /** Flowchart direction (default DEFAULT_DIRECTION). */
+  direction?: DiagramDirection;
   /**
    * Most nodes to draw when folding (compression.ts); used when `maxThoughts` is not given. Default
    * DEFAULT_NODE_BUDGET; a session that fits is drawn whole.

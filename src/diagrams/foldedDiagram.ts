@@ -13,7 +13,13 @@ import {
   type FoldGroup,
   type FoldResult,
 } from './compression';
-import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import {
+  MERMAID_MAX_EDGES,
+  MERMAID_MAX_TEXT_SIZE,
+  type DiagramDirection,
+  type DiagramSource,
+  type DiagramWindowOptions,
+} from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { thoughtNodeId } from './thoughtLinks';
 import { appendAll, smallest } from '../engine/browserSafe/arrayMath';
@@ -57,7 +63,7 @@ const TEXT_HEADROOM = 0.96;
 const EDGE_HEADROOM = 10;
 
 /** Folds to the budget (after pins and expansions), then shortens labels, then lowers the budget to fit Mermaid. */
-export function foldedDiagramSource(spec: FoldedDiagramSpec, options: DiagramWindowOptions, direction: 'LR' | 'TB'): DiagramSource {
+export function foldedDiagramSource(spec: FoldedDiagramSpec, options: DiagramWindowOptions, direction: DiagramDirection): DiagramSource {
   const textLimit = Math.floor((positive('maxTextSize', options.maxTextSize) ?? MERMAID_MAX_TEXT_SIZE) * TEXT_HEADROOM);
   const edgeLimit = Math.max(1, (positive('maxEdges', options.maxEdges) ?? MERMAID_MAX_EDGES) - EDGE_HEADROOM);
   const excerpt = options.excerptLength ?? spec.defaultExcerpt;

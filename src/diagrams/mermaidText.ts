@@ -8,6 +8,7 @@
 // - `#` before `word;` would be one of Mermaid's own entity codes; `$` starts KaTeX math (`$$…$$`); a backtick after
 //   the quote makes a Markdown string; a backslash would reach KaTeX's math detection (`\(…\)`);
 // - control, format and separator characters (bidi overrides, zero-width spaces) are invisible in the source.
+import { shortenedLine } from '../engine/browserSafe/textCut';
 
 /** Characters always written as entity codes. */
 const ALWAYS_ESCAPED = /["|%{}<>$`\\]/u;
@@ -19,9 +20,7 @@ export const LABEL_LINE_BREAK = '<br>';
 
 /** Escapes `text` for a double-quoted flowchart label (`id["…"]`), flattening whitespace and shortening it. */
 export function mermaidLabel(text: string, maxLength = 80): string {
-  let flat = text.replace(/\s+/g, ' ').trim();
-  const characters = Array.from(flat);
-  if (characters.length > maxLength) flat = `${characters.slice(0, maxLength - 1).join('')}…`;
+  const flat = shortenedLine(text, maxLength);
   let escaped = '';
   let offset = 0;
   for (const character of flat) {

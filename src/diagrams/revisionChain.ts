@@ -4,7 +4,7 @@
 import type { SessionSnapshot } from '../engine/model';
 import { ITEM_WEIGHT, type FoldLine } from './compression';
 import { foldedDiagramSource } from './foldedDiagram';
-import { fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
+import { DEFAULT_DIRECTION, fitDiagram, type DiagramBuild, type DiagramSource, type DiagramWindowOptions } from './diagramWindow';
 import { mermaidLabel } from './mermaidText';
 import { cachedThoughtLabels } from './thoughtLabel';
 import { danglingLabel, danglingNodeId, resolveLinks, thoughtNodeId } from './thoughtLinks';
@@ -95,13 +95,13 @@ function foldedRevisionChains(snapshot: SessionSnapshot, chains: RevisionChain[]
       edgeOrder: 'lines',
     },
     options,
-    options.direction ?? 'LR',
+    options.direction ?? DEFAULT_DIRECTION,
   );
 }
 
 function windowedRevisionChains(snapshot: SessionSnapshot, chains: RevisionChain[], options: DiagramWindowOptions): DiagramSource {
   const thoughts = snapshot.thoughts;
-  const direction = options.direction ?? 'LR';
+  const direction = options.direction ?? DEFAULT_DIRECTION;
   const label = cachedThoughtLabels(thoughts);
 
   const build = (count: number, excerptLength: number): DiagramBuild => {

@@ -4,7 +4,7 @@
 // fork, a revision's target). Built one thought at a time, so a live session appends a row without touching the rows
 // before it: lanes are handed out once and never change. Pure: no DOM, no Mermaid.
 import type { FeedbackRecord, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
-import { feedbackStatus } from '../shared/feedbackStatus';
+import { feedbackStatus } from '../engine/browserSafe/feedbackStatus';
 import { feedbackTargetSeq } from './feedbackMarks';
 import { ThoughtLinkResolver } from './thoughtLinks';
 
@@ -125,7 +125,7 @@ export function stageWords(stage: string): string {
 
 /** What the person asked: a note, a rejection, another way to explore (a branch), or to conclude. */
 export type FeedbackMarkKind = 'note' | 'reject' | 'explore' | 'conclude';
-/** Where it stands (src/shared/feedbackStatus.ts, in four words a mark can show). */
+/** Where it stands (src/engine/browserSafe/feedbackStatus.ts, in four words a mark can show). */
 export type FeedbackMarkState = 'waiting' | 'delivered' | 'applied' | 'not-acted-on';
 
 export interface FeedbackMark {

@@ -13,6 +13,7 @@ import {
   type ThoughtGraph,
   type ThoughtGraphNode,
 } from './thoughtGraph';
+import { shortenedLine } from '../engine/browserSafe/textCut';
 
 /** One row per thought: room for a 13 px label and its marks. */
 export const ROW_HEIGHT = 26;
@@ -133,15 +134,9 @@ export function markWords(mark: FeedbackMark): string {
 /** What a screen reader says for a row: "thought 12, planning, revises #6: <its text>", then its marks. */
 export function rowAccessibleName(node: ThoughtGraphNode, graph: ThoughtGraph, marks: readonly FeedbackMark[] = []): string {
   const head = [`thought ${node.thoughtNumber}`, ...rowTags(node, graph)].join(', ');
-  const text = flatten(node.text, 300);
+  const text = shortenedLine(node.text, 300);
   const feedback = marks.length > 0 ? `; feedback: ${marks.map(markWords).join('; ')}` : '';
   return `${head}: ${text}${feedback}`;
-}
-
-function flatten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const characters = Array.from(flat);
-  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
 }
 
 function escapeXml(text: string): string {
@@ -251,7 +246,7 @@ function thoughtGraphRowsSvg(
       `<rect class="row" x="${textX - 4}" y="${node.seq * ROW_HEIGHT + 2}" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/>`,
       `<text x="${textX}" y="${y}"><tspan font-weight="600">#${node.thoughtNumber}</tspan>`,
       tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
-      ` <tspan>${escapeXml(flatten(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
+      ` <tspan>${escapeXml(shortenedLine(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
       rowMarks.length > 0 ? ` <tspan class="mark">[${escapeXml(rowMarks.map(markWords).join('; '))}]</tspan>` : '',
       '</text></g>',
     );

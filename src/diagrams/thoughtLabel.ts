@@ -3,6 +3,7 @@
 // the same way; the whole text is in the card and the node's tooltip.
 import type { ThoughtRecord } from '../engine/model';
 import { LABEL_LINE_BREAK, mermaidLabel } from './mermaidText';
+import { shortenedLine } from '../engine/browserSafe/textCut';
 
 /** The plain-text head of a thought's label: number, stage and role. */
 export function thoughtHead(thought: ThoughtRecord): string {
@@ -31,12 +32,7 @@ export function thoughtLabel(thought: ThoughtRecord, excerptLength: number): str
 
 /** Whitespace flattened, shortened to `length` characters (code points, so emoji are never cut in half). */
 export function excerpt(text: string, length: number): string {
-  // Only the head of a (possibly 20,000-character) thought can reach the label; flatten just that much.
-  const trimmed = text.trim();
-  const head = trimmed.slice(0, length * 4 + 64);
-  const characters = Array.from(head.replace(/\s+/g, ' '));
-  const cut = characters.length > length || head.length < trimmed.length;
-  return cut ? `${characters.slice(0, Math.max(0, length - 1)).join('')}…` : characters.join('');
+  return shortenedLine(text, length);
 }
 
 /**

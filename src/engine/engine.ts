@@ -24,11 +24,12 @@ import { planThought, type ThoughtPlan } from './recording/thoughtPlan';
 import type { ThoughtAnnotator } from './recording/thoughtAnnotation';
 import { buildReply, type ThoughtReply } from './recording/thoughtReply';
 import { shapeReply, type ToldState } from './recording/replyShaping';
-import type { ReplyDetail } from './fieldRules';
+import { noSuchSession, type ReplyDetail } from './fieldRules';
 import { effectiveReplyDetail } from './replyDetail';
 import { QaInputError } from './qaInput';
 import { DEFAULT_STRATEGY, findStrategy } from './strategies/catalog';
 import { ThoughtInputError, parseThoughtInput, type ThoughtInput } from './thoughtInput';
+import { noThoughtCounters } from './browserSafe/sessionMeta';
 import { errorDetail, errorMessage } from './browserSafe/errorMessage';
 
 export type { ThoughtReply } from './recording/thoughtReply';
@@ -218,7 +219,7 @@ export class ThinkingEngine {
     // The stored data is the truth: another process may have ended the session or added thoughts meanwhile.
     if (this.held.has(sessionId)) this.refreshSession(sessionId);
     const session = this.lookup(sessionId);
-    if (!session) throw new FeedbackRefusedError(`Unknown session "${sessionId}": no such session; feedback goes to live sessions.`);
+    if (!session) throw new FeedbackRefusedError(`Invalid sessionId: ${noSuchSession(sessionId)}; feedback goes to live sessions.`);
     const refusal = feedbackRefusal(
       { id: sessionId, status: session.meta.status, thoughtNumbers: session.thoughtNumbers },
       input.thoughtNumber,
@@ -290,7 +291,7 @@ export class ThinkingEngine {
       if (existing) return { session: existing, isNew: false };
       if (input.thoughtNumber !== 1 || input.isRevision || branches(input)) {
         throw new RejectedThought(
-          `Invalid sessionId: no session "${input.sessionId}" exists. Omit sessionId to continue this conversation's session, ` +
+          `Invalid sessionId: ${noSuchSession(input.sessionId)}. Omit sessionId to continue this conversation's session, ` +
             'use thinking_sessions list to find one, or send thoughtNumber 1 to start a new session with this id.',
         );
       }
@@ -327,10 +328,7 @@ export class ThinkingEngine {
         status: 'live',
         createdAt: now,
         updatedAt: now,
-        thoughtCount: 0,
-        revisionCount: 0,
-        branchIds: [],
-        lastThoughtNumber: 0,
+        ...noThoughtCounters(),
         totalThoughts: input.totalThoughts,
       },
       thoughts: [],

@@ -11,6 +11,7 @@ import {
   visibleText,
 } from './fieldRules';
 import type { FeedbackKind, FeedbackRecord } from './model';
+import { shortened } from './browserSafe/textCut';
 
 export { FEEDBACK_KINDS, MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, feedbackRefusal, isFeedbackKind } from './fieldRules';
 
@@ -109,7 +110,7 @@ const QUOTED_LENGTH = 160;
 
 function quoted(text: string | undefined): string {
   if (text === undefined) return '';
-  const short = text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH - 1)}…` : text;
+  const short = shortened(text, QUOTED_LENGTH);
   // Guidance is shown to the agent and in logs: hidden controls (bidi and the like) written out.
   return JSON.stringify(visibleText(short.replace(/\s+/g, ' ')));
 }

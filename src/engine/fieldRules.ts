@@ -1,7 +1,8 @@
 // The bounds every value of the thought model must keep, wherever it comes from: tool input, the journal, an import.
 // One copy, so the parser and the readers can never disagree (a thought accepted by one and refused by the other is a
 // thought acknowledged and later lost).
-import type { FeedbackKind, SessionStatus } from './model';
+import type { SessionStatus } from './model';
+import { cutEnd } from './browserSafe/textCut';
 
 /** Ids, branch names, strategies and stages end up in file names, diagrams and logs: a safe alphabet only. */
 export const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -9,7 +10,7 @@ export const NAME_RULE = '1-64 letters, digits, "_", "-", "." or ":"';
 
 export const SESSION_STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
 
-export const FEEDBACK_KINDS: readonly FeedbackKind[] = ['note', 'reject', 'branch', 'conclude'];
+export { FEEDBACK_KINDS, isFeedbackKind } from './browserSafe/feedbackKinds';
 
 /**
  * How much a `sequentialthinking` reply says (see replyDetail.ts): compact, only what the connection was not told yet;
@@ -27,10 +28,6 @@ export const MAX_FEEDBACK_TEXT_LENGTH = 4_000;
 
 /** Most feedback records one session may hold: a guard against a runaway script, far above what a person types. */
 export const MAX_FEEDBACK_PER_SESSION = 1_000;
-
-export function isFeedbackKind(value: unknown): value is FeedbackKind {
-  return typeof value === 'string' && (FEEDBACK_KINDS as readonly string[]).includes(value);
-}
 
 /** Thought numbers and counts: whole numbers that survive a JSON round trip exactly. */
 export const MAX_WHOLE_NUMBER = Number.MAX_SAFE_INTEGER;
@@ -61,6 +58,14 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = boundedJson(value, DESCRIBED_LENGTH + 1) ?? String(value);
   return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH - 3)}...` : text;
+}
+
+/**
+ * The one wording of "that session does not exist", for every face (tools, resources, the CLI): the id comes from
+ * outside, so it is shown bounded, as describeValue shows any value. Callers add what to send instead.
+ */
+export function noSuchSession(id: unknown): string {
+  return `no session ${describeValue(id)} exists`;
 }
 
 /** JSON.stringify(value), but only its first `limit` characters or more (undefined where JSON.stringify gives it). */
@@ -129,9 +134,7 @@ export const MAX_OUTSIDE_ERROR_LENGTH = 500;
  */
 export function cutText(text: string, max: number, rest?: string): string {
   if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const end = cutEnd(text, max);
   return `${text.slice(0, end)}… [${text.length - end} more characters cut${rest ? `; ${rest}` : ''}]`;
 }
 

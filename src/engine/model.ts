@@ -1,6 +1,8 @@
 // The thought model: what a thought and a session are, and the small store interface the engine needs.
 // Plain data only (so it crosses every boundary — journal, MCP, webview — as JSON unchanged), plus the listing rule
 // the store and memory-only engines share.
+import type { FeedbackKind } from './browserSafe/feedbackKinds';
+import type { FeedbackMarks } from './browserSafe/feedbackStatus';
 import type { ThoughtDerivedMeta } from './browserSafe/sessionMeta';
 import type { ReplyDetail } from './fieldRules';
 
@@ -80,13 +82,15 @@ export interface StrategySwitch {
 }
 
 /** What a person watching a live session may ask of its agent (see feedbackRules.ts). */
-export type FeedbackKind = 'note' | 'reject' | 'branch' | 'conclude';
+export type { FeedbackKind };
 
-/** One piece of feedback from the person watching a session: journaled, delivered once on the next reply, maybe applied. */
-export interface FeedbackRecord {
+/**
+ * One piece of feedback from the person watching a session: journaled, delivered once on the next reply, maybe applied.
+ * Its kind and delivery marks are FeedbackMarks, which the status rule reads.
+ */
+export interface FeedbackRecord extends FeedbackMarks {
   /** Unique within the session. */
   id: string;
-  kind: FeedbackKind;
   author: 'user';
   createdAt: number;
   /** reject, branch (required); note (optional: the thought it is about). */
@@ -95,14 +99,6 @@ export interface FeedbackRecord {
   text?: string;
   /** Suggested branch id for 'branch'. */
   branchId?: string;
-  /** Set once, when it went out on a sequentialthinking reply. */
-  deliveredAt?: number;
-  /** seq of the thought whose reply carried it (the "N thoughts passed" count starts after it). */
-  deliveredWithSeq?: number;
-  /** When the agent did what was asked (revised N, branched from N, reached the final stage). Notes are never applied. */
-  appliedAt?: number;
-  /** seq of the thought that applied it. */
-  appliedBySeq?: number;
 }
 
 /** A change to a session's feedback, as the store journals it: records are appended, never rewritten. */

@@ -1,11 +1,11 @@
 // The QA fields a `sequentialthinking` call may carry (the QA workflows): the tools the calling model has, what is being
 // verified, the current step with the agent's own tool recommendations, the steps before and after it, and a QA
-// workflow. Kept apart from thoughtInput.ts (which merges QA_FIELDS into its schema and calls parseQaInput once) so the
+// workflow. Kept apart from thoughtInput.ts (whose lenient schema passes them as sent; it calls parseQaInput once) so the
 // hot path of a plain thought stays untouched: no QA field sent, nothing here runs but a few property reads.
 // Lenient like every other field (camelCase or snake_case, numbers as text); bounded, because steps are
 // stored with the thought; each refusal names the field, the value and what to send.
-import { z } from 'zod';
 import { MAX_WHOLE_NUMBER, NAME_PATTERN, isWholeNumberInRange } from './fieldRules';
+import { sentValue } from './lenientSchema';
 import { rawToolName, recallToolList, rememberToolList } from './toolListMemo';
 
 /** A tool the calling model can use. Descriptions and tags are used for matching only, never stored. */
@@ -76,20 +76,10 @@ export class QaInputError extends Error {
   }
 }
 
-// Never validated through zod: the values pass as sent and parseQaInput checks them, so a nested snake_case name
-// survives and every refusal is worded by us. What the tool advertises is in src/mcp/tools/sequentialThinkingInput.ts.
-const passedAsSent = z.unknown().optional();
+/** The QA fields, each under the names it may come as. */
+type QaField = 'availableTools' | 'verificationTarget' | 'currentStep' | 'previousSteps' | 'remainingSteps' | 'workflow';
 
-export const QA_FIELDS = {
-  availableTools: passedAsSent,
-  verificationTarget: passedAsSent,
-  currentStep: passedAsSent,
-  previousSteps: passedAsSent,
-  remainingSteps: passedAsSent,
-  workflow: passedAsSent,
-};
-
-const ALIASES: Record<keyof typeof QA_FIELDS, readonly string[]> = {
+const ALIASES: Record<QaField, readonly string[]> = {
   availableTools: ['available_tools', 'available_client_tools', 'available_mcp_tools', 'availableClientTools', 'availableMcpTools'],
   verificationTarget: ['verification_target'],
   currentStep: ['current_step'],
@@ -114,9 +104,10 @@ export function parseQaInput(args: Record<string, unknown>, workflowNames: Reado
   if (!hasQaKey(args)) return undefined;
   let qa: QaInput | undefined;
   const ensure = () => (qa ??= { notes: [] });
-  for (const field of Object.keys(ALIASES) as (keyof typeof QA_FIELDS)[]) {
+  for (const field of Object.keys(ALIASES) as QaField[]) {
     let key: string = field;
-    let value = args[field];
+    // The lenient parse passes objects and lists as sent; a workflow or target it refused is read as sent here.
+    let value = sentValue(args[field]);
     if (absent(value)) {
       for (const alias of ALIASES[field]) {
         if (!absent(args[alias])) {

@@ -2,7 +2,7 @@
 // session (notes, rejections, alternatives, "conclude now"), each with when it was given, delivered and applied, or why
 // it was not acted on (the engine's rule, feedbackStatus.ts, so the export says what the explorer said). Plain
 // strings; each format escapes them (the text is the person's, and a copied journal can hold anything).
-import { feedbackStatus, feedbackStatusText } from '../shared/feedbackStatus';
+import { feedbackStatus, feedbackStatusText } from '../engine/browserSafe/feedbackStatus';
 import type { FeedbackRecord, SessionSnapshot } from '../engine/model';
 import { isoDate } from './sessionFacts';
 

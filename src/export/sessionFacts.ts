@@ -2,6 +2,7 @@
 // thought's badges (revision of #n, branch x from #n, stage, final). Plain strings, escaped by each format.
 import { sessionName } from '../engine/browserSafe/sessionTitle';
 import type { SessionSnapshot, ThoughtRecord } from '../engine/model';
+import { shortenedLine } from '../engine/browserSafe/textCut';
 
 export interface SummaryFact {
   label: string;
@@ -12,10 +13,8 @@ export interface SummaryFact {
 export function sessionTitle(snapshot: SessionSnapshot): string {
   const { meta } = snapshot;
   const candidate = sessionName(meta) ?? snapshot.thoughts[0]?.thought ?? '';
-  const flat = candidate.replace(/\s+/g, ' ').trim();
-  if (flat === '') return `Session ${meta.id}`;
-  const characters = Array.from(flat);
-  return characters.length > 120 ? `${characters.slice(0, 119).join('')}…` : flat;
+  const line = shortenedLine(candidate, 120);
+  return line === '' ? `Session ${meta.id}` : line;
 }
 
 export function summaryFacts(snapshot: SessionSnapshot): SummaryFact[] {

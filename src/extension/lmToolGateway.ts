@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ModelTool, ModelToolCall } from '../engine/modelGateway';
 import { isOwnToolName, type ToolCallOutcome, type ToolGateway } from '../engine/toolGateway';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { shortened } from '../engine/browserSafe/textCut';
 
 /** A tag that marks a tool as ours, whatever its name. */
 const OWN_TAG = 'thought-explorer';
@@ -48,7 +49,7 @@ export class VsCodeToolGateway implements ToolGateway {
         source.token,
       );
       const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-      return { text: text.length > MAX_RESULT_LENGTH ? `${text.slice(0, MAX_RESULT_LENGTH - 1)}…` : text, isError: false };
+      return { text: shortened(text, MAX_RESULT_LENGTH), isError: false };
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
       // A tool's own failure (or a refused confirmation) is an outcome the model sees, not the end of the plan.

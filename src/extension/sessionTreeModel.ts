@@ -4,8 +4,9 @@ import { displayedStatus, IDLE_AS_ABANDONED_MS } from '../engine/browserSafe/ses
 import { sessionTitle as fullSessionTitle } from '../engine/browserSafe/sessionTitle';
 import { visibleText } from '../engine/fieldRules';
 import type { SessionMeta, SessionSnapshot, SessionStatus, ThoughtRecord } from '../engine/model';
-import { feedbackStatusText } from '../shared/feedbackStatus';
+import { feedbackStatusText } from '../engine/browserSafe/feedbackStatus';
 import { appendAll } from '../engine/browserSafe/arrayMath';
+import { shortenedLine } from '../engine/browserSafe/textCut';
 
 /**
  * A finished session stays under Recent, at the top of the tree and expanded, for this long after its last thought: the
@@ -199,9 +200,7 @@ export function thoughtDescription(thought: ThoughtRecord): string {
 /** Flattens whitespace and shortens to `length` characters (by code point, so no broken surrogate pairs). */
 export function flatten(text: string, length: number): string {
   // Hidden controls (bidi and the like) written out first: a label must show what the text is.
-  const flat = visibleText(text).replace(/\s+/g, ' ').trim();
-  const characters = Array.from(flat);
-  return characters.length > length ? `${characters.slice(0, length - 1).join('')}…` : flat;
+  return shortenedLine(visibleText(text), length);
 }
 
 /**

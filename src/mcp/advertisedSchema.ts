@@ -1,7 +1,8 @@
 // One rule for every tool's input: the schema `tools/list` advertises is the canonical contract (camelCase names, JSON
 // types, no aliases), short because the model reads it on every request; the schema McpServer parses a call with is
 // the lenient one, which also takes what models send besides ("3" for 3, "false", snake_case, null, unknown fields).
-// Both are zod; McpServer renders a tool's schemas with zod's toJSONSchema, which honours a schema's own override.
+// Both are zod; McpServer renders a tool's schemas from Standard JSON Schema (`~standard.jsonSchema`), which the
+// parsing schema here answers with the canonical one's rendering (zod's public z.toJSONSchema).
 import { z } from 'zod';
 
 type JsonObject = Record<string, unknown>;
@@ -45,9 +46,17 @@ function renderedJson(advertised: z.ZodObject, io: Side): string {
  */
 export function advertisedAs<T extends z.ZodObject>(parsing: T, advertised: z.ZodObject, io: Side = 'input'): T {
   const schema = parsing.extend({}) as unknown as T;
-  // zod's own extension point for a schema's JSON Schema; a fresh copy each time, as zod adds to what it gets.
-  schema._zod.toJSONSchema = () => JSON.parse(renderedJson(advertised, io)) as JsonObject;
-  return io === 'input' ? withIssuesAsOneMessage(schema) : schema;
+  const standard = schema['~standard'];
+  // Standard JSON Schema (`~standard.jsonSchema`) is what McpServer renders a tool's schemas from: a fresh copy each
+  // time, as the SDK adds to what it gets.
+  const json = () => JSON.parse(renderedJson(advertised, io)) as JsonObject;
+  const validate = io === 'input' ? issuesAsOneMessage(standard.validate) : standard.validate;
+  Object.defineProperty(schema, '~standard', {
+    value: { ...standard, validate, jsonSchema: { input: json, output: json } },
+    configurable: true,
+    enumerable: false,
+  });
+  return schema;
 }
 
 type Validate = z.ZodObject['~standard']['validate'];
@@ -57,18 +66,15 @@ type Validate = z.ZodObject['~standard']['validate'];
  * wording since SDK 1.x, which models and tests rely on). The schema reports them as one issue without a path, so the
  * SDK's "Input validation error: Invalid arguments for tool <name>: " is followed by our wording unchanged.
  */
-function withIssuesAsOneMessage<S extends z.ZodObject>(schema: S): S {
-  const standard = schema['~standard'];
-  const validate = ((value: unknown) => {
-    const result = standard.validate(value) as ReturnType<Validate>;
+function issuesAsOneMessage(validateEach: Validate): Validate {
+  return ((value: unknown) => {
+    const result = validateEach(value) as ReturnType<Validate>;
     if (result instanceof Promise || !result.issues) return result;
     const message = result.issues
       .map((issue) => (issue.path?.length ? `${issue.message} at ${dotPath(issue.path)}` : issue.message))
       .join('\n');
     return { issues: [{ message }] };
   }) as Validate;
-  Object.defineProperty(schema, '~standard', { value: { ...standard, validate }, configurable: true, enumerable: false });
-  return schema;
 }
 
 /** `budgets.maxCycles`, `roles[2].name`: the path as SDK 1.x wrote it. */

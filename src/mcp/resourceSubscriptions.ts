@@ -12,6 +12,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ThinkingEngine } from '../engine/engine';
 import type { EngineEvent } from '../engine/events';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { describeValue, noSuchSession } from '../engine/fieldRules';
 
 const SESSION_RESOURCE = /^thinking:\/\/sessions\/([^/?#]+)(\/markdown)?$/;
 
@@ -69,7 +70,7 @@ export function registerResourceSubscriptions(server: McpServer, engine: Thinkin
     if (!meta)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Cannot subscribe to "${uri}": no session "${id}" exists. List sessions with resources/list.`,
+        `Cannot subscribe to ${describeValue(uri)}: ${noSuchSession(id)}. List sessions with resources/list.`,
       );
     let uris = subscribed.get(id);
     if (!uris) subscribed.set(id, (uris = new Set()));

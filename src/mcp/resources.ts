@@ -6,6 +6,7 @@ import { sessionTitle } from '../engine/browserSafe/sessionTitle';
 import type { SessionSnapshot } from '../engine/model';
 import { sessionMarkdown } from '../export/markdown';
 import { documentationMarkdown } from './documentation';
+import { noSuchSession } from '../engine/fieldRules';
 
 export const DOCUMENTATION_URI = 'thinking://documentation';
 export const SESSION_URI_TEMPLATE = 'thinking://sessions/{id}';
@@ -98,6 +99,6 @@ function requireSession(engine: ThinkingEngine, variable: string | string[] | un
   const id = decodeURIComponent(Array.isArray(variable) ? (variable[0] ?? '') : (variable ?? ''));
   const snapshot = id === '' ? undefined : engine.getSession(id);
   // Thrown errors become JSON-RPC errors with this message, which is what resources/read has for "not found".
-  if (!snapshot) throw new Error(`No session "${id}" exists. List sessions with resources/list or the thinking_sessions tool.`);
+  if (!snapshot) throw new Error(`Invalid URI: ${noSuchSession(id)}. List sessions with resources/list or the thinking_sessions tool.`);
   return snapshot;
 }

@@ -2,11 +2,6 @@
 // tools, resources and prompts registered on it, logging to its client and session subscriptions.
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
-import type { ThinkingEngine } from '../engine/engine';
-import type { ToolInfo } from '../engine/qaInput';
-import type { ModelGateway } from '../engine/modelGateway';
-import type { ReplyDetail } from '../engine/fieldRules';
-import type { ToolGateway } from '../engine/toolGateway';
 import { createConnectionLog } from './connectionLog';
 import { createConversationOwners } from './conversations';
 import { createDecisionPointAsker, type DecisionPointOptions } from './decisionPoints';
@@ -17,50 +12,29 @@ import { registerResourceSubscriptions } from './resourceSubscriptions';
 import { registerResources } from './resources';
 import { registerStrategyPrompts } from './strategyPrompts';
 import { registerStrategyResources } from './strategyResources';
-import type { OpenExplorer } from './app/openExplorerTool';
 import { registerThoughtGraphApp } from './app/thoughtGraphApp';
 import { deliberateTool } from './tools/deliberate';
 import { advertiseForClient } from './clientAdvertising';
 import { sequentialThinkingTool } from './tools/sequentialThinking';
 import { thinkingSessionsTool } from './tools/thinkingSessions';
 import { registerDefinedTool } from './toolDefinition';
-import type { StatelessContinuation } from './statelessContinuation';
 import type { ToolContext } from './toolContext';
 import { MODEL_TOOLS, THOUGHT_GRAPH_SERVES, type ModelToolName } from './toolSelection';
-import type { ToolCallTelemetry } from './toolCallTelemetry';
 
 export const SERVER_NAME = 'thought-explorer';
 
-export interface CreateServerOptions {
-  engine: ThinkingEngine;
+/** What a connection's tools are given as they are (ToolContext); the rest createServer makes per connection. */
+type GivenToolContext = Omit<ToolContext, 'connectionId' | 'owners' | 'log' | 'decisionPoints'>;
+
+export interface CreateServerOptions extends GivenToolContext {
   /** Identifies this connection to the engine (its own current session). Defaults to a crypto-random id. */
   connectionId?: string;
   name?: string;
   version?: string;
-  /**
-   * The tools of the editor this server runs in (VS Code: vscode.lm.tools minus ours), for tool recommendations when a
-   * call sends no available-tools list. Called per recommendation; return the same array while nothing changed.
-   */
-  availableTools?: () => readonly ToolInfo[] | undefined;
-  /** The host's model for `deliberate` (an OpenAI-compatible endpoint, VS Code's models); else MCP sampling. */
-  modelGateway?: ModelGateway;
-  /** Tools that deliberate's task steps may call (VS Code's tools); none: task steps run without tools. */
-  toolGateway?: ToolGateway;
   /** Ask the person at decision points through MCP elicitation (opt-in; clients without elicitation are never asked). */
   decisionPoints?: DecisionPointOptions;
-  /**
-   * How much a `sequentialthinking` reply says in sessions without their own level (default compact); a function, so
-   * a changed setting applies to open connections.
-   */
-  replyDetail?: ReplyDetail | (() => ReplyDetail);
-  /** Opens the editor's explorer on a session, for the inline thought graph's button (VS Code); absent in the CLI. */
-  openExplorer?: OpenExplorer;
   /** The tools to advertise (`--tools`, `thoughtExplorer.tools`); default all. */
   tools?: readonly ModelToolName[];
-  /** Serving without protocol sessions (one connection per request): how a thought without sessionId finds its session. */
-  continuation?: StatelessContinuation;
-  /** Live trace streaming, when on: trace context from calls' `_meta`, and its counters in `thinking_sessions stats`. */
-  telemetry?: ToolCallTelemetry;
 }
 
 export interface CreatedServer {
@@ -93,19 +67,13 @@ export function createServer(options: CreateServerOptions): CreatedServer {
   const log = createConnectionLog(server);
 
   const owners = createConversationOwners(engine, connectionId);
+  const { connectionId: _id, name: _name, version: _version, tools: _tools, decisionPoints, ...given } = options;
   const context: ToolContext = {
-    engine,
+    ...given,
     connectionId,
     owners,
     log,
-    availableTools: options.availableTools,
-    decisionPoints: options.decisionPoints && createDecisionPointAsker(server, engine, options.decisionPoints, log),
-    replyDetail: options.replyDetail,
-    modelGateway: options.modelGateway,
-    toolGateway: options.toolGateway,
-    openExplorer: options.openExplorer,
-    continuation: options.continuation,
-    telemetry: options.telemetry,
+    decisionPoints: decisionPoints && createDecisionPointAsker(server, engine, decisionPoints, log),
   };
   if (tools.has('sequentialthinking')) registerDefinedTool(server, context, sequentialThinkingTool);
   if (tools.has('thinking_sessions')) registerDefinedTool(server, context, thinkingSessionsTool);

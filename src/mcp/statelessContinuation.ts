@@ -11,7 +11,8 @@
 // kept across requests; one instance serves every request of one HTTP server, and remembers a bounded number of them.
 import type { ThinkingEngine } from '../engine/engine';
 import { isWholeNumberInRange } from '../engine/fieldRules';
-import { WHOLE_NUMBER_TEXT, sentField } from '../engine/thoughtInput';
+import { WHOLE_NUMBER_TEXT } from '../engine/lenientSchema';
+import { sentField } from '../engine/thoughtInput';
 
 /** Conversations remembered across requests (the least recently used is forgotten first). */
 const MAX_REMEMBERED = 1000;

@@ -2,11 +2,11 @@
 // (role, hat, phase, status, tokens, duration, model, tool): per-thought facts for the cards and a summary (plan,
 // model, state, budgets used of allowed) for the header. Shared by the host and the webview; `extra` comes from a
 // session file, so every field is checked and anything malformed is left out, never trusted.
+import { DELIBERATION_CALL_STATUSES, type CallStatus } from '../engine/browserSafe/callStatuses';
 import type { ThoughtRecord } from '../engine/model';
 
-export const DELIBERATION_CALL_STATUSES = ['ok', 'failed', 'cancelled', 'budget-exhausted'] as const;
 /** How a role call ended; `running` is only ever set by a host that knows a call is in flight. */
-export type DeliberationCallStatus = (typeof DELIBERATION_CALL_STATUSES)[number] | 'running';
+export type DeliberationCallStatus = CallStatus | 'running';
 export const HAT_COLOURS = ['white', 'red', 'black', 'yellow', 'green', 'blue'] as const;
 export type HatColour = (typeof HAT_COLOURS)[number];
 

@@ -2,6 +2,7 @@
 // branch, conclude), the host answers with the outcome and pushes the session's feedback list whenever it changes.
 // Schemas here, in protocol.ts's unions.
 import * as z from 'zod/mini';
+import { FEEDBACK_KINDS } from '../engine/browserSafe/feedbackKinds';
 import type { FeedbackRecord } from '../engine/model';
 import { shortText } from './wireSchemas';
 
@@ -11,7 +12,7 @@ import { shortText } from './wireSchemas';
  */
 export const MAX_FEEDBACK_MESSAGE_TEXT = 2 * 1024 * 1024;
 
-const feedbackKind = z.enum(['note', 'reject', 'branch', 'conclude']);
+const feedbackKind = z.enum(FEEDBACK_KINDS);
 
 /** Webview → host: record this feedback on `sessionId`; the host answers with `feedbackResult` for `requestId`. */
 export const giveFeedbackSchema = z.object({

@@ -26,6 +26,7 @@ import { nonRegularKind, openRegularFile } from './regularFiles';
 import { readJournal, readJournalTail, type JournalReadResult } from './sessionJournal';
 import { sessionIdFromFileName } from './sessionIds';
 import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { noThoughtCounters } from '../engine/browserSafe/sessionMeta';
 
 export const INDEX_FILE_NAME = 'index.json';
 const INDEX_FORMAT = 'thought-explorer-index';
@@ -112,10 +113,7 @@ export class SessionIndex {
       status: 'abandoned',
       createdAt: time,
       updatedAt: time,
-      thoughtCount: 0,
-      revisionCount: 0,
-      branchIds: [],
-      lastThoughtNumber: 0,
+      ...noThoughtCounters(),
       totalThoughts: 0,
       unreadable: reason,
     };

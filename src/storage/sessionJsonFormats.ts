@@ -4,7 +4,7 @@
 // names the offending field, never half-imported.
 import type { FeedbackRecord, ReferenceThoughtFields, SessionMeta, SessionSnapshot, StrategySwitch, ThoughtRecord } from '../engine/model';
 import { describeValue } from '../engine/fieldRules';
-import { metaFromThoughts, purposeOf } from '../engine/browserSafe/sessionMeta';
+import { metaFromThoughts, noThoughtCounters, purposeOf } from '../engine/browserSafe/sessionMeta';
 import {
   SessionFormatError,
   readFeedbackList,
@@ -260,10 +260,7 @@ function parseSequentialThinkingPlus(file: JsonObject, options: ParseSessionOpti
       status: 'live',
       createdAt,
       updatedAt: createdAt,
-      thoughtCount: 0,
-      revisionCount: 0,
-      branchIds: [],
-      lastThoughtNumber: 0,
+      ...noThoughtCounters(),
       totalThoughts: thoughts[0].totalThoughts,
       purpose: purposeOf(thoughts[0].thought),
     },

@@ -405,15 +405,15 @@ describe('deliberate: no model, bad input', () => {
     [
       'a negative budget',
       { problem: PROBLEM, budgets: { maxCycles: -1 } },
-      /got -1; expected a whole number of cycles, at least 1 at budgets\.maxCycles/,
+      /^Invalid budgets\.maxCycles: got -1; expected a whole number of cycles, at least 1\. Nothing was recorded/,
     ],
     [
       'a zero time-out',
       { problem: PROBLEM, budgets: { timeoutMs: 0 } },
-      /got 0; expected a whole number of milliseconds, at least 1 at budgets\.timeoutMs/,
+      /^Invalid budgets\.timeoutMs: got 0; expected a whole number of milliseconds, at least 1\. Nothing was recorded/,
     ],
-    ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /got 1048576 characters; expected at most 16000.* at problem/],
-    ['an empty problem', { problem: '  ' }, /expected a non-empty problem at problem/],
+    ['a 1 MB problem', { problem: 'x'.repeat(1 << 20) }, /^Invalid problem: got 1048576 characters; expected at most 16000/],
+    ['an empty problem', { problem: '  ' }, /^Invalid problem: got "  "; expected a non-empty problem/],
     [
       'extra nesting',
       {
@@ -452,6 +452,14 @@ describe('deliberate: no model, bad input', () => {
   }
 });
 
+/** An engine holding one live session of three thoughts, the session a deliberation attaches to. */
+function sessionOfThreeThoughts(): { engine: ThinkingEngine; sessionId: string } {
+  const engine = new ThinkingEngine({ log: quiet });
+  for (let n = 1; n <= 3; n++)
+    engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
+  return { engine, sessionId: engine.currentSessionId('test-connection')! };
+}
+
 describe('deliberate: sessions, progress and records', () => {
   it('sends a progress notification per finished role', async () => {
     const h = await connect(echo);
@@ -465,11 +473,24 @@ describe('deliberate: sessions, progress and records', () => {
     assert.match(progress[2].message ?? '', /^critical: ok \(thought 4, \d+ ms\)$/);
   });
 
+  it('takes a whole number as text and null for absent, as every tool does', async () => {
+    const { engine, sessionId } = sessionOfThreeThoughts();
+    const h = await connect(echo, { engine });
+    replyOf(
+      await h.deliberate({ problem: PROBLEM, sessionId, fromThought: '2', resultStrategy: null, plan: 'direct', roles: ['critical'] }),
+    );
+    const added = engine.getSession(sessionId)!.thoughts.slice(3);
+    assert.deepEqual(
+      added.map((t) => [t.thoughtNumber, t.branchFromThought]),
+      [
+        [4, 2],
+        [5, 2],
+      ],
+    );
+  });
+
   it('attaches to an existing session: a strategy switch, then the roles; fromThought makes it a branch', async () => {
-    const engine = new ThinkingEngine({ log: quiet });
-    for (let n = 1; n <= 3; n++)
-      engine.process('test-connection', { thought: `step ${n}`, thoughtNumber: n, totalThoughts: 5, nextThoughtNeeded: true });
-    const sessionId = engine.currentSessionId('test-connection')!;
+    const { engine, sessionId } = sessionOfThreeThoughts();
     const h = await connect(echo, { engine });
     const reply = replyOf(await h.deliberate({ problem: PROBLEM, sessionId, plan: 'direct', roles: ['critical'] }));
     assert.equal(reply.sessionId, sessionId);

@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { FeedbackRecord } from '../../src/engine/model';
-import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/shared/feedbackStatus';
+import { THOUGHTS_BEFORE_NOT_ACTED_ON, feedbackStatusText } from '../../src/engine/browserSafe/feedbackStatus';
 import { ThinkingEngine } from '../../src/engine/engine';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { connectCli, connectInMemory, ensureBuiltCli, jsonOf, tempDir, textOf, think } from './support/clients';
@@ -253,7 +253,7 @@ describe('feedback through a real MCP Client (in-memory transport)', () => {
           { kind: 'reject', thoughtNumber: 7, text: 'wrong' },
           /^Unknown thought 7: session "[^"]+" holds thoughts 1-2; name one of those\.$/,
         ],
-        ['20990101T000000Z-nosuch', { kind: 'note', text: 'hello' }, /^Unknown session "20990101T000000Z-nosuch"/],
+        ['20990101T000000Z-nosuch', { kind: 'note', text: 'hello' }, /^Invalid sessionId: no session "20990101T000000Z-nosuch" exists/],
       ];
       for (const [id, input, expected] of refusals) {
         const outcome = engine.addFeedback(id, input);

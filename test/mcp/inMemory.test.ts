@@ -469,7 +469,7 @@ describe('resources and the prompt', () => {
     assert.equal(markdown.mimeType, 'text/markdown');
     assert.equal((markdown.text ?? '').match(/```mermaid/g)?.length, 3);
     assert.ok(!(markdown.text ?? '').includes('<b>idea</b>'), 'thought text is escaped');
-    await assert.rejects(connected.client.readResource({ uri: 'thinking://sessions/missing' }), /No session "missing"/);
+    await assert.rejects(connected.client.readResource({ uri: 'thinking://sessions/missing' }), /no session "missing" exists/);
   });
 
   it('completes session ids in the template', async () => {

@@ -203,12 +203,22 @@ describe('MCP App: the session page tool', () => {
       [{ offset: 'two' }, /"offset" was "two"/],
       [{ limit: 0 }, /"limit" was 0; send a whole number from 1 to 500/],
       [{ limit: SESSION_PAGE_MAX_LIMIT + 1 }, /"limit" was 501/],
-      [{ sessionId: 'no-such-session' }, /Session "no-such-session" was not found/],
+      [{ sessionId: 'no-such-session' }, /^Invalid sessionId: no session "no-such-session" exists/],
     ];
     for (const [args, expected] of cases) {
       const result = await page(connected.client, args);
       assert.equal(result.isError, true, JSON.stringify(args));
       assert.match(textOf(result), expected);
+    }
+  });
+
+  it('shows an unknown session id bounded, in both app tools', async () => {
+    const sessionId = `x${'y'.repeat(100_000)}`;
+    for (const name of [SESSION_PAGE_TOOL_NAME, OPEN_EXPLORER_TOOL_NAME]) {
+      const result = (await connected.client.callTool({ name, arguments: { sessionId } })) as CallToolResult;
+      assert.equal(result.isError, true, name);
+      assert.match(textOf(result), /^Invalid sessionId: no session "xyyy.*\.\.\. exists\./, name);
+      assert.ok(textOf(result).length < 400, `${name}: ${textOf(result).length} characters`);
     }
   });
 });

@@ -17,7 +17,7 @@ import {
   feedbackStatus,
   thoughtsAfterDelivery,
   type FeedbackStatus,
-} from '../../src/shared/feedbackStatus';
+} from '../../src/engine/browserSafe/feedbackStatus';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { feedbackFacts } from '../../src/export/feedbackFacts';
 import { feedbackTooltipMarkdown } from '../../src/extension/sessionTreeModel';
@@ -134,7 +134,7 @@ describe('feedback: recording (engine.addFeedback)', () => {
       [id, { kind: 'branch', thoughtNumber: 2, branchId: '../etc' }, /Invalid branchId: got "..\/etc"/],
       [id, { kind: 'shout', text: 'hey' }, /Invalid kind: got "shout"; send one of note, reject, branch, conclude/],
       [id, 'note', /Invalid feedback/],
-      ['no-such-session', { kind: 'note', text: 'hello' }, /Unknown session "no-such-session"/],
+      ['no-such-session', { kind: 'note', text: 'hello' }, /^Invalid sessionId: no session "no-such-session" exists/],
       ['../escape', { kind: 'note', text: 'hello' }, /sessionId/],
     ];
     for (const [sessionId, input, expected] of cases) {

@@ -158,7 +158,8 @@ describe('parseThoughtInput', () => {
       name: 'a snake_case total_thoughts of "0"',
       args: { thought: 'x', thoughtNumber: 1, total_thoughts: '0', nextThoughtNeeded: true },
       field: 'total_thoughts',
-      value: '"0"',
+      // Read as the whole number it writes (the lenient parse takes "0" as 0); the range is the engine's to refuse.
+      value: '0',
       expected: /whole number/,
     },
     {

@@ -4,7 +4,7 @@
 // applied by #n, not acted on and why), and on the thought that applied it. Everything typed goes to the host as a `giveFeedback` message; the
 // host's answer (`feedbackResult`) is shown in the status line. Feedback text is untrusted: textContent only.
 import type { FeedbackKind, FeedbackRecord, SessionStatus, ThoughtRecord } from '../../src/engine/model';
-import { feedbackStatus, feedbackStatusText, type FeedbackStatus } from '../../src/shared/feedbackStatus';
+import { feedbackStatus, feedbackStatusText, type FeedbackStatus } from '../../src/engine/browserSafe/feedbackStatus';
 import { appliedBySeq, feedbackBySeq } from '../../src/diagrams/feedbackMarks';
 import { errorMessage } from '../../src/engine/browserSafe/errorMessage';
 import type { GiveFeedbackMessage } from '../../src/shared/feedbackProtocol';

@@ -6,6 +6,7 @@ import { renderMermaid } from './mermaidSetup';
 import { PanZoom } from './panZoom';
 import { nodeIdAt } from './svgNodes';
 import { errorMessage } from '../../src/engine/browserSafe/errorMessage';
+import { shortenedLine } from '../../src/engine/browserSafe/textCut';
 
 export interface DiagramRequest {
   /**
@@ -262,6 +263,5 @@ function parseSvg(svgText: string): SVGSVGElement {
 }
 
 function shortMessage(message: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  return shortenedLine(message, 300);
 }

@@ -3,24 +3,18 @@
 // this script (by hash), so nothing else — and nothing from thought text — can run. Without scripts the sources
 // stay readable as text.
 import mermaid from 'mermaid';
-import { FLOWCHART_LAYOUT } from '../../src/diagrams/diagramLayout';
+import { MERMAID_BASE_CONFIG } from '../../src/diagrams/diagramLayout';
 import { diagramSchemeCss } from '../../src/diagrams/schemeStyle';
 import { MERMAID_MAX_EDGES, MERMAID_MAX_TEXT_SIZE } from '../../src/diagrams/diagramWindow';
 import { errorMessage } from '../../src/engine/browserSafe/errorMessage';
 
 mermaid.initialize({
-  startOnLoad: false,
-  securityLevel: 'strict',
-  // Mermaid 12 lays flowcharts out with ELK by default; dagre keeps elkjs (1.6 MB) out of the bundle (see
-  // scripts/mermaidFlowchartOnly.mjs) and the layout every figure in bench/ was measured with.
-  layout: 'dagre',
+  ...MERMAID_BASE_CONFIG,
   // Colours come from diagramSchemeCss, which follows the page's scheme as it changes; the theme only lays out.
   theme: 'default',
   // The exporter already keeps sources within these limits; stating them keeps both sides in step.
   maxTextSize: MERMAID_MAX_TEXT_SIZE,
   maxEdges: MERMAID_MAX_EDGES,
-  // Natural size: a wide diagram scrolls inside its figure instead of shrinking to unreadable.
-  flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
 });
 
 async function renderAll(): Promise<void> {

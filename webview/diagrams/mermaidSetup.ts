@@ -1,7 +1,7 @@
 // The one place that configures the bundled Mermaid: strict security, the `base` theme fed with VS Code colours,
 // and limits raised so a 1,000-thought diagram is drawn instead of being replaced by Mermaid's "too large" notice.
 import mermaid from 'mermaid';
-import { FLOWCHART_LAYOUT } from '../../src/diagrams/diagramLayout';
+import { MERMAID_BASE_CONFIG } from '../../src/diagrams/diagramLayout';
 import type { ThemeKind } from '../../src/shared/protocol';
 import { mermaidThemeVariables } from './theme';
 
@@ -17,18 +17,11 @@ export const MAX_EDGES = 20_000;
 export function configureMermaid(kind: ThemeKind): void {
   const themeVariables = mermaidThemeVariables(kind);
   mermaid.initialize({
-    startOnLoad: false,
-    securityLevel: 'strict',
-    // Mermaid 12 lays flowcharts out with ELK by default; dagre keeps elkjs (1.6 MB) out of the bundle (see
-    // scripts/mermaidFlowchartOnly.mjs) and the layout every figure in bench/ was measured with.
-    layout: 'dagre',
+    ...MERMAID_BASE_CONFIG,
     theme: 'base',
     themeVariables,
     maxTextSize: MAX_TEXT_SIZE,
     maxEdges: MAX_EDGES,
-    // HTML labels (sanitised by strict mode) are what decode the entity codes mermaidLabel uses for untrusted text;
-    // SVG text labels would show `#60;` literally.
-    flowchart: { useMaxWidth: false, ...FLOWCHART_LAYOUT },
     gitGraph: { useMaxWidth: false },
     fontFamily: typeof themeVariables.fontFamily === 'string' ? themeVariables.fontFamily : undefined,
     logLevel: 'fatal',

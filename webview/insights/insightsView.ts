@@ -7,6 +7,7 @@ import { errorMessage } from '../../src/engine/browserSafe/errorMessage';
 import { duration, percent } from '../../src/shared/insightsFormat';
 import { PendingRequests } from '../../src/shared/requests';
 import type { InsightsMessage, InsightsRange, InsightsRequestFilter, SessionInsightsView } from '../../src/shared/insightsView';
+import { shortened } from '../../src/engine/browserSafe/textCut';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const RANGE_LABELS: Record<InsightsRange, string> = { all: 'All time', day: 'Last 24 hours', week: 'Last 7 days', month: 'Last 30 days' };
@@ -223,7 +224,7 @@ function barChart(entries: { label: string; value: number }[]): Element {
   bars.forEach((bar, index) => {
     const y = index * rowHeight;
     const label = svgElement('text', { x: labelWidth - 6, y: y + rowHeight / 2, class: 'insights-bar-label' });
-    label.textContent = bar.label.length > 20 ? `${bar.label.slice(0, 19)}…` : bar.label;
+    label.textContent = shortened(bar.label, 20);
     const title = svgElement('title', {});
     title.textContent = `${bar.label}: ${bar.value}`;
     const rect = svgElement('rect', {

@@ -2,6 +2,7 @@
 // thought's number) and the fields each thought sets (when, the estimate, the stage). The engine records by it, the
 // store replays journals and checks imports by it, the explorer and the MCP App describe a replay's prefix by it.
 // Structural types, so the module needs nothing of the model's but its shape (it is bundled into the webview).
+import { shortenedLine } from './textCut';
 
 /** The meta fields a thought moves. */
 export interface ThoughtDerivedMeta {
@@ -28,9 +29,14 @@ export interface MetaThought {
 export const DERIVED_FIELDS = ['thoughtCount', 'revisionCount', 'branchIds', 'lastThoughtNumber'] as const;
 export type DerivedField = (typeof DERIVED_FIELDS)[number];
 
+/** The counters of a session with no thoughts: every new, imported, unreadable or replayed meta starts from them. */
+export function noThoughtCounters(): Pick<ThoughtDerivedMeta, DerivedField> {
+  return { thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
+}
+
 /** The meta with no thoughts applied: counters back to zero. */
 export function resetDerived<M extends ThoughtDerivedMeta>(meta: M): M {
-  return { ...meta, thoughtCount: 0, revisionCount: 0, branchIds: [], lastThoughtNumber: 0 };
+  return { ...meta, ...noThoughtCounters() };
 }
 
 /** Takes the non-derived fields from `source` and the derived ones from `counters`. */
@@ -83,6 +89,5 @@ const PURPOSE_LENGTH = 120;
 
 /** A one-line summary of a thought: a session's purpose, made from its first thought. */
 export function purposeOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > PURPOSE_LENGTH ? `${flat.slice(0, PURPOSE_LENGTH - 1)}…` : flat;
+  return shortenedLine(text, PURPOSE_LENGTH);
 }

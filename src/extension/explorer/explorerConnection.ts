@@ -26,6 +26,7 @@ import { sessionDiagrams } from '../../export/sessionDiagrams';
 import { feedbackFromExplorer } from '../feedbackCommands';
 import { insightsMessage } from './insightsHost';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import { shortened } from '../../engine/browserSafe/textCut';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -49,7 +50,7 @@ const OFFER_TITLE_LENGTH = 120;
 
 function offerTitle(meta: SessionMeta): string {
   const title = sessionTitle(meta);
-  return title.length > OFFER_TITLE_LENGTH ? `${title.slice(0, OFFER_TITLE_LENGTH - 1)}…` : title;
+  return shortened(title, OFFER_TITLE_LENGTH);
 }
 
 /** More new thoughts than this after a change on disk are sent as one snapshot rather than one message each. */

@@ -11,6 +11,7 @@ import { sessionIdFromArgument } from '../sessionPicker';
 import { ExplorerConnection, webviewOptions, type ExplorerConnectionStatus, type ExplorerServices } from './explorerConnection';
 import { EXPLORER_PANEL_VIEW_TYPE, REPLAY_PANEL_VIEW_TYPE, registerPanelSerializers, type RestorablePanels } from './panelSerializer';
 import { parseRestoredState, restoredExplorerTarget, type RestoredExplorerState } from './panelState';
+import { shortened } from '../../engine/browserSafe/textCut';
 
 export const EXPLORER_VIEW_ID = 'thoughtExplorer.explorer';
 export const REPLAY_COMMAND = 'thoughtExplorer.replaySession';
@@ -188,12 +189,10 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
       return;
     }
     const title = sessionTitle(snapshot.meta);
-    const panel = vscode.window.createWebviewPanel(
-      REPLAY_VIEW_TYPE,
-      `Replay: ${title.length > 40 ? `${title.slice(0, 39)}…` : title}`,
-      vscode.ViewColumn.Active,
-      { ...webviewOptions(this.services.extensionUri), retainContextWhenHidden: false },
-    );
+    const panel = vscode.window.createWebviewPanel(REPLAY_VIEW_TYPE, `Replay: ${shortened(title, 40)}`, vscode.ViewColumn.Active, {
+      ...webviewOptions(this.services.extensionUri),
+      retainContextWhenHidden: false,
+    });
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'explorer-panel.svg');
     const connection = this.connectPanel(panel, 'replay', id);
     this.replays.add(connection);

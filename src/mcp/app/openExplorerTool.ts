@@ -8,6 +8,8 @@ import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { defineTool } from '../toolDefinition';
+import { noSuchSession } from '../../engine/fieldRules';
+import { NO_SESSION_YET } from './sessionPageTool';
 
 export { OPEN_EXPLORER_TOOL_NAME };
 
@@ -35,8 +37,9 @@ export const openExplorerTool = defineTool({
   input: z.object({ sessionId: z.string().optional().describe("The session to open; omitted: this connection's current session.") }),
   run: async (args, { context: { engine, owners, openExplorer }, extra }): Promise<CallToolResult> => {
     const sessionId = args.sessionId ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
-    if (sessionId === undefined || !engine.getSession(sessionId))
-      return errorResult(`Session ${JSON.stringify(sessionId ?? null)} was not found: send the sessionId of a sequentialthinking reply.`);
+    if (sessionId === undefined) return errorResult(NO_SESSION_YET);
+    if (!engine.getSession(sessionId))
+      return errorResult(`Invalid sessionId: ${noSuchSession(sessionId)}. Send the sessionId of a sequentialthinking reply.`);
     if (!openExplorer) {
       const reply: OpenExplorerReply = { opened: false, sessionId, hint: NO_EDITOR_HINT };
       return { content: [{ type: 'text', text: NO_EDITOR_HINT }], structuredContent: { ...reply } };

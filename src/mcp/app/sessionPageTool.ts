@@ -6,17 +6,21 @@ import { z } from 'zod';
 import { sessionName } from '../../engine/browserSafe/sessionTitle';
 import type { SessionMeta, ThoughtRecord } from '../../engine/model';
 import { SESSION_PAGE_TOOL_NAME, type PageThought, type SessionPage } from '../../shared/thoughtGraph';
-import { sentValue } from '../../engine/thoughtInput';
+import { sentValue } from '../../engine/lenientSchema';
 import { toolInput } from '../lenientSchema';
 import { errorResult } from '../toolResults';
 import { APP_ONLY_TOOL_META } from './thoughtGraphUri';
 import { defineTool } from '../toolDefinition';
+import { shortened } from '../../engine/browserSafe/textCut';
+import { noSuchSession } from '../../engine/fieldRules';
 
 export { SESSION_PAGE_TOOL_NAME };
 export const SESSION_PAGE_DEFAULT_LIMIT = 200;
 export const SESSION_PAGE_MAX_LIMIT = 500;
 /** Thought text past this is cut in pages: the view draws excerpts, and a 20,000-character thought would bloat them. */
 export const PAGE_TEXT_LIMIT = 2_000;
+/** What a view is told that asks for its connection's session before there is one. */
+export const NO_SESSION_YET = 'No session yet on this connection: send "sessionId" (from a sequentialthinking reply).';
 
 const SESSION_ID_DESCRIPTION = "The session to read; omitted: this connection's current session.";
 // The ranges are in the schema (minimum, maximum): the descriptions say only what the numbers mean.
@@ -49,11 +53,12 @@ export const sessionPageTool = defineTool({
     if (requested !== undefined && typeof requested !== 'string')
       return errorResult(`"sessionId" was ${JSON.stringify(requested)}; send the sessionId of a sequentialthinking reply, as text.`);
     const sessionId = requested ?? engine.currentSessionId(owners.viewerOf(extra.mcpReq._meta));
-    if (sessionId === undefined)
-      return errorResult('No session yet on this connection: send "sessionId" (from a sequentialthinking reply).');
+    if (sessionId === undefined) return errorResult(NO_SESSION_YET);
     const snapshot = engine.getSession(sessionId);
     if (!snapshot)
-      return errorResult(`Session "${sessionId}" was not found: send the sessionId of a sequentialthinking reply or of thinking_sessions.`);
+      return errorResult(
+        `Invalid sessionId: ${noSuchSession(sessionId)}. Send the sessionId of a sequentialthinking reply or of thinking_sessions.`,
+      );
     const page = sessionPage(snapshot.meta, snapshot.thoughts, offset ?? 0, limit ?? SESSION_PAGE_DEFAULT_LIMIT);
     return { content: [{ type: 'text', text: JSON.stringify(page) }], structuredContent: page as unknown as Record<string, unknown> };
   },
@@ -91,7 +96,7 @@ export function sessionPage(
 function pageThought(record: ThoughtRecord): PageThought {
   const thought: PageThought = {
     seq: record.seq,
-    thought: record.thought.length > PAGE_TEXT_LIMIT ? `${record.thought.slice(0, PAGE_TEXT_LIMIT - 1)}…` : record.thought,
+    thought: shortened(record.thought, PAGE_TEXT_LIMIT),
     thoughtNumber: record.thoughtNumber,
     totalThoughts: record.totalThoughts,
     nextThoughtNeeded: record.nextThoughtNeeded,

@@ -12,16 +12,19 @@ import { RecordingError } from '../../deliberation/recorder';
 import {
   DeliberationInputError,
   MAX_PROBLEM_LENGTH,
-  deliberateInputShape,
   parseDeliberateInput,
   prepareDeliberation,
   type PreparedDeliberation,
 } from '../../deliberation/request';
-import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
+import { canonicalFields } from '../../engine/lenientSchema';
+import { replyAdvertisedAs } from '../advertisedSchema';
+import { toolInput } from '../lenientSchema';
 import { clientSupportsSampling, createSamplingGateway } from '../samplingGateway';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { sessionUri } from '../resources';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
+import { DELIBERATION_CALL_STATUSES } from '../../engine/browserSafe/callStatuses';
+import { PLAN_KINDS } from '../../engine/browserSafe/planKinds';
 import { defineTool } from '../toolDefinition';
 import { errorResult } from '../toolResults';
 
@@ -38,11 +41,14 @@ const DESCRIPTION = `Deliberate on a problem with several roles (thinking hats o
 
 The default plan, auto, picks hats by the problem's complexity. thinking://deliberation describes the plans, roles, budgets and plan objects, with examples.`;
 
-/** What the tool advertises; calls are checked with deliberateInputShape (its refusals say what to send). */
+/**
+ * What the tool advertises; McpServer parses calls with the lenient schema made from it, and run checks them with the
+ * deliberation's own request schema (request.ts), whose refusals say what to send.
+ */
 const canonicalInput = z.object({
   problem: z.string().max(MAX_PROBLEM_LENGTH),
   plan: z
-    .union([z.enum(NAMED_PLANS), z.object({ strategy: z.enum(['direct', 'sequential', 'parallel', 'task']) })])
+    .union([z.enum(NAMED_PLANS), z.object({ strategy: z.enum(PLAN_KINDS) })])
     .optional()
     .describe('A named plan or a plan object.'),
   roles: z
@@ -66,7 +72,7 @@ const canonicalInput = z.object({
 const roleSummarySchema = z.object({
   role: z.string().describe('Role name.'),
   phase: z.string().describe('call, cycle, convergence, synthesis or tool_call.'),
-  status: z.enum(['ok', 'failed', 'cancelled', 'budget-exhausted']).describe('How the call ended.'),
+  status: z.enum(DELIBERATION_CALL_STATUSES).describe('How the call ended.'),
   thoughtNumber: z.number().int().describe('The thought recording it.'),
   branch: z.string().optional().describe('Branch id for parallel roles.'),
   cycle: z.number().int().optional().describe('Cycle number for task steps.'),
@@ -154,13 +160,13 @@ export const deliberateTool = defineTool({
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     _meta: THOUGHT_GRAPH_TOOL_META,
   },
-  input: advertisedAs(z.object(deliberateInputShape), canonicalInput),
+  input: toolInput(canonicalInput),
   run: async (args, { server, context, extra }): Promise<CallToolResult> => {
     let prepared: PreparedDeliberation;
     // A chat's deliberation attaches to, and records under, that chat's current session.
     const { ownerId } = context.owners.ownerOf(extra.mcpReq._meta);
     try {
-      prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(args));
+      prepared = prepareDeliberation(context.engine, ownerId, parseDeliberateInput(canonicalFields(args, canonicalInput)));
     } catch (error) {
       if (error instanceof DeliberationInputError) return errorResult(`${error.message}. Nothing was recorded.`);
       throw error;

@@ -1,19 +1,21 @@
 // The `sequentialthinking` tool: a drop-in for the reference server's tool, recording into the shared engine under
-// this connection's own session. It advertises the canonical input (sequentialThinkingInput.ts) and McpServer parses
-// calls with the engine's lenient thoughtArgumentsSchema ("3" for 3, "false" for false, snake_case names); a refused
+// this connection's own session. It advertises the engine's canonical arguments (canonicalThoughtInput.ts) and McpServer
+// parses calls with the lenient thoughtArgumentsSchema made from them ("3" for 3, "false", snake_case names); a refused
 // value reaches the engine, whose error names the field, the value and what to send.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ThoughtReply } from '../../engine/engine';
 import { defineTool } from '../toolDefinition';
 import { thoughtArgumentsSchema } from '../../engine/thoughtInput';
+import { canonicalThoughtArguments } from '../../engine/canonicalThoughtInput';
 import { qaAnnotator } from '../../recommendations/qaAnnotator';
 import { advertisedAs, replyAdvertisedAs } from '../advertisedSchema';
 import { errorResult } from '../toolResults';
-import { SEQUENTIAL_THINKING_DESCRIPTION, sequentialThinkingCanonicalInput } from './sequentialThinkingInput';
+import { SEQUENTIAL_THINKING_DESCRIPTION } from './sequentialThinkingInput';
 import { THOUGHT_GRAPH_TOOL_META } from '../app/thoughtGraphUri';
 import { RESULT_SESSION_META_KEY } from '../../shared/thoughtGraph';
 import { clientRendersApps } from '../app/appRegistration';
+import { FEEDBACK_KINDS } from '../../engine/browserSafe/feedbackKinds';
 
 export const SEQUENTIAL_THINKING_TOOL_NAME = 'sequentialthinking';
 
@@ -28,7 +30,7 @@ const userFeedbackSchema = z
     z.object({
       id: z.string().describe('The feedback id.'),
       kind: z
-        .enum(['note', 'reject', 'branch', 'conclude'])
+        .enum(FEEDBACK_KINDS)
         .describe('note: take into account; reject: revise thoughtNumber; branch: branch from thoughtNumber; conclude: finish now.'),
       thoughtNumber: z.number().int().optional().describe('The thought it is about.'),
       text: z.string().optional().describe("The person's note or reason."),
@@ -91,7 +93,7 @@ export const sequentialThinkingTool = defineTool({
     _meta: THOUGHT_GRAPH_TOOL_META,
   },
   // The engine's lenient schema, advertised in its canonical form: the engine need not parse the arguments again.
-  input: advertisedAs(thoughtArgumentsSchema, sequentialThinkingCanonicalInput),
+  input: advertisedAs(thoughtArgumentsSchema, canonicalThoughtArguments),
   run: (args, { server, context, extra }): CallToolResult | Promise<CallToolResult> => {
     const { engine, owners, log, decisionPoints, replyDetail, continuation, telemetry } = context;
     // The chat the call names owns its current session (VS Code sends every chat over one connection).

@@ -5,9 +5,9 @@
 // "Invalid <field>: <issue>".
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../../engine/engine';
-import { MAX_WHOLE_NUMBER, describeValue } from '../../../engine/fieldRules';
+import { MAX_WHOLE_NUMBER, describeValue, noSuchSession } from '../../../engine/fieldRules';
 import type { SessionSnapshot } from '../../../engine/model';
-import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/thoughtInput';
+import { WHOLE_NUMBER_TEXT, sentValue } from '../../../engine/lenientSchema';
 
 /** A refusal found while running an action (an unknown session, nothing to do): answered with its message as it is. */
 export class ArgumentProblem extends Error {}
@@ -87,5 +87,5 @@ export function requireSession(engine: ThinkingEngine, id: string): SessionSnaps
 }
 
 export function unknownSession(id: string): string {
-  return `Invalid sessionId: no session ${describeValue(id)} exists. Use thinking_sessions with action "list" or "search" to find one.`;
+  return `Invalid sessionId: ${noSuchSession(id)}. Use thinking_sessions with action "list" or "search" to find one.`;
 }

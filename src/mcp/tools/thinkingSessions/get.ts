@@ -2,7 +2,7 @@
 // and the person's feedback, a long session in pages).
 import { z } from 'zod';
 import type { SessionSnapshot } from '../../../engine/model';
-import { feedbackStatusText } from '../../../shared/feedbackStatus';
+import { feedbackStatusText } from '../../../engine/browserSafe/feedbackStatus';
 import type { ToolContext } from '../../toolContext';
 import { RESUME_DEFAULT_RECENT, choice, count, requireSession, sessionId } from './arguments';
 import { PAGE_MAX_CHARS, describeBranches, recentThoughtsFields, summarizeMeta } from './summaries';

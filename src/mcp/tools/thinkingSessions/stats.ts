@@ -2,7 +2,7 @@
 // strategy and a time range), and the time-bound parsing it needs. Across sessions reads only the store's listing.
 import { z } from 'zod';
 import type { ThinkingEngine } from '../../../engine/engine';
-import { describeValue } from '../../../engine/fieldRules';
+import { describeValue, noSuchSession } from '../../../engine/fieldRules';
 import { overallInsights, type InsightsFilter } from '../../../engine/insights/overallInsights';
 import { sessionInsights } from '../../../engine/insights/sessionInsights';
 import type { ToolContext } from '../../toolContext';
@@ -37,7 +37,7 @@ export function sessionStats(engine: ThinkingEngine, request: StatsRequest, now 
     const snapshot = engine.getSession(request.sessionId);
     if (!snapshot) {
       throw new ArgumentProblem(
-        `Invalid sessionId: no session ${describeValue(request.sessionId)} exists. Omit sessionId for stats across sessions, or use action "list" to find one.`,
+        `Invalid sessionId: ${noSuchSession(request.sessionId)}. Omit sessionId for stats across sessions, or use action "list" to find one.`,
       );
     }
     return { session: sessionInsights(snapshot) };

@@ -1,8 +1,24 @@
 // Where a piece of the person's feedback stands, derived from the session as journaled (never stored): waiting for
 // the next thought, delivered, applied, or not acted on because the agent moved on. One rule, so the explorer's cards,
-// the Sessions tree, `thinking_sessions get` and the exports all say the same thing. In src/shared, not the engine: the
-// engine only records delivery and application (recording/feedbackDelivery.ts), and the webview may import no engine code.
-import type { FeedbackRecord, SessionStatus, ThoughtRecord } from '../engine/model';
+// the Sessions tree, `thinking_sessions get` and the exports all say the same thing. The engine only records delivery
+// and application (recording/feedbackDelivery.ts). Structural types (the model's records fit them), as everywhere here.
+import type { FeedbackKind } from './feedbackKinds';
+
+/** What the rule reads of a feedback record: its kind and delivery marks (the model's FeedbackRecord extends it). */
+export interface FeedbackMarks {
+  kind: FeedbackKind;
+  /** Set once, when it went out on a sequentialthinking reply. */
+  deliveredAt?: number;
+  /** seq of the thought whose reply carried it (the "N thoughts passed" count starts after it). */
+  deliveredWithSeq?: number;
+  /** When the agent did what was asked (revised N, branched from N, reached the final stage). Notes are never applied. */
+  appliedAt?: number;
+  /** seq of the thought that applied it. */
+  appliedBySeq?: number;
+}
+
+/** A session's state as the model's SessionStatus names it. */
+type SessionState = 'live' | 'complete' | 'abandoned';
 
 /**
  * How many thoughts the agent may send after feedback reached it before the feedback counts as not acted on. Three:
@@ -20,12 +36,12 @@ export type FeedbackStatus =
 
 /** What the rule reads of the session. */
 export interface FeedbackSessionView {
-  thoughts: readonly Pick<ThoughtRecord, 'seq' | 'timestamp'>[];
-  status: SessionStatus;
+  thoughts: readonly { seq: number; timestamp: number }[];
+  status: SessionState;
 }
 
 /** Thoughts the agent sent after the reply that carried the feedback. */
-export function thoughtsAfterDelivery(record: FeedbackRecord, thoughts: FeedbackSessionView['thoughts']): number {
+export function thoughtsAfterDelivery(record: FeedbackMarks, thoughts: FeedbackSessionView['thoughts']): number {
   if (record.deliveredAt === undefined) return 0;
   if (record.deliveredWithSeq !== undefined) return Math.max(0, thoughts.length - 1 - record.deliveredWithSeq);
   // Journals from before deliveredWithSeq: the thoughts stamped after the delivery time.
@@ -35,7 +51,7 @@ export function thoughtsAfterDelivery(record: FeedbackRecord, thoughts: Feedback
   return count;
 }
 
-export function feedbackStatus(record: FeedbackRecord, session: FeedbackSessionView): FeedbackStatus {
+export function feedbackStatus(record: FeedbackMarks, session: FeedbackSessionView): FeedbackStatus {
   if (record.appliedAt !== undefined)
     return record.appliedBySeq === undefined ? { state: 'applied' } : { state: 'applied', bySeq: record.appliedBySeq };
   // "Conclude now" asks for the ending: a session that completed did what it asked, even when the final thought was
@@ -63,7 +79,7 @@ export function feedbackStatus(record: FeedbackRecord, session: FeedbackSessionV
 export function describeFeedbackStatus(
   status: FeedbackStatus,
   thoughtNumberOf: (seq: number) => number | undefined,
-  kind?: FeedbackRecord['kind'],
+  kind?: FeedbackKind,
 ): string {
   switch (status.state) {
     case 'pending':
@@ -86,6 +102,10 @@ export function describeFeedbackStatus(
 }
 
 /** Status and words for a record of a session snapshot: what the explorer, tree, tools and exports show. */
-export function feedbackStatusText(record: FeedbackRecord, thoughts: readonly ThoughtRecord[], status: SessionStatus): string {
+export function feedbackStatusText(
+  record: FeedbackMarks,
+  thoughts: readonly { seq: number; timestamp: number; thoughtNumber: number }[],
+  status: SessionState,
+): string {
   return describeFeedbackStatus(feedbackStatus(record, { thoughts, status }), (seq) => thoughts[seq]?.thoughtNumber, record.kind);
 }
