@@ -13,16 +13,8 @@ import {
   type FeedbackMarkState,
   type ThoughtGraph,
 } from '../src/diagrams/thoughtGraph';
-import {
-  graphWidth,
-  lanesShownFor,
-  markWords,
-  ROW_HEIGHT,
-  rowAccessibleName,
-  rowShapes,
-  rowTags,
-  thoughtGraphSvg,
-} from '../src/diagrams/thoughtGraphSvg';
+import { graphWidth, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../src/diagrams/thoughtGraphSvg';
+import { createRow, fillRow, MARK_ICONS, markIcon, type RowLook } from './thoughtGraphRows';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Rows drawn above and below the visible ones, so a scroll of a few rows shows drawn rows before the next frame. */
@@ -63,7 +55,7 @@ export class ThoughtGraphView {
   private content: ThoughtGraphContent | undefined;
   /** Row elements in the DOM, by seq. */
   private rows = new Map<number, HTMLElement>();
-  private drawnRange = { from: 0, to: 0, limit: -1, lanesShown: 0, width: 0, version: -1 };
+  private drawnRange = { from: 0, to: 0, limit: -1, lanesShown: 0, width: 0, version: -1, scrollTop: 0 };
   /** Bumped by every `show` and mark change, so a redraw of the same window happens only when something changed. */
   private version = 0;
   private visible = true;
@@ -264,9 +256,12 @@ export class ThoughtGraphView {
     const lanesShown = lanesShownFor(graph.lanes.length, width);
     const scrollTop = this.canvas.scrollTop;
     const height = this.canvas.clientHeight || ROW_HEIGHT * 20;
-    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
     const drawn = this.drawnRange;
+    // A jump further than the overscan (dragging the scrollbar, Page Down) lands past every row drawn in advance, so
+    // drawing more in advance only costs that frame; the extra rows come with the next small scroll.
+    const overscan = Math.abs(scrollTop - drawn.scrollTop) > OVERSCAN * ROW_HEIGHT ? 1 : OVERSCAN;
+    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - overscan);
+    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + overscan);
     if (
       drawn.from === from &&
       drawn.to === to &&
@@ -277,7 +272,7 @@ export class ThoughtGraphView {
     )
       return;
     const sameGeometry = drawn.lanesShown === lanesShown && drawn.width === width;
-    this.drawnRange = { from, to, limit, lanesShown, width, version: this.version };
+    this.drawnRange = { from, to, limit, lanesShown, width, version: this.version, scrollTop };
     const textLeft = graphWidth(lanesShown);
     // Set only when it changes: a custom property on the section restyles every row under it.
     if (!sameGeometry) this.element.style.setProperty('--graph-width', `${textLeft}px`);
@@ -304,19 +299,35 @@ export class ThoughtGraphView {
     }
     this.lines.replaceChildren(...shapes);
 
-    // Rows: those leaving the window go, those entering are built; a kept row is rebuilt only when its content changed.
+    // Rows: a kept row is refilled only when its content changed; rows leaving the window take the entering rows'
+    // thoughts (webview/thoughtGraphRows.ts), all but the focused one, which keeps its element until it is removed.
     const focusedSeq = rowSeqOf(document.activeElement);
+    const spare: HTMLElement[] = [];
+    for (const [seq, row] of this.rows) {
+      if (seq >= from && seq < to) continue;
+      if (seq === focusedSeq) row.remove();
+      else spare.push(row);
+    }
     const next = new Map<number, HTMLElement>();
     for (let seq = from; seq < to; seq++) {
-      const old = this.rows.get(seq);
-      const row = old && sameGeometry && old.dataset.version === this.rowVersion(seq, marks) ? old : this.buildRow(seq, content);
-      if (row !== old) {
-        if (old) old.replaceWith(row);
-        else this.spacer.append(row);
+      let row = this.rows.get(seq);
+      const version = this.rowVersion(seq, marks);
+      if (row && sameGeometry && row.dataset.version === version) {
+        next.set(seq, row);
+        continue;
       }
+      if (!row) {
+        row = spare.pop();
+        if (!row) {
+          row = createRow();
+          this.spacer.append(row);
+        }
+      }
+      fillRow(row, graph, seq, marks.get(seq) ?? [], this.rowLook(seq), version);
       next.set(seq, row);
     }
-    for (const [seq, row] of this.rows) if (!next.has(seq)) row.remove();
+    // Only the rows in the window stay in the DOM.
+    for (const row of spare) row.remove();
     this.rows = next;
     this.updateTabStops();
     if (focusedSeq !== undefined && rowSeqOf(document.activeElement) === undefined)
@@ -339,42 +350,12 @@ export class ThoughtGraphView {
     ].join('|');
   }
 
-  private buildRow(seq: number, content: ThoughtGraphContent): HTMLElement {
-    const { graph, marks } = content;
-    const node = graph.nodes[seq];
-    const rowMarks = marks.get(seq) ?? [];
-    const row = document.createElement('div');
-    row.className = `graph-row node kind-${node.kind} lane-${node.lane % 6}`;
-    row.dataset.nodeId = node.id;
-    row.dataset.id = node.id;
-    row.dataset.seq = String(seq);
-    row.dataset.version = this.rowVersion(seq, marks);
-    row.style.top = `${seq * ROW_HEIGHT}px`;
-    row.setAttribute('role', 'button');
-    row.tabIndex = -1;
-    row.setAttribute('aria-label', rowAccessibleName(node, graph, rowMarks));
-    if (seq === this.selected) row.classList.add('selected-node');
-    if (this.hits.has(seq)) row.classList.add('search-hit');
-    if (seq === this.currentHit) row.classList.add('search-current');
-    if (node.final) row.classList.add('final');
-    if (this.kind === 'revisionChain' && !takesPartInRevision(graph, seq)) row.classList.add('dim');
-
-    const number = document.createElement('span');
-    number.className = 'row-number';
-    number.textContent = `#${node.thoughtNumber}`;
-    row.append(number);
-    for (const tag of rowTags(node, graph)) {
-      const chip = document.createElement('span');
-      chip.className = tag === 'final' ? 'row-tag row-final' : 'row-tag';
-      chip.textContent = tag;
-      row.append(chip);
-    }
-    const text = document.createElement('span');
-    text.className = 'row-text';
-    text.textContent = node.text.replace(/\s+/g, ' ').trim();
-    row.append(text);
-    for (const mark of rowMarks) row.append(markChip(mark));
-    return row;
+  private rowLook(seq: number): RowLook {
+    return {
+      selected: seq === this.selected,
+      hit: !this.hits.has(seq) ? 'none' : seq === this.currentHit ? 'current' : 'hit',
+      dim: this.kind === 'revisionChain' && this.graph !== undefined && !takesPartInRevision(this.graph, seq),
+    };
   }
 
   private updateTabStops(): void {
@@ -500,23 +481,6 @@ function revisedSet(graph: ThoughtGraph): Set<number> {
   return set;
 }
 
-function markChip(mark: FeedbackMark): HTMLElement {
-  const chip = document.createElement('span');
-  chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
-  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
-  chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
-  return chip;
-}
-
-/** Each kind of feedback its codicon (the cards' feedback marks use the same ones). */
-const MARK_ICONS: Record<FeedbackMarkKind, string> = { note: 'comment', reject: 'close', explore: 'git-branch', conclude: 'pass' };
-
-function markIcon(kind: FeedbackMarkKind): HTMLElement {
-  const icon = document.createElement('span');
-  icon.className = `codicon codicon-${MARK_ICONS[kind]}`;
-  icon.setAttribute('aria-hidden', 'true');
-  return icon;
-}
 const STATES: FeedbackMarkState[] = ['waiting', 'delivered', 'applied', 'not-acted-on'];
 
 /** What the dots and marks mean. */
