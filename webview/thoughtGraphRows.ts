@@ -46,6 +46,8 @@ export function fillRow(
   rowMarks: readonly FeedbackMark[],
   look: RowLook,
   version: string,
+  /** Its shown row (collapsed branches above it take one row each), and the thoughts folded under it. */
+  where: { place: number; hiddenUnder: number } = { place: seq, hiddenUnder: 0 },
 ): void {
   const own = parts.get(row);
   if (!own) throw new Error('fillRow: not a row made by createRow');
@@ -61,11 +63,13 @@ export function fillRow(
   row.dataset.id = node.id;
   row.dataset.seq = String(seq);
   row.dataset.version = version;
-  row.style.top = `${seq * ROW_HEIGHT}px`;
-  row.setAttribute('aria-label', rowAccessibleName(node, graph, rowMarks));
+  row.style.top = `${where.place * ROW_HEIGHT}px`;
+  const folded = where.hiddenUnder > 0 ? `; branch collapsed, ${hiddenWords(where.hiddenUnder)}` : '';
+  row.setAttribute('aria-label', `${rowAccessibleName(node, graph, rowMarks)}${folded}`);
   own.number.textContent = `#${node.thoughtNumber}`;
 
   const tags = rowTags(node, graph);
+  if (where.hiddenUnder > 0) tags.push(`+${hiddenWords(where.hiddenUnder)}`);
   // Chips are added or dropped only when the count changes (rare: most rows have their stage and nothing else).
   while (own.tags.length < tags.length) {
     const chip = document.createElement('span');
@@ -75,7 +79,7 @@ export function fillRow(
   while (own.tags.length > tags.length) own.tags.pop()?.remove();
   tags.forEach((tag, index) => {
     const chip = own.tags[index];
-    chip.className = tag === 'final' ? 'row-tag row-final' : 'row-tag';
+    chip.className = tag === 'final' ? 'row-tag row-final' : tag.startsWith('+') ? 'row-tag row-folded' : 'row-tag';
     chip.textContent = tag;
   });
   own.text.textContent = node.text.replace(/\s+/g, ' ').trim();
@@ -87,6 +91,10 @@ export function fillRow(
     row.append(...own.marks);
     own.marksKey = marksKey;
   }
+}
+
+function hiddenWords(count: number): string {
+  return `${count} more thought${count === 1 ? '' : 's'} hidden`;
 }
 
 function markChip(mark: FeedbackMark): HTMLElement {
