@@ -46,7 +46,7 @@ describe('collapsing branches of the thought graph', () => {
     const alt = GRAPH.nodes[2].lane;
     const shown = collapseLanes(GRAPH, new Set([alt]));
     assert.deepEqual(
-      shown.graph.nodes.map((node, row) => [row, shown.seqAt(row)]),
+      shown.graph.nodes.map((_, row) => [row, shown.seqAt(row)]),
       [
         [0, 0],
         [1, 1],
