@@ -155,7 +155,7 @@ const EXPORT_STYLE = [
       `.lane-${index}.lane-line{stroke:${colour}}.lane-${index}.graph-dot{stroke:${colour}}.lane-${index}.graph-dot:not(.kind-revision){fill:${colour}}`,
   ),
   '.row{fill:#f3f3f3}.node{color:#1f1f1f}',
-  'text{font:13px sans-serif;fill:#1f1f1f}',
+  'text{font:13px sans-serif;fill:#1f1f1f}.n{font-weight:600}',
   '.tags{fill:#555}',
   '.mark{font-size:12px;fill:#a1260d}',
   // The reader's colour scheme (an HTML export opened in a dark browser, an SVG in a dark viewer).
@@ -231,6 +231,14 @@ function thoughtGraphRowsSvg(
     `<style>${EXPORT_STYLE}</style>`,
   ];
   if (graph.nodes.length === 0) out.push(`<text x="8" y="${ROW_HEIGHT / 2 + 4}">No thoughts yet</text>`);
+  else
+    // The rows' backgrounds as one rectangle filled with a pattern a row high, not a rectangle per row: a sixth of a
+    // 10,000-thought export's bytes.
+    out.push(
+      `<defs><pattern id="te-thought-rows" width="${width}" height="${ROW_HEIGHT}" patternUnits="userSpaceOnUse">`,
+      `<rect class="row" x="${textX - 4}" y="2" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/></pattern></defs>`,
+      `<rect fill="url(#te-thought-rows)" x="0" y="${from * ROW_HEIGHT}" width="${width}" height="${height}"/>`,
+    );
   for (const shape of rowShapes(graph, from, to, lanesShown)) {
     if (shape.type === 'path') out.push(`<path class="${shape.className}" d="${shape.d}"/>`);
     else out.push(`<circle class="${shape.className}" cx="${shape.cx}" cy="${shape.cy}" r="${shape.r}"/>`);
@@ -243,8 +251,7 @@ function thoughtGraphRowsSvg(
     out.push(
       `<g class="node" data-id="${node.id}">`,
       titles ? `<title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>` : '',
-      `<rect class="row" x="${textX - 4}" y="${node.seq * ROW_HEIGHT + 2}" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/>`,
-      `<text x="${textX}" y="${y}"><tspan font-weight="600">#${node.thoughtNumber}</tspan>`,
+      `<text x="${textX}" y="${y}"><tspan class="n">#${node.thoughtNumber}</tspan>`,
       tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
       ` <tspan>${escapeXml(shortenedLine(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
       rowMarks.length > 0 ? ` <tspan class="mark">[${escapeXml(rowMarks.map(markWords).join('; '))}]</tspan>` : '',

@@ -186,7 +186,8 @@ async function prerenderedFigures(browser: Browser, page: Page, colorScheme: 'li
       await svgPage.goto(pathToFileURL(file).href);
       const nodes = await svgPage.evaluate(() =>
         [...document.querySelectorAll('g.node')].map((node) => {
-          const shape = node.querySelector('rect, polygon, path');
+          // A Mermaid node's own shape; a thought row's background is the drawing's row pattern (one for every row).
+          const shape = node.querySelector('rect, polygon, path') ?? document.querySelector('pattern rect.row');
           const label = node.querySelector('.nodeLabel') ?? node;
           return { fill: shape ? getComputedStyle(shape).fill : '', text: getComputedStyle(label).color };
         }),

@@ -13,16 +13,10 @@ import {
   type FeedbackMarkState,
   type ThoughtGraph,
 } from '../../src/diagrams/thoughtGraph';
-import {
-  graphWidth,
-  lanesShownFor,
-  markWords,
-  ROW_HEIGHT,
-  rowAccessibleName,
-  rowShapes,
-  rowTags,
-  thoughtGraphSvg,
-} from '../../src/diagrams/thoughtGraphSvg';
+import { graphWidth, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
+import { collapseLanes, collapsible, type ShownGraph } from '../../src/diagrams/thoughtGraphCollapse';
+import { createRow, fillRow, MARK_ICONS, markIcon, type RowLook } from './thoughtGraphRows';
+import { ThoughtGraphOverview } from './thoughtGraphOverview';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Rows drawn above and below the visible ones, so a scroll of a few rows shows drawn rows before the next frame. */
@@ -61,9 +55,16 @@ export class ThoughtGraphView {
   private readonly lines: SVGSVGElement;
   private readonly overview: HTMLElement;
   private content: ThoughtGraphContent | undefined;
+  /** The strip beside the rows that shows the whole session and moves the view (webview/thoughtGraphOverview.ts). */
+  private readonly minimap: ThoughtGraphOverview;
+  /** Lanes the person collapsed (never collapsed automatically), for the graph in `collapsedFor`. */
+  private readonly collapsed = new Set<number>();
+  private collapsedFor: ThoughtGraph | undefined;
+  /** The graph as shown: collapsed branches folded to their first row (thoughtGraphCollapse.ts). */
+  private shown: ShownGraph | undefined;
   /** Row elements in the DOM, by seq. */
   private rows = new Map<number, HTMLElement>();
-  private drawnRange = { from: 0, to: 0, limit: -1, lanesShown: 0, width: 0, version: -1 };
+  private drawnRange = { from: 0, to: 0, limit: -1, lanesShown: 0, width: 0, version: -1, scrollTop: 0 };
   /** Bumped by every `show` and mark change, so a redraw of the same window happens only when something changed. */
   private version = 0;
   private visible = true;
@@ -103,7 +104,7 @@ export class ThoughtGraphView {
     this.canvas.setAttribute('role', 'group');
     this.canvas.setAttribute(
       'aria-label',
-      `${options.title}. Tab to its rows; up and down move between thoughts, left and right along a line, Enter selects, Escape comes back here.`,
+      `${options.title}. Tab to its rows; up and down move between thoughts, left and right along a line, Enter selects, minus collapses the focused thought's branch and plus expands it, Escape comes back here.`,
     );
     this.spacer = document.createElement('div');
     this.spacer.className = 'graph-spacer';
@@ -112,9 +113,23 @@ export class ThoughtGraphView {
     this.lines.setAttribute('aria-hidden', 'true');
     this.spacer.append(this.lines);
     this.canvas.append(this.spacer);
-    this.element.append(bar, this.canvas);
+    this.minimap = new ThoughtGraphOverview({
+      onJump: (row) => {
+        options.onUserScroll();
+        this.canvas.scrollTop = Math.max(0, row * ROW_HEIGHT - this.canvas.clientHeight / 2 + ROW_HEIGHT / 2);
+      },
+      describeRow: (row) => {
+        const seq = this.shown?.seqAt(row);
+        const node = seq === undefined ? undefined : this.graph?.nodes[seq];
+        return node === undefined ? '' : `thought ${node.thoughtNumber}`;
+      },
+    });
+    const body = document.createElement('div');
+    body.className = 'graph-body';
+    body.append(this.canvas, this.minimap.element);
+    this.element.append(bar, body);
 
-    // Whether a scroll was the person's is told by input events (webview/followMode.ts), not by the scroll itself.
+    // Whether a scroll was the person's is told by input events (webview/replay/followMode.ts), not by the scroll itself.
     this.canvas.addEventListener('scroll', () => {
       this.draw();
       options.onViewChange();
@@ -149,11 +164,44 @@ export class ThoughtGraphView {
 
   /** New content (a thought appended, a replay step, marks changed): drawn in the next frame, coalesced. */
   show(content: ThoughtGraphContent): void {
+    // Another session (or the same one loaded afresh) starts with every branch expanded.
+    if (content.graph !== this.collapsedFor) {
+      this.collapsed.clear();
+      this.collapsedFor = content.graph;
+    }
     this.content = content;
-    this.version++;
-    this.spacer.style.height = `${Math.max(1, content.graph.nodes.length) * ROW_HEIGHT}px`;
     this.element.classList.toggle('is-live', content.live);
     if (this.current !== undefined && this.current >= this.shownRows) this.current = undefined;
+    this.reshape();
+  }
+
+  /** Branches the person collapsed, by lane. */
+  get collapsedLanes(): readonly number[] {
+    return [...this.collapsed].sort((a, b) => a - b);
+  }
+
+  /** Collapses or expands the branch on `lane` (the person's choice: a lane chip's toggle or the - and + keys). */
+  setCollapsed(lane: number, collapse: boolean): void {
+    const graph = this.graph;
+    if (!graph || !collapsible(graph, lane) || this.collapsed.has(lane) === collapse) return;
+    // Keep the row the person looks at in place: the first row in view stays at the top.
+    const anchor = this.shown?.seqAt(Math.floor(this.canvas.scrollTop / ROW_HEIGHT));
+    const offset = this.canvas.scrollTop % ROW_HEIGHT;
+    if (collapse) this.collapsed.add(lane);
+    else this.collapsed.delete(lane);
+    this.reshape();
+    if (anchor !== undefined && this.shown) this.canvas.scrollTop = this.shown.rowOf(anchor) * ROW_HEIGHT + offset;
+    if (this.current !== undefined && this.shown?.hidden(this.current)) this.current = this.shown.seqAt(this.shown.rowOf(this.current));
+  }
+
+  /** The shown graph recomputed from the content and the collapsed lanes; drawn in the next frame. */
+  private reshape(): void {
+    const content = this.content;
+    if (!content) return;
+    this.shown = collapseLanes(content.graph, this.collapsed);
+    this.version++;
+    this.spacer.style.height = `${Math.max(1, this.shown.graph.nodes.length) * ROW_HEIGHT}px`;
+    this.minimap.update(this.shown.graph, this.shown.rowsFor(this.shownRows));
     this.showOverview(content.graph);
     this.schedule();
   }
@@ -180,9 +228,12 @@ export class ThoughtGraphView {
 
   /** Scrolls so row `seq` is in view: at the bottom edge when following, in the middle when revealing a pick. */
   scrollToRow(seq: number, how: 'follow' | 'reveal', behavior: ScrollBehavior = 'auto'): void {
+    // A pick (a search hit, a card) inside a collapsed branch opens that branch: the person asked to see that thought.
+    const lane = this.graph?.nodes[seq]?.lane;
+    if (how === 'reveal' && lane !== undefined && this.shown?.hidden(seq)) this.setCollapsed(lane, false);
     const height = this.canvas.clientHeight;
     if (height <= 0) return;
-    const top = seq * ROW_HEIGHT;
+    const top = this.rowOf(seq) * ROW_HEIGHT;
     const current = this.canvas.scrollTop;
     let target = current;
     if (how === 'follow') {
@@ -196,7 +247,7 @@ export class ThoughtGraphView {
 
   /** Is row `seq` wholly inside the visible part of the drawing? */
   rowInView(seq: number): boolean {
-    const top = seq * ROW_HEIGHT - this.canvas.scrollTop;
+    const top = this.rowOf(seq) * ROW_HEIGHT - this.canvas.scrollTop;
     return top >= 0 && top + ROW_HEIGHT <= this.canvas.clientHeight;
   }
 
@@ -219,11 +270,14 @@ export class ThoughtGraphView {
   }
 
   /** Moves keyboard focus to a row, scrolling it into view first; false when there is no such row. */
-  focusRow(seq: number): boolean {
-    if (seq < 0 || seq >= this.shownRows) return false;
+  focusRow(target: number): boolean {
+    if (target < 0 || target >= this.shownRows) return false;
+    // A thought inside a collapsed branch is reached on the row that stands for the branch.
+    const seq = this.shown ? this.shown.seqAt(this.shown.rowOf(target)) : target;
     this.current = seq;
     this.scrollToRow(seq, 'reveal');
     this.draw();
+    this.updateTabStops();
     const row = this.rows.get(seq);
     row?.focus({ preventScroll: true });
     return row !== undefined;
@@ -242,6 +296,11 @@ export class ThoughtGraphView {
     return thoughtGraphSvg(graph, content?.marks ?? new Map(), this.options.title);
   }
 
+  /** The shown row of thought `seq` (its own, or its collapsed branch's). */
+  private rowOf(seq: number): number {
+    return this.shown ? this.shown.rowOf(seq) : seq;
+  }
+
   private schedule(): void {
     if (this.frame !== undefined) return;
     this.frame = requestAnimationFrame(() => {
@@ -256,17 +315,22 @@ export class ThoughtGraphView {
   /** Draws the rows in view (plus a few either side); rows already drawn for this content are kept. */
   private draw(): void {
     const content = this.content;
-    if (!content || !this.visible) return;
+    const shown = this.shown;
+    if (!content || !shown || !this.visible) return;
     const width = this.canvas.clientWidth;
     if (width <= 0) return;
     const { graph, marks } = content;
-    const limit = this.shownRows;
+    // In shown rows from here on (collapsed branches take one row); what a row says comes from the whole graph by seq.
+    const limit = shown.rowsFor(this.shownRows);
     const lanesShown = lanesShownFor(graph.lanes.length, width);
     const scrollTop = this.canvas.scrollTop;
     const height = this.canvas.clientHeight || ROW_HEIGHT * 20;
-    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
     const drawn = this.drawnRange;
+    // A jump further than the overscan (dragging the scrollbar, Page Down) lands past every row drawn in advance, so
+    // drawing more in advance only costs that frame; the extra rows come with the next small scroll.
+    const overscan = Math.abs(scrollTop - drawn.scrollTop) > OVERSCAN * ROW_HEIGHT ? 1 : OVERSCAN;
+    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - overscan);
+    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + overscan);
     if (
       drawn.from === from &&
       drawn.to === to &&
@@ -277,7 +341,7 @@ export class ThoughtGraphView {
     )
       return;
     const sameGeometry = drawn.lanesShown === lanesShown && drawn.width === width;
-    this.drawnRange = { from, to, limit, lanesShown, width, version: this.version };
+    this.drawnRange = { from, to, limit, lanesShown, width, version: this.version, scrollTop };
     const textLeft = graphWidth(lanesShown);
     // Set only when it changes: a custom property on the section restyles every row under it.
     if (!sameGeometry) this.element.style.setProperty('--graph-width', `${textLeft}px`);
@@ -290,7 +354,7 @@ export class ThoughtGraphView {
     this.lines.setAttribute('viewBox', `0 ${top} ${textLeft} ${svgHeight}`);
     this.lines.style.top = `${top}px`;
     const shapes: SVGElement[] = [];
-    for (const shape of rowShapes(graph, from, to, lanesShown, limit)) {
+    for (const shape of rowShapes(shown.graph, from, to, lanesShown, limit)) {
       const element = document.createElementNS(SVG_NS, shape.type);
       element.setAttribute('class', shape.className);
       if (shape.type === 'path') element.setAttribute('d', shape.d);
@@ -298,25 +362,44 @@ export class ThoughtGraphView {
         element.setAttribute('cx', String(shape.cx));
         element.setAttribute('cy', String(shape.cy));
         element.setAttribute('r', String(shape.r));
-        if (shape.seq === this.selected) element.classList.add('selected');
+        if (shown.seqAt(shape.seq) === this.selected) element.classList.add('selected');
       }
       shapes.push(element);
     }
     this.lines.replaceChildren(...shapes);
 
-    // Rows: those leaving the window go, those entering are built; a kept row is rebuilt only when its content changed.
+    // Rows: a kept row is refilled only when its content changed; rows leaving the window take the entering rows'
+    // thoughts (webview/thoughtGraphRows.ts), all but the focused one, which keeps its element until it is removed.
     const focusedSeq = rowSeqOf(document.activeElement);
+    const spare: HTMLElement[] = [];
+    for (const [seq, row] of this.rows) {
+      const at = shown.rowOf(seq);
+      if (!shown.hidden(seq) && at >= from && at < to) continue;
+      if (seq === focusedSeq) row.remove();
+      else spare.push(row);
+    }
     const next = new Map<number, HTMLElement>();
-    for (let seq = from; seq < to; seq++) {
-      const old = this.rows.get(seq);
-      const row = old && sameGeometry && old.dataset.version === this.rowVersion(seq, marks) ? old : this.buildRow(seq, content);
-      if (row !== old) {
-        if (old) old.replaceWith(row);
-        else this.spacer.append(row);
+    for (let place = from; place < to; place++) {
+      const seq = shown.seqAt(place);
+      let row = this.rows.get(seq);
+      const hiddenUnder = shown.hiddenUnder(place);
+      const version = `${this.rowVersion(seq, marks)}|${place}|${hiddenUnder}`;
+      if (row && sameGeometry && row.dataset.version === version) {
+        next.set(seq, row);
+        continue;
       }
+      if (!row) {
+        row = spare.pop();
+        if (!row) {
+          row = createRow();
+          this.spacer.append(row);
+        }
+      }
+      fillRow(row, graph, seq, marks.get(seq) ?? [], this.rowLook(seq), version, { place, hiddenUnder });
       next.set(seq, row);
     }
-    for (const [seq, row] of this.rows) if (!next.has(seq)) row.remove();
+    // Only the rows in the window stay in the DOM.
+    for (const row of spare) row.remove();
     this.rows = next;
     this.updateTabStops();
     if (focusedSeq !== undefined && rowSeqOf(document.activeElement) === undefined)
@@ -325,7 +408,8 @@ export class ThoughtGraphView {
     // Visible to tests and the benchmark without any hook into the page's scripts.
     this.element.dataset.renders = String(this.renderCount);
     this.element.dataset.rows = String(graph.nodes.length);
-    this.element.dataset.shownRows = String(limit);
+    this.element.dataset.shownRows = String(this.shownRows);
+    this.minimap.setView(Math.floor(scrollTop / ROW_HEIGHT), Math.floor(height / ROW_HEIGHT));
   }
 
   /** What a row shows, as one string: a row is rebuilt when this changes (a mark, a selection, a search hit). */
@@ -339,42 +423,12 @@ export class ThoughtGraphView {
     ].join('|');
   }
 
-  private buildRow(seq: number, content: ThoughtGraphContent): HTMLElement {
-    const { graph, marks } = content;
-    const node = graph.nodes[seq];
-    const rowMarks = marks.get(seq) ?? [];
-    const row = document.createElement('div');
-    row.className = `graph-row node kind-${node.kind} lane-${node.lane % 6}`;
-    row.dataset.nodeId = node.id;
-    row.dataset.id = node.id;
-    row.dataset.seq = String(seq);
-    row.dataset.version = this.rowVersion(seq, marks);
-    row.style.top = `${seq * ROW_HEIGHT}px`;
-    row.setAttribute('role', 'button');
-    row.tabIndex = -1;
-    row.setAttribute('aria-label', rowAccessibleName(node, graph, rowMarks));
-    if (seq === this.selected) row.classList.add('selected-node');
-    if (this.hits.has(seq)) row.classList.add('search-hit');
-    if (seq === this.currentHit) row.classList.add('search-current');
-    if (node.final) row.classList.add('final');
-    if (this.kind === 'revisionChain' && !takesPartInRevision(graph, seq)) row.classList.add('dim');
-
-    const number = document.createElement('span');
-    number.className = 'row-number';
-    number.textContent = `#${node.thoughtNumber}`;
-    row.append(number);
-    for (const tag of rowTags(node, graph)) {
-      const chip = document.createElement('span');
-      chip.className = tag === 'final' ? 'row-tag row-final' : 'row-tag';
-      chip.textContent = tag;
-      row.append(chip);
-    }
-    const text = document.createElement('span');
-    text.className = 'row-text';
-    text.textContent = node.text.replace(/\s+/g, ' ').trim();
-    row.append(text);
-    for (const mark of rowMarks) row.append(markChip(mark));
-    return row;
+  private rowLook(seq: number): RowLook {
+    return {
+      selected: seq === this.selected,
+      hit: !this.hits.has(seq) ? 'none' : seq === this.currentHit ? 'current' : 'hit',
+      dim: this.kind === 'revisionChain' && this.graph !== undefined && !takesPartInRevision(this.graph, seq),
+    };
   }
 
   private updateTabStops(): void {
@@ -395,13 +449,19 @@ export class ThoughtGraphView {
       return;
     }
     const page = Math.max(1, Math.floor(this.canvas.clientHeight / ROW_HEIGHT) - 1);
+    // Up, down, pages and the ends move by shown rows (a collapsed branch is one row).
+    const shown = this.shown;
+    const lastRow = shown ? shown.rowsFor(this.shownRows) - 1 : last;
+    const place = this.rowOf(seq);
+    const byRow = (row: number): number => (shown ? shown.seqAt(Math.min(lastRow, Math.max(0, row))) : row);
+    const lane = graph.nodes[seq].lane;
     let target: number | undefined;
     switch (event.key) {
       case 'ArrowUp':
-        target = seq - 1;
+        target = place > 0 ? byRow(place - 1) : undefined;
         break;
       case 'ArrowDown':
-        target = seq + 1;
+        target = place < lastRow ? byRow(place + 1) : undefined;
         break;
       case 'ArrowLeft':
         // Back along its line: the thought before it, or the fork a branch starts from.
@@ -411,16 +471,24 @@ export class ThoughtGraphView {
         target = nextOnLane(graph, seq, last);
         break;
       case 'PageUp':
-        target = Math.max(0, seq - page);
+        target = byRow(place - page);
         break;
       case 'PageDown':
-        target = Math.min(last, seq + page);
+        target = byRow(place + page);
         break;
       case 'Home':
-        target = 0;
+        target = byRow(0);
         break;
       case 'End':
-        target = last;
+        target = byRow(lastRow);
+        break;
+      case '-':
+      case '+':
+      case '=':
+        // The person folds or unfolds the branch this thought is on; focus stays on the row that shows it.
+        if (!collapsible(graph, lane)) return;
+        this.setCollapsed(lane, event.key === '-');
+        target = seq;
         break;
       case 'Enter':
       case ' ':
@@ -438,16 +506,24 @@ export class ThoughtGraphView {
     event.stopPropagation();
   }
 
-  /** The lanes as chips: a line's name and size; a click brings its first thought into view. */
+  /**
+   * The lanes as chips: a line's name and size; a click brings its first thought into view. A branch's chip has a
+   * toggle beside it that collapses or expands the branch.
+   */
   private showOverview(graph: ThoughtGraph): void {
-    const key = graph.lanes.map((lane) => lane.size).join();
+    const key = `${graph.lanes.map((lane) => lane.size).join()}/${this.collapsedLanes.join()}`;
     if (this.overview.dataset.key === key) return;
+    const hadFocus = this.overview.contains(document.activeElement) ? document.activeElement : null;
+    const focusedToggle = hadFocus instanceof HTMLElement ? hadFocus.dataset.lane : undefined;
     this.overview.dataset.key = key;
     const chips: HTMLElement[] = graph.lanes.slice(0, MAX_LANE_CHIPS).map((lane) => {
+      const item = document.createElement('span');
+      item.className = 'lane-item';
+      item.setAttribute('role', 'listitem');
       const chip = document.createElement('button');
       chip.type = 'button';
       chip.className = `lane-chip lane-${lane.index % 6}`;
-      chip.setAttribute('role', 'listitem');
+      item.append(chip);
       const name = lane.branchId === undefined ? 'main' : lane.branchId;
       chip.textContent = `${name} · ${lane.size}`;
       // Spoken, not a tooltip: a branch name is the agent's text, shown as text only.
@@ -459,7 +535,8 @@ export class ThoughtGraphView {
         this.options.onUserScroll();
         this.scrollToRow(lane.first, 'reveal');
       });
-      return chip;
+      if (collapsible(graph, lane.index)) item.append(this.laneToggle(lane.index, lane.branchId ?? '', focusedToggle));
+      return item;
     });
     if (graph.lanes.length > MAX_LANE_CHIPS) {
       const more = document.createElement('span');
@@ -468,6 +545,25 @@ export class ThoughtGraphView {
       chips.push(more);
     }
     this.overview.replaceChildren(...chips);
+  }
+
+  /** The collapse/expand toggle of a branch's chip (focus kept on it when the chips are rebuilt). */
+  private laneToggle(lane: number, branch: string, focused: string | undefined): HTMLElement {
+    const collapsed = this.collapsed.has(lane);
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'lane-toggle';
+    toggle.dataset.lane = String(lane);
+    toggle.setAttribute('aria-expanded', String(!collapsed));
+    toggle.setAttribute('aria-label', `${collapsed ? 'Expand' : 'Collapse'} branch ${branch}`);
+    toggle.title = collapsed ? 'Expand this branch' : 'Collapse this branch to its first thought';
+    const icon = document.createElement('span');
+    icon.className = `codicon codicon-${collapsed ? 'chevron-right' : 'chevron-down'}`;
+    icon.setAttribute('aria-hidden', 'true');
+    toggle.append(icon);
+    toggle.addEventListener('click', () => this.setCollapsed(lane, !this.collapsed.has(lane)));
+    if (focused === String(lane)) queueMicrotask(() => toggle.focus({ preventScroll: true }));
+    return toggle;
   }
 }
 
@@ -500,23 +596,6 @@ function revisedSet(graph: ThoughtGraph): Set<number> {
   return set;
 }
 
-function markChip(mark: FeedbackMark): HTMLElement {
-  const chip = document.createElement('span');
-  chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
-  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
-  chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
-  return chip;
-}
-
-/** Each kind of feedback its codicon (the cards' feedback marks use the same ones). */
-const MARK_ICONS: Record<FeedbackMarkKind, string> = { note: 'comment', reject: 'close', explore: 'git-branch', conclude: 'pass' };
-
-function markIcon(kind: FeedbackMarkKind): HTMLElement {
-  const icon = document.createElement('span');
-  icon.className = `codicon codicon-${MARK_ICONS[kind]}`;
-  icon.setAttribute('aria-hidden', 'true');
-  return icon;
-}
 const STATES: FeedbackMarkState[] = ['waiting', 'delivered', 'applied', 'not-acted-on'];
 
 /** What the dots and marks mean. */
