@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import { ThinkingEngine } from '../../src/engine/engine';
 import type { EngineEvent } from '../../src/engine/events';
 import { ExplorerConnection, type ExplorerServices } from '../../src/extension/explorer/explorerConnection';
+import { MAX_RESENDS } from '../../src/extension/explorer/snapshotConfirmation';
 import { isHostMessage, type HostMessage } from '../../src/shared/protocol';
 import type { RequestTimers } from '../../src/shared/requests';
 import { ManualTimers } from '../unit/support/manualTimers';
@@ -79,6 +80,7 @@ function connect(
     info: () => undefined,
     warn: (message: string) => warnings.push(message),
     error: (message: string) => warnings.push(message),
+    debug: () => undefined,
     trace: () => undefined,
   };
   const services = {
@@ -355,6 +357,8 @@ describe('explorer host connection', () => {
     const { engine, webview, connection, warnings } = connect({ timers });
     thought(engine, 'agent', 'slow', 1);
     webview.fromWebview({ type: 'ready' });
+    // The page says it shows the session (as after every snapshot): no snapshot is awaited any more.
+    webview.fromWebview({ type: 'uiState', sessionId: 'slow', activeTab: 'stageGraph' });
     const pending = connection.requestSvgs();
     const request = webview.last();
     assert.ok(request?.type === 'requestSvg');
@@ -369,6 +373,43 @@ describe('explorer host connection', () => {
     connection.dispose();
     assert.deepEqual(await closed, {});
     assert.deepEqual(timers.waiting(), []);
+  });
+
+  it('sends a snapshot again until the page says it shows that session, a bounded number of times', () => {
+    // VS Code can lose a message to a webview and still answer true (a frame swapped under load): the page kept the
+    // previous session on screen and nothing told the host.
+    const timers = new ManualTimers();
+    const { engine, webview, connection, warnings } = connect({ mode: 'pinned', sessionId: 'earlier', timers });
+    thought(engine, 'agent', 'earlier', 1);
+    thought(engine, 'cli', 'picked', 1);
+    webview.fromWebview({ type: 'ready' });
+    webview.fromWebview({ type: 'uiState', sessionId: 'earlier', activeTab: 'stageGraph' });
+    assert.deepEqual(timers.waiting(), [], 'the page shows the session it was sent');
+    const snapshotsOf = (id: string) =>
+      webview.posted.filter((message) => message.type === 'snapshot' && message.session?.meta.id === id).length;
+
+    connection.show('picked');
+    assert.equal(snapshotsOf('picked'), 1);
+    // The page answers with what it still shows (its uiState posted before the snapshot arrived): not a confirmation.
+    webview.fromWebview({ type: 'uiState', sessionId: 'earlier', activeTab: 'stageGraph' });
+    timers.fire();
+    assert.equal(snapshotsOf('picked'), 2, 'unconfirmed: sent again');
+    webview.fromWebview({ type: 'uiState', sessionId: 'picked', activeTab: 'stageGraph' });
+    assert.deepEqual(timers.waiting(), [], 'confirmed: nothing more is sent');
+    assert.deepEqual(warnings, []);
+
+    // A page that never confirms gets a bounded number of snapshots, then one warning in the output channel.
+    connection.show('earlier');
+    for (let round = 0; round < 10; round++) timers.fire();
+    assert.equal(snapshotsOf('earlier'), 1 + 1 + MAX_RESENDS);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /still does not show session earlier after 4 snapshots/);
+
+    // A hidden page is gone: nothing is awaited from it; the new page's ready starts over.
+    connection.show('picked');
+    connection.markHidden();
+    assert.deepEqual(timers.waiting(), []);
+    connection.dispose();
   });
 
   it("answers requestInsights with the figures and the request's id", () => {

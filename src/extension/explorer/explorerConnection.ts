@@ -27,6 +27,7 @@ import { feedbackFromExplorer } from '../feedbackCommands';
 import { insightsMessage } from './insightsHost';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { shortened } from '../../engine/browserSafe/textCut';
+import { MAX_RESENDS, SnapshotConfirmation } from './snapshotConfirmation';
 
 /** What of the extension's services an explorer uses (kept narrow so a test can stand in for them). */
 export type ExplorerServices = Pick<
@@ -105,6 +106,8 @@ export class ExplorerConnection implements vscode.Disposable {
   private resendTimer: ReturnType<typeof setTimeout> | undefined;
   /** The other live session this webview was offered (liveSessionOffer), until it is taken or ends. */
   private offeredId: string | undefined;
+  /** Whether the page shows the session of the last snapshot (see snapshotConfirmation.ts). */
+  private readonly confirmation: SnapshotConfirmation;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -120,6 +123,10 @@ export class ExplorerConnection implements vscode.Disposable {
       timers: options.timers,
     });
     this.autoplayPending = options.mode === 'replay' && options.autoplay !== false;
+    this.confirmation = new SnapshotConfirmation({
+      timers: options.timers,
+      onUnconfirmed: (sessionId, resends) => this.snapshotUnconfirmed(sessionId, resends),
+    });
     webview.options = webviewOptions(services.extensionUri);
     const root = webviewRoot(services.extensionUri);
     webview.html = explorerHtml({
@@ -171,6 +178,8 @@ export class ExplorerConnection implements vscode.Disposable {
     this.ready = false;
     // The new document knows of no offer: it is made again when the webview is back.
     this.offeredId = undefined;
+    this.confirmation.cancel();
+    this.services.log.debug(`Explorer (${this.options.surface}): hidden; its page is gone until the view is shown again.`);
   }
 
   /** Shows `sessionId` (pinned), or goes back to following the live session when undefined. */
@@ -226,6 +235,7 @@ export class ExplorerConnection implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.resendTimer);
+    this.confirmation.cancel();
     this.svgRequests.closeAll('the explorer closed');
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
@@ -242,6 +252,7 @@ export class ExplorerConnection implements vscode.Disposable {
   private handle(message: WebviewMessage): void {
     switch (message.type) {
       case 'ready':
+        this.services.log.debug(`Explorer (${this.options.surface}): page ready.`);
         this.ready = true;
         this.sendSnapshot();
         this.offerNewestLive();
@@ -278,6 +289,7 @@ export class ExplorerConnection implements vscode.Disposable {
         return;
       case 'uiState':
         this.viewState = { sessionId: message.sessionId, activeTab: message.activeTab, selectedSeq: message.selectedSeq };
+        this.confirmation.pageShows(message.sessionId);
         return;
       case 'giveFeedback':
         this.post(feedbackFromExplorer(this.services.engine, message, this.services.log));
@@ -420,7 +432,8 @@ export class ExplorerConnection implements vscode.Disposable {
     this.post({ type: 'liveSessionOffer', session: null });
   }
 
-  private sendSnapshot(): void {
+  /** The whole state of the shown session; `resends` counts earlier snapshots of it the page did not confirm. */
+  private sendSnapshot(resends = 0): void {
     if (!this.ready) return;
     if (this.offeredId !== undefined && this.offeredId === this.sessionId) this.withdrawOffer();
     let session: SessionView | null = null;
@@ -433,9 +446,26 @@ export class ExplorerConnection implements vscode.Disposable {
     this.sentThoughts = session?.thoughts.length ?? 0;
     this.sentSwitches = session?.strategySwitches.length ?? 0;
     this.post({ type: 'snapshot', mode: this.mode, session });
+    this.confirmation.sent(session?.meta.id, resends);
+    this.services.log.debug(
+      `Explorer (${this.options.surface}): sent ${session ? `session ${session.meta.id} (${session.thoughts.length} thoughts)` : 'no session'}, ${this.mode}.`,
+    );
     this.deliberationSent = undefined;
     const live = this.sessionId === undefined ? undefined : this.services.deliberations?.state(this.sessionId);
     if (live && this.mode !== 'replay') this.sendDeliberation(live);
+  }
+
+  /** The page did not say it shows the session sent: the snapshot is sent again, a bounded number of times. */
+  private snapshotUnconfirmed(sessionId: string | undefined, resends: number): void {
+    // Only the last snapshot is awaited (each one sent replaces the one before), so this is still the state to show.
+    if (!this.ready) return;
+    const what = sessionId === undefined ? 'the empty state' : `session ${sessionId}`;
+    if (resends >= MAX_RESENDS) {
+      this.services.log.warn(`Explorer (${this.options.surface}): the page still does not show ${what} after ${resends + 1} snapshots.`);
+      return;
+    }
+    this.services.log.debug(`Explorer (${this.options.surface}): the page did not confirm ${what}; sending it again.`);
+    this.sendSnapshot(resends + 1);
   }
 
   private sendDeliberation(state: LiveDeliberationState): void {

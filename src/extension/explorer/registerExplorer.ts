@@ -95,6 +95,8 @@ class Explorer implements vscode.WebviewViewProvider, ExplorerApi, RestorablePan
     });
     const view = { webviewView, connection };
     this.view = view;
+    // A view resolved again (VS Code re-creates it) gets a new page: worth knowing when a page seems stuck.
+    this.services.log.debug(`Explorer (view): resolved, on ${picked ?? target?.sessionId ?? 'the live session'}.`);
     this.openEmitter.fire('explorer');
     webviewView.onDidChangeVisibility(() => {
       // Hidden webviews lose their document; the new one says `ready` and gets a fresh snapshot.

@@ -199,7 +199,10 @@ suite('feedback: steering a live session from the explorer in real VS Code', () 
       const first = await think(client, thought(cliMarker, 1));
       const cliSession = first.sessionId as string;
       await think(client, thought(cliMarker, 2));
-      // VS Code shows the CLI's session (read from the shared store) in the sidebar explorer.
+      // VS Code shows the CLI's session (read from the shared store) in the sidebar explorer, opened here too so that
+      // this test runs on its own (--grep) as well as after the others.
+      await vscode.commands.executeCommand('workbench.view.extension.thoughtExplorer');
+      await vscode.commands.executeCommand('thoughtExplorer.explorer.focus');
       api.services.selectSession(cliSession);
       await eventually(() => {
         const view = api.explorer.status().find((status) => status.surface === 'view');
