@@ -9,6 +9,7 @@ import { MAX_FEEDBACK_PER_SESSION, MAX_FEEDBACK_TEXT_LENGTH, isFeedbackKind, FEE
 import { describeValue } from '../engine/fieldRules';
 import { isReplyDetail } from '../engine/fieldRules';
 import { sessionIdProblem } from './sessionIds';
+import { errorMessage } from '../engine/browserSafe/errorMessage';
 
 /** A record or file that does not have the expected shape; `where` names the offending field. */
 export class SessionFormatError extends Error {
@@ -25,6 +26,18 @@ export type JsonObject = Record<string, unknown>;
 
 /** How deep a file's values may nest (our own files need about 12 levels; an import deeper than this is refused). */
 export const MAX_NESTING_DEPTH = 100;
+
+/** Parses JSON text from outside, refusing text that is not JSON or nests too deep, naming `where` either way. */
+export function parseJsonWithin(text: string, where: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SessionFormatError(where, `not valid JSON (${errorMessage(error)})`);
+  }
+  requireNestingWithin(parsed, where);
+  return parsed;
+}
 
 /**
  * Refuses a parsed value that nests deeper than `MAX_NESTING_DEPTH`, naming the field where it does. Walked with a

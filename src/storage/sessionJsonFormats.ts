@@ -16,7 +16,7 @@ import {
   requireBoolean,
   requireInteger,
   requireName,
-  requireNestingWithin,
+  parseJsonWithin,
   requireObject,
   requireSessionId,
   requireString,
@@ -26,10 +26,9 @@ import {
 } from './recordValidation';
 import { feedbackRefusal, isTimestamp } from '../engine/fieldRules';
 import { DEFAULT_LIMITS, type EngineLimits } from '../engine/limits';
-import { errorMessage } from '../engine/browserSafe/errorMessage';
 import { appendAll } from '../engine/browserSafe/arrayMath';
 
-export { SessionFormatError, requireNestingWithin } from './recordValidation';
+export { SessionFormatError } from './recordValidation';
 
 export const LOSSLESS_FORMAT = 'thought-explorer-session';
 export const LOSSLESS_VERSION = 1;
@@ -125,13 +124,7 @@ export function toSequentialThinkingPlusJson(snapshot: SessionSnapshot): string 
 
 /** Parses a session file in either shape. Throws SessionFormatError naming what is wrong; returns only whole sessions. */
 export function parseSessionJson(text: string, options: ParseSessionOptions = {}): ParsedSessionFile {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new SessionFormatError('file', `not valid JSON (${errorMessage(error)})`);
-  }
-  requireNestingWithin(parsed, 'file');
+  const parsed = parseJsonWithin(text, 'file');
   const file = requireObject(parsed, 'file');
   let result: ParsedSessionFile | undefined;
   if (file.format !== undefined) {

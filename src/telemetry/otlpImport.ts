@@ -7,12 +7,11 @@ import {
   LOSSLESS_VERSION,
   SessionFormatError,
   parseSessionJson,
-  requireNestingWithin,
   type LosslessSessionFile,
   type ParseSessionOptions,
   type ParsedSessionFile,
 } from '../storage/sessionJsonFormats';
-import { errorMessage } from '../engine/browserSafe/errorMessage';
+import { parseJsonWithin } from '../storage/recordValidation';
 import { FEEDBACK, FEEDBACK_EVENT, SESSION, SESSION_SPAN_NAME, STRATEGY_SWITCH, STRATEGY_SWITCH_EVENT, THOUGHT } from './attributeNames';
 
 export interface ParsedAnySessionFile extends Omit<ParsedSessionFile, 'format'> {
@@ -30,13 +29,7 @@ export function looksLikeOtlp(text: string): boolean {
  */
 export function parseSessionFile(text: string, options: ParseSessionOptions = {}): ParsedAnySessionFile {
   if (!looksLikeOtlp(text)) return parseSessionJson(text, options);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new SessionFormatError('file', `not valid JSON (${errorMessage(error)})`);
-  }
-  requireNestingWithin(parsed, 'file');
+  const parsed = parseJsonWithin(text, 'file');
   const { file, warnings } = losslessFromOtlp(parsed, options);
   const result = parseSessionJson(JSON.stringify(file), options);
   return { ...result, format: 'otlp', warnings: [...warnings, ...result.warnings] };
@@ -179,12 +172,7 @@ function losslessFromOtlp(file: unknown, options: ParseSessionOptions): { file: 
     }
     const extra = a.get(THOUGHT.extra);
     if (typeof extra === 'string') {
-      try {
-        thought.extra = JSON.parse(extra) as Record<string, unknown>;
-      } catch (error) {
-        throw new SessionFormatError(`${span.where} ${THOUGHT.extra}`, `not valid JSON (${errorMessage(error)})`);
-      }
-      requireNestingWithin(thought.extra, `${span.where} ${THOUGHT.extra}`);
+      thought.extra = parseJsonWithin(extra, `${span.where} ${THOUGHT.extra}`) as Record<string, unknown>;
     }
     return thought as unknown as ThoughtRecord;
   });
