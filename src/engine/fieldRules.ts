@@ -1,14 +1,15 @@
 // The bounds every value of the thought model must keep, wherever it comes from: tool input, the journal, an import.
 // One copy, so the parser and the readers can never disagree (a thought accepted by one and refused by the other is a
 // thought acknowledged and later lost).
-import type { SessionStatus } from './model';
 import { cutEnd } from './browserSafe/textCut';
 
 /** Ids, branch names, strategies and stages end up in file names, diagrams and logs: a safe alphabet only. */
 export const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const NAME_RULE = '1-64 letters, digits, "_", "-", "." or ":"';
 
-export const SESSION_STATUSES: readonly SessionStatus[] = ['live', 'complete', 'abandoned'];
+/** A session's statuses, named once: the model's `SessionStatus` is this list's members. */
+export const SESSION_STATUSES = ['live', 'complete', 'abandoned'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export { FEEDBACK_KINDS, isFeedbackKind } from './browserSafe/feedbackKinds';
 

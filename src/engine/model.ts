@@ -4,7 +4,7 @@
 import type { FeedbackKind } from './browserSafe/feedbackKinds';
 import type { FeedbackMarks } from './browserSafe/feedbackStatus';
 import type { ThoughtDerivedMeta } from './browserSafe/sessionMeta';
-import type { ReplyDetail } from './fieldRules';
+import type { ReplyDetail, SessionStatus } from './fieldRules';
 
 /** The fields of the reference `sequentialthinking` tool, shared by its input, our records and sequentialthinking-plus session files. */
 export interface ReferenceThoughtFields {
@@ -31,7 +31,7 @@ export interface ThoughtRecord extends ReferenceThoughtFields {
   extra?: Record<string, unknown>;
 }
 
-export type SessionStatus = 'live' | 'complete' | 'abandoned';
+export type { SessionStatus };
 
 /**
  * What is known about a session without its thoughts: enough for lists, trees and the index. The fields its thoughts

@@ -6,12 +6,14 @@ import type { ReplyDetail } from '../engine/fieldRules';
 import type { ModelGateway } from '../engine/modelGateway';
 import type { ToolInfo } from '../engine/qaInput';
 import type { ToolGateway } from '../engine/toolGateway';
-import type { OpenExplorer } from './app/openExplorerTool';
 import type { ConnectionLog } from './connectionLog';
 import type { ConversationOwners } from './conversations';
 import type { DecisionPointAsker } from './decisionPoints';
 import type { StatelessContinuation } from './statelessContinuation';
 import type { ToolCallTelemetry } from './toolCallTelemetry';
+
+/** Opens the editor's explorer on a session; given by the host that can (the extension), absent elsewhere. */
+export type OpenExplorer = (sessionId: string) => Promise<void> | void;
 
 export interface ToolContext {
   engine: ThinkingEngine;

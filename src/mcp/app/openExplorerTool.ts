@@ -13,9 +13,6 @@ import { NO_SESSION_YET } from './sessionPageTool';
 
 export { OPEN_EXPLORER_TOOL_NAME };
 
-/** Opens the editor's explorer on a session; given by the host that can (the extension), absent elsewhere. */
-export type OpenExplorer = (sessionId: string) => Promise<void> | void;
-
 export const NO_EDITOR_HINT =
   'This server runs outside VS Code. To see the whole session, open it in VS Code with the Thought Explorer extension on the same store ' +
   '(Sessions view, or "Thought Explorer: Open in Explorer").';

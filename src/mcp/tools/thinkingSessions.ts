@@ -6,7 +6,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { REPLY_DETAILS, SESSION_STATUSES, describeValue } from '../../engine/fieldRules';
-import type { SessionStatus } from '../../engine/model';
 import { sentValue } from '../../engine/lenientSchema';
 import { errorMessage } from '../../engine/browserSafe/errorMessage';
 import { advertisedAs } from '../advertisedSchema';
@@ -34,7 +33,7 @@ const canonicalArguments = z.object({
   query: z.string().optional(),
   text: z.string().optional(),
   strategy: z.string().optional(),
-  status: z.enum(SESSION_STATUSES as [SessionStatus, ...SessionStatus[]]).optional(),
+  status: z.enum(SESSION_STATUSES).optional(),
   offset: z.int().min(0).optional(),
   feedbackOffset: z.int().min(0).optional(),
   // A page of no sessions answers nothing `total` of a one-session page does not: advertise the 1 the parser needs.
