@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ThoughtExplorerApi } from '../../../src/extension/extension';
 import type { SessionsTreeNode } from '../../../src/extension/sessionsTree';
+import { stageWords } from '../../../src/diagrams/thoughtGraph';
 import { EXTENSION_ID, StdioClient, eventually, sequentialThinkingTool, spawnCli, toolResultJson } from './support';
 
 function label(api: ThoughtExplorerApi, node: SessionsTreeNode): string {
@@ -389,6 +390,7 @@ suite('extension: Thought Explorer in real VS Code', () => {
       'one branch-tree node per thought',
     );
     const stage = snapshot.meta.stage ?? '';
-    assert.ok(stage !== '' && (svgs.stageGraph ?? '').includes(stage), `the stage graph draws the current stage ${stage}`);
+    // The stage graph labels a stage in words, as the cards and the header name it.
+    assert.ok(stage !== '' && (svgs.stageGraph ?? '').includes(stageWords(stage)), `the stage graph draws the current stage ${stage}`);
   });
 });
