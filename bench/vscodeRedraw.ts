@@ -91,8 +91,20 @@ function installRecorder(): void {
     recorder.waiters = [];
     for (const wake of waiters) wake();
   };
+  /** A branch-tree row of the thought drawing (webview/diagrams/thoughtGraphView.ts) showing a thought not seen yet. */
+  const noteRow = (node: Element): void => {
+    if (!node.matches('section.diagram-branchTree .graph-row[data-seq]')) return;
+    const seq = Number(node.getAttribute('data-seq'));
+    if (!seenNodes.has(seq)) {
+      seenNodes.add(seq);
+      pendingNodes.push(seq);
+    }
+  };
   const observer = new MutationObserver((records) => {
     for (const record of records) {
+      // A row leaving the view is refilled with the thought entering it (webview/diagrams/thoughtGraphRows.ts): the
+      // newest thought can arrive as a changed data-seq on a row already in the DOM, not as an added row.
+      if (record.type === 'attributes' && record.target instanceof Element) noteRow(record.target);
       for (const node of Array.from(record.addedNodes)) {
         if (!(node instanceof Element)) continue;
         const cards = node.matches('.thought-card[data-seq]') ? [node] : Array.from(node.querySelectorAll('.thought-card[data-seq]'));
@@ -103,14 +115,7 @@ function installRecorder(): void {
             pendingCards.push(seq);
           }
         }
-        // The thought drawing appends a row per thought (webview/diagrams/thoughtGraphView.ts).
-        if (node.matches('section.diagram-branchTree .graph-row[data-seq]')) {
-          const seq = Number(node.getAttribute('data-seq'));
-          if (!seenNodes.has(seq)) {
-            seenNodes.add(seq);
-            pendingNodes.push(seq);
-          }
-        }
+        noteRow(node);
       }
     }
     if ((pendingCards.length > 0 || pendingNodes.length > 0) && !frameRequested) {
@@ -118,7 +123,7 @@ function installRecorder(): void {
       requestAnimationFrame(stamp);
     }
   });
-  observer.observe(document.body, { childList: true, subtree: true });
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-seq'] });
 }
 
 /** Runs inside the explorer's frame: resolves with the recorded times of thought `seq` once both are there. */
