@@ -55,6 +55,14 @@ export class ExplorerApp implements HostMessageHandler {
   private readonly offer: SessionOffer;
   private readonly follow: FollowMode;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Following done in the next frame, once however many thoughts arrive in it (the newest asked for wins): the card to
+   * scroll to and whether the stage graph pans (gliding). Measuring right after a thought was added forced a layout
+   * of the whole page on every thought.
+   */
+  private pendingCard: { seq: number; behavior: ScrollBehavior } | undefined;
+  private pendingStagePan: { glide: boolean } | undefined;
+  private followFrame: number | undefined;
 
   constructor(
     private readonly host: ExplorerHost<UiState>,
@@ -338,9 +346,26 @@ export class ExplorerApp implements HostMessageHandler {
 
   /**
    * Scrolls the cards' own scroll area (the panel's card column; in the sidebar, the page) to thought `seq`'s card,
-   * clear of the sticky header and the steering box pinned under the cards.
+   * clear of the sticky header and the steering box pinned under the cards: in the next frame.
    */
   private scrollToCard(seq: number, behavior: ScrollBehavior): void {
+    this.pendingCard = { seq, behavior };
+    this.scheduleFollow();
+  }
+
+  private scheduleFollow(): void {
+    this.followFrame ??= requestAnimationFrame(() => {
+      this.followFrame = undefined;
+      const card = this.pendingCard;
+      const pan = this.pendingStagePan;
+      this.pendingCard = undefined;
+      this.pendingStagePan = undefined;
+      if (card) this.scrollToCardNow(card.seq, card.behavior);
+      if (pan) this.panToCurrentStage(pan.glide);
+    });
+  }
+
+  private scrollToCardNow(seq: number, behavior: ScrollBehavior): void {
     const card = this.layout.cards.cardFor(seq);
     if (!card) return;
     const column = this.layout.cardsColumn;
@@ -362,6 +387,13 @@ export class ExplorerApp implements HostMessageHandler {
     const action = followAction(kind, this.model.shownThoughts().length);
     if (action.kind === 'scrollToRow' && isThoughtDiagram(kind)) this.layout.graphs[kind].scrollToRow(action.seq, 'follow');
     if (action.kind !== 'panToCurrentStage') return;
+    // A hidden stage graph has nothing to pan (showing its tab follows then); a shown one pans in the next frame.
+    if (this.ui.activeTab !== 'stageGraph') return;
+    this.pendingStagePan = { glide: glide || (this.pendingStagePan?.glide ?? false) };
+    this.scheduleFollow();
+  }
+
+  private panToCurrentStage(glide: boolean): void {
     const node = this.layout.stageView.svg?.querySelector('g.node.current');
     if (node) this.layout.stageView.panZoom.ensureVisible(node, glide);
   }
@@ -453,6 +485,8 @@ export class ExplorerApp implements HostMessageHandler {
     const thoughts = this.model.shownThoughts();
     if (seq < 0 || seq >= thoughts.length) return;
     ui.selectedSeq = seq;
+    // The picked card is scrolled to now; a follow asked for earlier in this frame would scroll it away.
+    this.pendingCard = undefined;
     // The person picked a thought to look at: following the newest one would take it away.
     if (source !== 'restore') this.follow.pause();
     layout.cards.select(seq, source !== 'card');

@@ -75,6 +75,14 @@ export class ThoughtGraphView {
   private currentHit: number | undefined;
   /** The row in the tab order (kept across redraws and scrolls). */
   private current: number | undefined;
+  /**
+   * The scroll area's inner size, taken when its ResizeObserver reports (layout is clean then, so reading it costs
+   * nothing); undefined until then or after the view was hidden. Reading clientWidth/clientHeight on every thought
+   * forced a layout of the whole page, cards included.
+   */
+  private viewSize: { width: number; height: number } | undefined;
+  /** The newest row to follow, scrolled to in the next frame: a burst of thoughts scrolls once. */
+  private pendingFollow: number | undefined;
   renderCount = 0;
 
   constructor(private readonly options: ThoughtGraphViewOptions) {
@@ -116,7 +124,7 @@ export class ThoughtGraphView {
     this.minimap = new ThoughtGraphOverview({
       onJump: (row) => {
         options.onUserScroll();
-        this.canvas.scrollTop = Math.max(0, row * ROW_HEIGHT - this.canvas.clientHeight / 2 + ROW_HEIGHT / 2);
+        this.canvas.scrollTop = Math.max(0, row * ROW_HEIGHT - this.viewHeight / 2 + ROW_HEIGHT / 2);
       },
       describeRow: (row) => {
         const seq = this.shown?.seqAt(row);
@@ -149,7 +157,10 @@ export class ThoughtGraphView {
         this.updateTabStops();
       }
     });
-    new ResizeObserver(() => this.schedule()).observe(this.canvas);
+    new ResizeObserver(() => {
+      this.viewSize = { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+      this.schedule();
+    }).observe(this.canvas);
   }
 
   get graph(): ThoughtGraph | undefined {
@@ -200,7 +211,7 @@ export class ThoughtGraphView {
     if (!content) return;
     this.shown = collapseLanes(content.graph, this.collapsed);
     this.version++;
-    this.spacer.style.height = `${Math.max(1, this.shown.graph.nodes.length) * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${this.spacerHeight}px`;
     this.minimap.update(this.shown.graph, this.shown.rowsFor(this.shownRows));
     this.showOverview(content.graph);
     this.schedule();
@@ -208,6 +219,8 @@ export class ThoughtGraphView {
 
   setVisible(visible: boolean): void {
     this.visible = visible;
+    // Shown again: measured afresh (its observer reports the new size only after the next layout).
+    this.viewSize = undefined;
     if (visible) this.schedule();
   }
 
@@ -228,10 +241,22 @@ export class ThoughtGraphView {
 
   /** Scrolls so row `seq` is in view: at the bottom edge when following, in the middle when revealing a pick. */
   scrollToRow(seq: number, how: 'follow' | 'reveal', behavior: ScrollBehavior = 'auto'): void {
+    if (how === 'follow') {
+      // Following is done in the next frame, before the draw: nothing is measured while thoughts are being added.
+      this.pendingFollow = seq;
+      this.schedule();
+      return;
+    }
+    // A pick shows that row, not the newest one asked for earlier in this frame.
+    this.pendingFollow = undefined;
     // A pick (a search hit, a card) inside a collapsed branch opens that branch: the person asked to see that thought.
     const lane = this.graph?.nodes[seq]?.lane;
-    if (how === 'reveal' && lane !== undefined && this.shown?.hidden(seq)) this.setCollapsed(lane, false);
-    const height = this.canvas.clientHeight;
+    if (lane !== undefined && this.shown?.hidden(seq)) this.setCollapsed(lane, false);
+    this.scrollRowIntoView(seq, how, behavior);
+  }
+
+  private scrollRowIntoView(seq: number, how: 'follow' | 'reveal', behavior: ScrollBehavior): void {
+    const height = this.viewHeight;
     if (height <= 0) return;
     const top = this.rowOf(seq) * ROW_HEIGHT;
     const current = this.canvas.scrollTop;
@@ -239,7 +264,7 @@ export class ThoughtGraphView {
     if (how === 'follow') {
       if (top < current || top + ROW_HEIGHT > current + height) target = top + ROW_HEIGHT - height + ROW_HEIGHT / 2;
     } else if (top < current || top + ROW_HEIGHT > current + height) target = top - height / 2 + ROW_HEIGHT / 2;
-    target = Math.max(0, Math.min(target, this.spacer.offsetHeight - height));
+    target = Math.max(0, Math.min(target, this.spacerHeight - height));
     if (Math.abs(target - current) < 1) return;
     // The scroll event draws the rows now in view (at most once a frame, however many thoughts arrive in it).
     this.canvas.scrollTo({ top: target, behavior });
@@ -248,7 +273,22 @@ export class ThoughtGraphView {
   /** Is row `seq` wholly inside the visible part of the drawing? */
   rowInView(seq: number): boolean {
     const top = this.rowOf(seq) * ROW_HEIGHT - this.canvas.scrollTop;
-    return top >= 0 && top + ROW_HEIGHT <= this.canvas.clientHeight;
+    return top >= 0 && top + ROW_HEIGHT <= this.viewHeight;
+  }
+
+  private get viewWidth(): number {
+    this.viewSize ??= { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+    return this.viewSize.width;
+  }
+
+  private get viewHeight(): number {
+    this.viewSize ??= { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+    return this.viewSize.height;
+  }
+
+  /** The spacer's height as set by `reshape` (one row per shown thought), known without measuring it. */
+  private get spacerHeight(): number {
+    return Math.max(1, this.shown?.graph.nodes.length ?? 0) * ROW_HEIGHT;
   }
 
   get scrollTop(): number {
@@ -305,6 +345,10 @@ export class ThoughtGraphView {
     if (this.frame !== undefined) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = undefined;
+      const follow = this.pendingFollow;
+      this.pendingFollow = undefined;
+      // A hidden view does not follow (as before: it has no height); the tab shown later follows on its own.
+      if (follow !== undefined && this.visible && follow < this.shownRows) this.scrollRowIntoView(follow, 'follow', 'auto');
       this.draw();
       const waiters = this.settledWaiters;
       this.settledWaiters = [];
@@ -317,14 +361,14 @@ export class ThoughtGraphView {
     const content = this.content;
     const shown = this.shown;
     if (!content || !shown || !this.visible) return;
-    const width = this.canvas.clientWidth;
+    const width = this.viewWidth;
     if (width <= 0) return;
     const { graph, marks } = content;
     // In shown rows from here on (collapsed branches take one row); what a row says comes from the whole graph by seq.
     const limit = shown.rowsFor(this.shownRows);
     const lanesShown = lanesShownFor(graph.lanes.length, width);
     const scrollTop = this.canvas.scrollTop;
-    const height = this.canvas.clientHeight || ROW_HEIGHT * 20;
+    const height = this.viewHeight || ROW_HEIGHT * 20;
     const drawn = this.drawnRange;
     // A jump further than the overscan (dragging the scrollbar, Page Down) lands past every row drawn in advance, so
     // drawing more in advance only costs that frame; the extra rows come with the next small scroll.
@@ -448,7 +492,7 @@ export class ThoughtGraphView {
       event.preventDefault();
       return;
     }
-    const page = Math.max(1, Math.floor(this.canvas.clientHeight / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor(this.viewHeight / ROW_HEIGHT) - 1);
     // Up, down, pages and the ends move by shown rows (a collapsed branch is one row).
     const shown = this.shown;
     const lastRow = shown ? shown.rowsFor(this.shownRows) - 1 : last;
