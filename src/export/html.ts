@@ -16,7 +16,7 @@ import { sessionDiagrams, windowNote } from './sessionDiagrams';
 import { svgForImage } from './svgSanitize';
 import { withSchemeStyle } from '../diagrams/schemeStyle';
 import { resolveLinks } from '../diagrams/thoughtLinks';
-import { diffWords } from '../shared/wordDiff';
+import { diffWords } from '../engine/browserSafe/wordDiff';
 import { qaViewOf } from '../shared/qaView';
 
 export interface HtmlExportOptions {

@@ -3,7 +3,7 @@
 import { sessionInsights } from '../engine/insights/sessionInsights';
 import type { SessionSnapshot } from '../engine/model';
 import type { SummaryFact } from './sessionFacts';
-import { duration, percent } from '../shared/insightsFormat';
+import { duration, percent } from '../engine/browserSafe/insightsFormat';
 
 export function insightFacts(snapshot: SessionSnapshot): SummaryFact[] {
   const insights = sessionInsights(snapshot);

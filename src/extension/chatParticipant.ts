@@ -9,7 +9,7 @@ import type { CallOutcome } from '../deliberation/runner';
 import { DeliberationInputError, parseDeliberateInput, prepareDeliberation } from '../deliberation/request';
 import type { ThinkingEngine } from '../engine/engine';
 import { findStrategy } from '../engine/strategies/catalog';
-import { parseChatCommand, USAGE, type ChatCommand } from './chatCommands';
+import { chatUsage, parseChatCommand, type ChatCommand } from './chatCommands';
 import { readDeliberationSettings, type DeliberationSettings } from './deliberationSettings';
 import { VsCodeModelGateway, type ModelPicker } from './lmGateway';
 import { VsCodeToolGateway } from './lmToolGateway';
@@ -127,7 +127,7 @@ async function deliberate(
     prepared = prepareDeliberation(engine, connectionId, parseDeliberateInput(command.input));
   } catch (error) {
     if (error instanceof DeliberationInputError)
-      return refused(`${vscode.l10n.t('{0}. Nothing was recorded.', error.message)}\n\n${USAGE}`);
+      return refused(`${vscode.l10n.t('{0}. Nothing was recorded.', error.message)}\n\n${chatUsage()}`);
     throw error;
   }
   const gateway = new VsCodeModelGateway(() => settings.model, { preferred: request.model, picker: deps.picker });

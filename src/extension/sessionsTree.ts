@@ -166,7 +166,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
         const count = countEntries(node.branch.entries);
         const item = new vscode.TreeItem(`⎇ ${node.branch.branchId}`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.key;
-        item.description = `from #${node.branch.fromThought ?? '?'} · ${count} thought${count === 1 ? '' : 's'}`;
+        const from = node.branch.fromThought ?? '?';
+        item.description =
+          count === 1 ? vscode.l10n.t('from #{0} · 1 thought', from) : vscode.l10n.t('from #{0} · {1} thoughts', from, count);
         item.iconPath = new vscode.ThemeIcon('git-branch');
         item.contextValue = 'branch';
         return item;
@@ -272,7 +274,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       sessions = this.services.engine.listSessions(query).sessions;
       this.lastError = undefined;
     } catch (error) {
-      this.lastError = `Sessions could not be listed: ${errorMessage(error)}`;
+      this.lastError = vscode.l10n.t('Sessions could not be listed: {0}', errorMessage(error));
       this.services.log.error(this.lastError);
       this.renderEmitter.fire(0);
       return [];
@@ -366,10 +368,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   private groupItem(node: GroupNode): vscode.TreeItem {
     const live = node.group === 'live';
     const state = node.count === 0 ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
-    const item = new vscode.TreeItem(GROUP_LABELS[node.group], state);
+    const item = new vscode.TreeItem(groupLabel(node.group), state);
     item.id = `group:${node.group}`;
-    item.description = live && node.count === 0 ? 'no session in progress' : `${node.count}`;
-    if (node.group === 'recent') item.tooltip = 'Sessions finished in the last hour';
+    item.description = live && node.count === 0 ? vscode.l10n.t('no session in progress') : `${node.count}`;
+    if (node.group === 'recent') item.tooltip = vscode.l10n.t('Sessions finished in the last hour');
     item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.group]);
     item.contextValue = `group.${node.group}`;
     return item;
@@ -485,7 +487,18 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 }
 
-const GROUP_LABELS: Record<GroupNode['group'], string> = { live: 'Live', recent: 'Recent', saved: 'Saved' };
+/** A group's label, looked up when drawn (a literal per group, so the l10n bundle lists each). */
+function groupLabel(group: GroupNode['group']): string {
+  switch (group) {
+    case 'live':
+      return vscode.l10n.t('Live');
+    case 'recent':
+      return vscode.l10n.t('Recent');
+    case 'saved':
+      return vscode.l10n.t('Saved');
+  }
+}
+
 const GROUP_ICONS: Record<GroupNode['group'], string> = { live: 'broadcast', recent: 'history', saved: 'archive' };
 
 function countEntries(entries: readonly ThoughtEntry[]): number {
@@ -522,8 +535,10 @@ export function registerSessionsTree(
     if (provider.error !== undefined) view.message = provider.error;
     else if (filter === undefined) view.message = undefined;
     // The filter text is the person's own; the view message is plain text.
-    else if (count === 0) view.message = `No session matches “${filter}”.`;
-    else view.message = `Filtered by “${filter}”${count !== undefined ? ` (${count} session${count === 1 ? '' : 's'})` : ''}`;
+    else if (count === 0) view.message = vscode.l10n.t('No session matches “{0}”.', filter);
+    else if (count === undefined) view.message = vscode.l10n.t('Filtered by “{0}”', filter);
+    else if (count === 1) view.message = vscode.l10n.t('Filtered by “{0}” (1 session)', filter);
+    else view.message = vscode.l10n.t('Filtered by “{0}” ({1} sessions)', filter, count);
     if (filtered !== (filter !== undefined)) {
       filtered = filter !== undefined;
       void vscode.commands.executeCommand('setContext', 'thoughtExplorer.sessionsFiltered', filtered);

@@ -3,6 +3,7 @@
 // model, state, budgets used of allowed) for the header. Shared by the host and the webview; `extra` comes from a
 // session file, so every field is checked and anything malformed is left out, never trusted.
 import { DELIBERATION_CALL_STATUSES, type CallStatus } from '../engine/browserSafe/callStatuses';
+import { cutEnd } from '../engine/browserSafe/textCut';
 import type { ThoughtRecord } from '../engine/model';
 
 /** How a role call ended; `running` is only ever set by a host that knows a call is in flight. */
@@ -58,7 +59,7 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 const text = (value: unknown, max = 200): string | undefined =>
-  typeof value === 'string' && value !== '' ? value.slice(0, max) : undefined;
+  typeof value === 'string' && value !== '' ? value.slice(0, cutEnd(value, max)) : undefined;
 
 /** The deliberation facts of a thought, or undefined for a thought the deliberate tool did not write. */
 export function deliberationFacts(thought: ThoughtRecord): DeliberationThoughtFacts | undefined {

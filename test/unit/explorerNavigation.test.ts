@@ -209,6 +209,12 @@ describe('saved navigation state', () => {
     assert.deepEqual(readNavigationState('garbage'), { views: {}, scroll: {}, focusedNode: {}, search: '' });
     assert.equal(readNavigationState({ views: { branchTree: { mode: 'fit', scale: 1e9, x: 0, y: 0 } } }).views.branchTree?.scale, 4);
   });
+
+  it('cuts a long saved search without halving a character', () => {
+    // An emoji (two UTF-16 units) straddling the 500-unit bound is left out whole, never kept as a lone surrogate.
+    assert.equal(readNavigationState({ search: `${'a'.repeat(499)}😀tail` }).search, 'a'.repeat(499));
+    assert.equal(readNavigationState({ search: 'b'.repeat(600) }).search, 'b'.repeat(500));
+  });
 });
 
 describe('follow mode moves', () => {

@@ -14,7 +14,7 @@ import type { ModelGateway } from '../../src/engine/modelGateway';
 import type { ToolGateway } from '../../src/engine/toolGateway';
 import { isHostMessage, isWebviewMessage } from '../../src/shared/protocol';
 import type { CallOutcome } from '../../src/deliberation/runner';
-import { LanguageModelError, resetStub, stub } from './support/vscodeStub';
+import { LanguageModelError, resetStub, stub, useL10nBundle } from './support/vscodeStub';
 
 const defaults = { defaultPlan: 'auto' as const, budgets: {} };
 
@@ -68,6 +68,29 @@ describe('@thinking commands', () => {
     assert.deepEqual(parseChatCommand('resume', '', defaults), { kind: 'resume' });
     assert.deepEqual(parseChatCommand('resume', 'abc-1 extra', defaults), { kind: 'resume', sessionId: 'abc-1' });
     assert.equal(parseChatCommand('frobnicate', 'x', defaults).kind, 'usage');
+  });
+
+  test("usage answers and labels are read from the display language's bundle", () => {
+    useL10nBundle({
+      'Unknown command /{0}.': 'Commande inconnue /{0}.',
+      '`/resume [session]` shows where a session stands and how to go on.': '`/resume [session]` montre où en est une session.',
+      'Give the problem after `/plan {0}`.': 'Donnez le problème après `/plan {0}`.',
+      'hats (auto routing)': 'chapeaux (choix automatique)',
+    });
+    try {
+      const unknown = parseChatCommand('frobnicate', 'x', defaults);
+      assert.ok(unknown.kind === 'usage');
+      assert.match(unknown.message, /^Commande inconnue \/frobnicate\.\n\n/);
+      assert.match(unknown.message, /`\/resume \[session\]` montre où en est une session\.$/);
+      assert.deepEqual(parseChatCommand('plan', 'direct', defaults), {
+        kind: 'usage',
+        message: 'Donnez le problème après `/plan direct`.',
+      });
+      const hats = parseChatCommand('hats', 'Q', defaults);
+      assert.ok(hats.kind === 'deliberate' && hats.label === 'chapeaux (choix automatique)');
+    } finally {
+      resetStub();
+    }
   });
 });
 

@@ -9,7 +9,16 @@ import { registerSessionsTree, SessionsTreeProvider, type SessionsTreeNode } fro
 import { StoreWatcher } from '../../src/extension/storeWatcher';
 import { FileSessionStore } from '../../src/storage/fileSessionStore';
 import { eventually, servicesFixture, thought, type ServicesFixture } from './support/extensionFixtures';
-import { extensionContext, MarkdownString, resetStub, setConfiguration, stub, type ThemeIcon, type TreeItem } from './support/vscodeStub';
+import {
+  extensionContext,
+  MarkdownString,
+  resetStub,
+  setConfiguration,
+  stub,
+  useL10nBundle,
+  type ThemeIcon,
+  type TreeItem,
+} from './support/vscodeStub';
 
 let fixture: ServicesFixture;
 let tree: SessionsTreeProvider;
@@ -307,6 +316,44 @@ describe('Sessions tree', () => {
       provider.getChildren();
       assert.equal(view.message, undefined);
       assert.deepEqual(stub.executed.at(-1), { command: 'setContext', args: ['thoughtExplorer.sessionsFiltered', false] });
+    } finally {
+      context.disposeAll();
+    }
+  });
+
+  test("its groups, descriptions, tooltip and filter message are read from the display language's bundle", async () => {
+    useL10nBundle({
+      Live: 'En cours',
+      Recent: 'Récentes',
+      'no session in progress': 'aucune session en cours',
+      'Sessions finished in the last hour': 'Sessions terminées dans l’heure',
+      'from #{0} · 1 thought': 'depuis #{0} · 1 pensée',
+      'Filtered by “{0}” (1 session)': 'Filtrées par « {0} » (1 session)',
+      'No session matches “{0}”.': 'Aucune session ne correspond à « {0} ».',
+    });
+    const context = extensionContext('/extension');
+    try {
+      const { provider, view } = registerSessionsTree(context as unknown as vscode.ExtensionContext, fixture.services);
+      const engine = fixture.services.engine;
+      engine.process('c1', thought(1, 3, 'Plan the trip'));
+      engine.process('c1', thought(2, 3, 'Try another way', { branchFromThought: 1, branchId: 'alt' }));
+      engine.process('c1', thought(3, 3, 'Done'));
+      const roots = provider.getChildren();
+      assert.deepEqual(
+        roots.map((node) => (provider.getTreeItem(node) as unknown as TreeItem).label),
+        ['En cours', 'Récentes'],
+      );
+      const [live, recent] = roots.map((node) => provider.getTreeItem(node) as unknown as TreeItem);
+      assert.equal(live.description, 'aucune session en cours');
+      assert.equal(recent.tooltip, 'Sessions terminées dans l’heure');
+      const branch = render(provider.getChildren(roots[1])).find((line) => line.includes('⎇ alt'));
+      assert.match(branch ?? '', /⎇ alt — depuis #1 · 1 pensée$/);
+      provider.setFilter('trip');
+      provider.getChildren();
+      assert.equal(view.message, 'Filtrées par « trip » (1 session)');
+      provider.setFilter('zebra');
+      provider.getChildren();
+      assert.equal(view.message, 'Aucune session ne correspond à « zebra ».');
     } finally {
       context.disposeAll();
     }

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cutEnd, shortened, shortenedLine } from '../../src/engine/browserSafe/textCut';
 import { cutText } from '../../src/engine/fieldRules';
+import type { ThoughtRecord } from '../../src/engine/model';
+import { deliberationFacts } from '../../src/shared/deliberationView';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const EMOJI = '😀'; // two code units
@@ -66,5 +68,22 @@ describe('cutEnd and cutText', () => {
   it('cutText keeps its marker and never splits a pair', () => {
     const cut = cutText(`a${EMOJI}bc`, 2);
     assert.match(cut, /^a… \[4 more characters cut\]$/);
+  });
+});
+
+describe('callers that cut by it', () => {
+  it("a deliberation card's role and model, read from a thought's extra, never end in half an emoji", () => {
+    const thought = {
+      seq: 1,
+      thoughtNumber: 1,
+      totalThoughts: 1,
+      thought: 'x',
+      nextThoughtNeeded: false,
+      timestamp: 0,
+      extra: { role: `${'r'.repeat(63)}${EMOJI}`, model: `${'m'.repeat(119)}${EMOJI}` },
+    } as ThoughtRecord;
+    const facts = deliberationFacts(thought);
+    assert.equal(facts?.role, 'r'.repeat(63));
+    assert.equal(facts?.model, 'm'.repeat(119));
   });
 });

@@ -2,7 +2,7 @@
 // bounded work on large or completely different texts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffWords, wordDiff, type DiffSegment } from '../../src/shared/wordDiff';
+import { diffWords, wordDiff, type DiffSegment } from '../../src/engine/browserSafe/wordDiff';
 
 function sides(segments: readonly DiffSegment[]): { before: string; after: string } {
   return {

@@ -1,7 +1,7 @@
 // An HTML export carries the same feedback marks whichever way it was made: from VS Code (the explorer draws the SVGs
 // from the session view it is sent, as the host's "Export Session…" asks) or from the CLI (the page draws the diagrams
 // on opening from the snapshot). The explorer once turned the view back into a snapshot without its feedback, so
-// exports from VS Code lost the marks; both now go through snapshotOfView (src/shared/sessionSnapshot.ts).
+// exports from VS Code lost the marks; both now go through snapshotOfView (src/engine/browserSafe/sessionSnapshot.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { ThinkingEngine } from '../../src/engine/engine';
 import type { SessionSnapshot } from '../../src/engine/model';
 import { exportSession } from '../../src/export/index';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
-import { snapshotOfView } from '../../src/shared/sessionSnapshot';
+import { snapshotOfView } from '../../src/engine/browserSafe/sessionSnapshot';
 import { ExplorerPage, RESULTS_DIR, launchChromium } from './support/explorerPage';
 
 let browser: Browser;

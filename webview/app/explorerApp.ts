@@ -8,7 +8,7 @@ import { DIAGRAM_KINDS, type DiagramKind, isThoughtDiagram, THOUGHT_DIAGRAM_KIND
 import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { summarizeDeliberation } from '../../src/shared/deliberationView';
 import { type ExplorerMode, type SessionView, type StrategyView, type ThemeKind } from '../../src/shared/protocol';
-import { snapshotOfView } from '../../src/shared/sessionSnapshot';
+import { snapshotOfView } from '../../src/engine/browserSafe/sessionSnapshot';
 import type { LiveDeliberationState } from '../../src/shared/deliberationProtocol';
 import { DeliberationStatusView, SessionOffer } from '../header';
 import {

@@ -9,6 +9,7 @@ import {
   THOUGHT_DIAGRAM_KINDS as THOUGHT_KINDS,
   type ThoughtDiagramKind,
 } from '../../src/engine/browserSafe/diagramKinds';
+import { cutEnd } from '../../src/engine/browserSafe/textCut';
 import { restoreTransform, type ViewTransform } from '../diagrams';
 
 /** What this module needs of the stage graph's DiagramView (structural, so pure tests need not load Mermaid). */
@@ -39,6 +40,8 @@ export interface NavigationState {
 
 /** Node ids are ours (`t12`, `run_3_40`, `s_planning`); anything else in saved state is dropped. */
 const NODE_ID = /^[\w-]{1,200}$/;
+/** The longest saved search query kept (UTF-16 units), cut as every text is (textCut). */
+const MAX_SEARCH_LENGTH = 500;
 
 export function readNavigationState(saved: unknown): NavigationState {
   const state: NavigationState = { views: {}, scroll: {}, focusedNode: {}, search: '' };
@@ -61,7 +64,7 @@ export function readNavigationState(saved: unknown): NavigationState {
       if (isDiagramKind(kind) && typeof id === 'string' && NODE_ID.test(id)) state.focusedNode[kind] = id;
     }
   }
-  if (typeof value.search === 'string') state.search = value.search.slice(0, 500);
+  if (typeof value.search === 'string') state.search = value.search.slice(0, cutEnd(value.search, MAX_SEARCH_LENGTH));
   return state;
 }
 

@@ -2,7 +2,7 @@
 // that is on screen (all of it live; the first `position` thoughts during a replay).
 import type { FeedbackRecord, SessionMeta, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import type { SessionView, StrategyView } from '../../src/shared/protocol';
-import { snapshotOfView } from '../../src/shared/sessionSnapshot';
+import { snapshotOfView } from '../../src/engine/browserSafe/sessionSnapshot';
 
 export type DeltaOutcome = 'appended' | 'otherSession' | 'duplicate' | 'gap';
 

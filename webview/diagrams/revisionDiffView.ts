@@ -1,7 +1,7 @@
 // The word-level diff between a thought and its revision, under the revision chain. Built from text nodes only.
 import type { ThoughtRecord } from '../../src/engine/model';
 import { resolveLinks } from '../../src/diagrams/thoughtLinks';
-import { wordDiff } from '../../src/shared/wordDiff';
+import { wordDiff } from '../../src/engine/browserSafe/wordDiff';
 
 export class RevisionDiffView {
   readonly element: HTMLElement;

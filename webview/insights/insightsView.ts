@@ -4,7 +4,7 @@
 // this view asks when the tab is shown (and again, throttled, while a live session grows) and draws the answer.
 // Every name drawn (strategies, stages) is set as text, never as markup.
 import { errorMessage } from '../../src/engine/browserSafe/errorMessage';
-import { duration, percent } from '../../src/shared/insightsFormat';
+import { duration, percent } from '../../src/engine/browserSafe/insightsFormat';
 import { PendingRequests } from '../../src/shared/requests';
 import type { InsightsMessage, InsightsRange, InsightsRequestFilter, SessionInsightsView } from '../../src/shared/insightsView';
 import { shortened } from '../../src/engine/browserSafe/textCut';

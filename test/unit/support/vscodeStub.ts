@@ -218,6 +218,7 @@ export function resetStub(): void {
   stub.shownDocuments.length = 0;
   stub.chatParticipants.length = 0;
   stub.chatModels.length = 0;
+  l10nBundle = {};
 }
 
 /** Changes a `thoughtExplorer.*` setting and tells listeners, as VS Code does. */
@@ -363,9 +364,18 @@ export const window = {
   },
 };
 
-/** vscode.l10n without a bundle: the message with `{0}`/`{name}` placeholders filled, as VS Code does. */
+/** The translations vscode.l10n.t looks messages up in (a locale's bundle.l10n.<locale>.json); none by default. */
+let l10nBundle: Record<string, string> = {};
+
+/** Loads `bundle` as the display language's translations (until resetStub), as VS Code does for a non-English locale. */
+export function useL10nBundle(bundle: Record<string, string>): void {
+  l10nBundle = bundle;
+}
+
+/** vscode.l10n: the message (its translation when the bundle has one) with `{0}`/`{name}` placeholders filled. */
 export const l10n = {
-  t: (message: string, ...args: unknown[]): string => {
+  t: (source: string, ...args: unknown[]): string => {
+    const message = l10nBundle[source] ?? source;
     const named = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : undefined;
     return message.replace(/\{([^}]+)\}/g, (whole, key: string) => {
       const value = named ? named[key] : args[Number(key)];
