@@ -49,11 +49,20 @@ export type GraphShape =
 
 /** CSS classes of a thought's dot: its kind, its lane's colour, final. */
 export function dotClass(node: ThoughtGraphNode): string {
-  return `graph-dot kind-${node.kind} lane-${node.lane % LANE_COLOURS}${node.final ? ' final' : ''}`;
+  return `graph-dot kind-${node.kind} ${laneColourClass(node.lane)}${node.final ? ' final' : ''}`;
 }
 
-/** Lanes cycle through this many colours (media/explorer.css and the exported SVG's style). */
+/** Colours a lane can have (media/explorer.css, mcp-app/app.css and the exported SVG's style): `lane-0` to `lane-5`. */
 export const LANE_COLOURS = 6;
+
+/**
+ * The CSS class of a lane's colour, the one rule every drawing uses (view, overview strip, chips, exports, MCP App):
+ * the main line (lane 0) has a colour of its own, and branches cycle through the other colours, so no branch ever
+ * looks like the main line.
+ */
+export function laneColourClass(lane: number): string {
+  return `lane-${lane <= 0 ? 0 : 1 + ((lane - 1) % (LANE_COLOURS - 1))}`;
+}
 
 /**
  * The shapes of rows `from` to `to` (exclusive) when the first `limit` rows are shown (a replay's position; the whole
@@ -71,7 +80,7 @@ export function rowShapes(graph: ThoughtGraph, from: number, to: number, lanesSh
     const hi = Math.min(last - 1, end);
     if (lo > hi) continue;
     const x = laneX(lane.index, lanesShown);
-    const colour = `lane-line lane-${lane.index % LANE_COLOURS}`;
+    const colour = `lane-line ${laneColourClass(lane.index)}`;
     // The fork: a curve from the fork's dot to this lane, on the fork's row.
     if (lane.start !== lane.first && lo === lane.start) {
       const forkX = laneX(graph.nodes[lane.start].lane, lanesShown);
