@@ -100,7 +100,11 @@ function hiddenWords(count: number): string {
 function markChip(mark: FeedbackMark): HTMLElement {
   const chip = document.createElement('span');
   chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
-  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
+  // The words give way to the icon in a narrow drawing (media/explorer.css); the tooltip and the row's name keep them.
+  const words = document.createElement('span');
+  words.className = 'mark-words';
+  words.textContent = FEEDBACK_MARK_STATE_WORDS[mark.state];
+  chip.append(markIcon(mark.kind), words);
   chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
   return chip;
 }
