@@ -108,9 +108,18 @@ const MEASURE_GRAPH = `(selector) => {
   const newestRect = canvas.querySelector(\`.graph-row[data-seq="\${newest}"]\`)?.getBoundingClientRect();
   const newestInView =
     newestRect !== undefined && newestRect.top >= box.top - 0.5 && newestRect.bottom <= box.bottom + 0.5 && box.height > 0;
+  // On screen: what a person sees at the row's top and bottom edge is the row, not the sticky header, the steering box
+  // or nothing (the page scrolled it out of the window).
+  const newestRow = canvas.querySelector(\`.graph-row[data-seq="\${newest}"]\`);
+  const seenAt = (y) => {
+    const hit = newestRect ? document.elementFromPoint(newestRect.left + Math.min(40, newestRect.width / 2), y) : null;
+    return hit !== null && newestRow.contains(hit);
+  };
+  const newestOnScreen = newestRect !== undefined && seenAt(newestRect.top + 2) && seenAt(newestRect.bottom - 2);
   return {
     rows,
     newestInView,
+    newestOnScreen,
     overflow: canvas.scrollWidth - canvas.clientWidth + (document.documentElement.scrollWidth - document.documentElement.clientWidth),
     renders: Number(section.dataset.renders ?? 0),
   };

@@ -49,11 +49,20 @@ export type GraphShape =
 
 /** CSS classes of a thought's dot: its kind, its lane's colour, final. */
 export function dotClass(node: ThoughtGraphNode): string {
-  return `graph-dot kind-${node.kind} lane-${node.lane % LANE_COLOURS}${node.final ? ' final' : ''}`;
+  return `graph-dot kind-${node.kind} ${laneColourClass(node.lane)}${node.final ? ' final' : ''}`;
 }
 
-/** Lanes cycle through this many colours (media/explorer.css and the exported SVG's style). */
+/** Colours a lane can have (media/explorer.css, mcp-app/app.css and the exported SVG's style): `lane-0` to `lane-5`. */
 export const LANE_COLOURS = 6;
+
+/**
+ * The CSS class of a lane's colour, the one rule every drawing uses (view, overview strip, chips, exports, MCP App):
+ * the main line (lane 0) has a colour of its own, and branches cycle through the other colours, so no branch ever
+ * looks like the main line.
+ */
+export function laneColourClass(lane: number): string {
+  return `lane-${lane <= 0 ? 0 : 1 + ((lane - 1) % (LANE_COLOURS - 1))}`;
+}
 
 /**
  * The shapes of rows `from` to `to` (exclusive) when the first `limit` rows are shown (a replay's position; the whole
@@ -71,7 +80,7 @@ export function rowShapes(graph: ThoughtGraph, from: number, to: number, lanesSh
     const hi = Math.min(last - 1, end);
     if (lo > hi) continue;
     const x = laneX(lane.index, lanesShown);
-    const colour = `lane-line lane-${lane.index % LANE_COLOURS}`;
+    const colour = `lane-line ${laneColourClass(lane.index)}`;
     // The fork: a curve from the fork's dot to this lane, on the fork's row.
     if (lane.start !== lane.first && lo === lane.start) {
       const forkX = laneX(graph.nodes[lane.start].lane, lanesShown);
@@ -162,8 +171,14 @@ const EXPORT_STYLE = [
   '@media (prefers-color-scheme:dark){.row{fill:#252526}.node{color:#e0e0e0}text{fill:#e0e0e0}.tags{fill:#b0b0b0}.mark{fill:#f48771}.graph-dot.kind-revision{fill:#1e1e1e}}',
 ].join('');
 
-/** Characters of thought text on a row of the standalone SVG (no measuring there). */
-const EXPORT_TEXT_CHARS = 90;
+/**
+ * Characters on a row of the standalone SVG, its number, tags, text and marks together, that fit its background at
+ * 13 px (no measuring there): the thought's text gets what the rest leaves, at least EXPORT_TEXT_MIN_CHARS.
+ */
+const EXPORT_ROW_CHARS = 110;
+const EXPORT_TEXT_MIN_CHARS = 24;
+/** The row's background is as wide as this many px right of the text's start. */
+const EXPORT_ROW_WIDTH = 820;
 
 /** Rows in one image of a tiled drawing: a browser draws several short images far faster than one very tall one. */
 export const ROWS_PER_TILE = 200;
@@ -222,7 +237,7 @@ function thoughtGraphRowsSvg(
 ): ThoughtGraphTile {
   const lanesShown = Math.max(1, Math.min(graph.lanes.length, 12));
   const textX = graphWidth(lanesShown) + 6;
-  const width = textX + 820;
+  const width = textX + EXPORT_ROW_WIDTH;
   const rows = Math.max(1, to - from);
   const height = rows * ROW_HEIGHT;
   const label = from === 0 && to === graph.nodes.length ? `${title}, ${graph.nodes.length} thoughts` : title;
@@ -237,27 +252,34 @@ function thoughtGraphRowsSvg(
     out.push(
       `<defs><pattern id="te-thought-rows" width="${width}" height="${ROW_HEIGHT}" patternUnits="userSpaceOnUse">`,
       `<rect class="row" x="${textX - 4}" y="2" width="${width - textX}" height="${ROW_HEIGHT - 4}" rx="3"/></pattern></defs>`,
+      `<clipPath id="te-row-text"><rect x="${textX - 4}" y="${from * ROW_HEIGHT}" width="${width - textX - 2}" height="${height}"/></clipPath>`,
       `<rect fill="url(#te-thought-rows)" x="0" y="${from * ROW_HEIGHT}" width="${width}" height="${height}"/>`,
     );
   for (const shape of rowShapes(graph, from, to, lanesShown)) {
     if (shape.type === 'path') out.push(`<path class="${shape.className}" d="${shape.d}"/>`);
     else out.push(`<circle class="${shape.className}" cx="${shape.cx}" cy="${shape.cy}" r="${shape.r}"/>`);
   }
+  // The rows' text stays inside their background: a line that the character budget misjudges (wide letters) is cut.
+  if (graph.nodes.length > 0) out.push('<g clip-path="url(#te-row-text)">');
   for (let seq = from; seq < to; seq++) {
     const node = graph.nodes[seq];
     const y = rowCentre(node.seq) + 4.5;
-    const tags = rowTags(node, graph);
+    const number = `#${node.thoughtNumber}`;
+    const tags = rowTags(node, graph).join(' · ');
     const rowMarks = marks.get(node.seq) ?? [];
+    const markText = rowMarks.length > 0 ? `[${rowMarks.map(markWords).join('; ')}]` : '';
+    const textChars = Math.max(EXPORT_TEXT_MIN_CHARS, EXPORT_ROW_CHARS - number.length - tags.length - markText.length - 3);
     out.push(
       `<g class="node" data-id="${node.id}">`,
       titles ? `<title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>` : '',
-      `<text x="${textX}" y="${y}"><tspan class="n">#${node.thoughtNumber}</tspan>`,
-      tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags.join(' · '))}</tspan>` : '',
-      ` <tspan>${escapeXml(shortenedLine(node.text, EXPORT_TEXT_CHARS))}</tspan>`,
-      rowMarks.length > 0 ? ` <tspan class="mark">[${escapeXml(rowMarks.map(markWords).join('; '))}]</tspan>` : '',
+      `<text x="${textX}" y="${y}"><tspan class="n">${number}</tspan>`,
+      tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags)}</tspan>` : '',
+      ` <tspan>${escapeXml(shortenedLine(node.text, textChars))}</tspan>`,
+      markText ? ` <tspan class="mark">${escapeXml(markText)}</tspan>` : '',
       '</text></g>',
     );
   }
+  if (graph.nodes.length > 0) out.push('</g>');
   out.push('</svg>');
   return { svg: out.join(''), from, to, width, height };
 }

@@ -6,6 +6,8 @@ import { describe, it } from 'node:test';
 import type { FeedbackRecord, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { feedbackMarksBySeq, stageWords, thoughtGraph, ThoughtGraphBuilder } from '../../src/diagrams/thoughtGraph';
 import {
+  LANE_COLOURS,
+  laneColourClass,
   ROW_HEIGHT,
   rowAccessibleName,
   rowShapes,
@@ -156,6 +158,35 @@ describe('thought graph', () => {
       rowAccessibleName(graph.nodes[0], graph, marks.get(0)),
       'thought 1, problem reception: thought 1; feedback: note, waiting',
     );
+  });
+
+  it("never gives a branch the main line's colour, however many branches there are", () => {
+    // Twelve branches, each forked from #1 (lanes 1 to 12), then the main line goes on.
+    const many = thoughts([
+      {},
+      ...Array.from({ length: 12 }, (_, index) => ({ branchId: `b${index + 1}`, branchFromThought: 1, thoughtNumber: 2 })),
+      { thoughtNumber: 2 },
+    ]);
+    const graph = thoughtGraph(many);
+    assert.equal(graph.lanes.length, 13);
+    const colourOf = (className: string): string | undefined => /\blane-(\d+)\b/.exec(className)?.[1];
+    const shapes = rowShapes(graph, 0, graph.nodes.length, graph.lanes.length);
+    for (const shape of shapes) {
+      if (shape.className === 'revision-link') continue;
+      const colour = colourOf(shape.className);
+      assert.ok(colour !== undefined && Number(colour) < LANE_COLOURS, `${shape.className} has a lane colour`);
+      if (shape.type === 'circle')
+        assert.equal(colour === '0', graph.nodes[shape.seq].lane === 0, `dot of row ${shape.seq}: ${shape.className}`);
+    }
+    // The branches cycle through the colours other than the main line's, all of them before repeating.
+    const branchColours = graph.lanes.slice(1).map((lane) => laneColourClass(lane.index));
+    assert.ok(!branchColours.includes(laneColourClass(0)), branchColours.join(' '));
+    assert.equal(new Set(branchColours.slice(0, LANE_COLOURS - 1)).size, LANE_COLOURS - 1);
+    assert.equal(branchColours[LANE_COLOURS - 1], branchColours[0]);
+    // The export draws the same: the 7th branch's line is not in the main line's colour.
+    const svg = thoughtGraphSvg(graph);
+    const lines = [...svg.matchAll(/<path class="lane-line (lane-\d+)"/g)].map((match) => match[1]);
+    assert.equal(lines.filter((colour) => colour === 'lane-0').length, 1, `one main line: ${lines.join(' ')}`);
   });
 
   it('draws every row in a standalone SVG with the text made safe', () => {

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { ThinkingEngine } from '../../src/engine/engine';
+import type { SessionSnapshot } from '../../src/engine/model';
 import { exportSession } from '../../src/export/index';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import type { ThemeKind } from '../../src/shared/protocol';
@@ -113,6 +115,54 @@ describe('branch tree at its default view', () => {
     } finally {
       await explorer.close();
     }
+  });
+
+  it("shows a feedback mark as its icon in a 300 px sidebar (its words in the tooltip and the row's name), in words when wide", async () => {
+    const engine = new ThinkingEngine({ log: () => {} });
+    let id = '';
+    for (let n = 1; n <= 4; n++) {
+      const outcome = engine.process('marks', {
+        strategy: 'react',
+        thought: `Thought ${n}: compare the step timings of the last fast build with the first slow one`,
+        thoughtNumber: n,
+        totalThoughts: 6,
+        nextThoughtNeeded: true,
+      });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      id = outcome.reply.sessionId;
+      if (n === 3) assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 3, text: 'Not the timings.' }).ok);
+    }
+    const session = engine.getSession(id) as SessionSnapshot;
+    const markOn = async (width: number) => {
+      const explorer = await ExplorerPage.open(browser, { surface: width < 600 ? 'view' : 'panel', width, height: 900, theme: 'dark' });
+      try {
+        await explorer.send({ type: 'snapshot', mode: 'pinned', session: toSessionView(session) });
+        await explorer.showTab('branchTree');
+        await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="2"] .graph-mark');
+        if (width < 600) await explorer.screenshot('branch-tree-mark-sidebar');
+        return await explorer.page.evaluate(() => {
+          const row = document.querySelector<HTMLElement>('section.diagram-branchTree .graph-row[data-seq="2"]');
+          const mark = row?.querySelector<HTMLElement>('.graph-mark');
+          return {
+            markWidth: mark?.getBoundingClientRect().width ?? 0,
+            markText: mark?.innerText.trim() ?? '',
+            title: mark?.title ?? '',
+            name: row?.getAttribute('aria-label') ?? '',
+            textWidth: row?.querySelector('.row-text')?.getBoundingClientRect().width ?? 0,
+          };
+        });
+      } finally {
+        await explorer.close();
+      }
+    };
+    const narrow = await markOn(300);
+    assert.ok(narrow.markWidth <= 28, `the mark is its icon: ${narrow.markWidth} px, "${narrow.markText}"`);
+    assert.equal(narrow.markText, '');
+    assert.match(narrow.title, /^rejected, \w/);
+    assert.match(narrow.name, /feedback: rejected, /);
+    assert.ok(narrow.textWidth >= 95, `the thought's text keeps ${narrow.textWidth} px`);
+    const wide = await markOn(1400);
+    assert.ok(wide.markText.length > 3, `in a wide panel the mark has its words: "${wide.markText}"`);
   });
 
   it('gives the text the room: a wide pane shows more of each thought than a narrow one', async () => {

@@ -292,6 +292,63 @@ describe('exported HTML in Chromium', () => {
     }
   });
 
+  it("keeps every row's text inside its background, long tags and feedback marks included", async () => {
+    const engine = new ThinkingEngine({ log: () => {} });
+    let id = '';
+    const long = 'Hypothesis B: the new runner image moved the cache folder, so the restored cache lands where npm never looks for it';
+    const send = (args: Record<string, unknown>): void => {
+      const outcome = engine.process('row-width', { totalThoughts: 5, nextThoughtNeeded: true, ...args });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      id = outcome.reply.sessionId;
+    };
+    send({ thought: long, thoughtNumber: 1 });
+    send({ thought: long, thoughtNumber: 2 });
+    send({ thought: long, thoughtNumber: 3, branchFromThought: 2, branchId: 'runner-image-cache-location' });
+    assert.ok(engine.addFeedback(id, { kind: 'reject', thoughtNumber: 3, text: 'Not the cache.' }).ok);
+    send({ thought: long.toUpperCase(), thoughtNumber: 4, isRevision: true, revisesThought: 2 });
+    send({ thought: 'WWWWWWWWWW '.repeat(20), thoughtNumber: 5, nextThoughtNeeded: false });
+    const session = engine.getSession(id);
+    assert.ok(session);
+    const file = writeExport('row-width.html', await exportSession(session, 'html', { rendererPath: RENDERER }));
+    const { context, page } = await open(browser, file, false);
+    try {
+      const [src] = await page
+        .locator('#diagram-branchTree img.diagram-img')
+        .evaluateAll((images) => images.map((image) => image.getAttribute('src')));
+      assert.ok(typeof src === 'string' && src.startsWith('data:image/svg+xml;base64,'));
+      const svg = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8');
+      // The image's own SVG drawn inline, so its text can be measured (an <img> keeps its inside to itself).
+      await page.setContent(`<body style="margin:0;background:#fff">${svg}</body>`);
+      const rows = await page.evaluate(() => {
+        const background = document.querySelector('pattern rect') as SVGRectElement;
+        const right = background.x.baseVal.value + background.width.baseVal.value;
+        return [...document.querySelectorAll('g.node text')].map((text) => {
+          const box = (text as SVGTextElement).getBBox();
+          // What a clip path around the text leaves of it (getBBox does not apply clipping).
+          const clipId = /url\(#([^)]+)\)/.exec(text.closest('[clip-path]')?.getAttribute('clip-path') ?? '')?.[1];
+          const clip = clipId ? (document.getElementById(clipId)?.querySelector('rect') as SVGRectElement | null) : null;
+          const clipRight = clip ? clip.x.baseVal.value + clip.width.baseVal.value : Infinity;
+          return {
+            text: text.textContent ?? '',
+            overflow: box.x + box.width - right,
+            shownOverflow: Math.min(box.x + box.width, clipRight) - right,
+          };
+        });
+      });
+      assert.equal(rows.length, 5);
+      // Ordinary text, long tags and marks fit their background whole (the text shortened with "…" to make room);
+      // a line of the widest letters is cut at the background's edge.
+      for (const row of rows.slice(0, 4))
+        assert.ok(row.overflow <= 0, `"${row.text}" runs ${row.overflow.toFixed(0)} px past its background`);
+      for (const row of rows)
+        assert.ok(row.shownOverflow <= 0, `"${row.text}" shows ${row.shownOverflow.toFixed(0)} px past its background`);
+      assert.match(rows[2].text, /branch runner-image-cache-location from #2 .*… \[rejected, /);
+      await page.screenshot({ path: join(RESULTS, 'row-width.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws a 1,000-thought session whole: a row per thought, nothing folded, the stage graph by Mermaid', async () => {
     const engine = new ThinkingEngine({ log: () => {} });
     let id = '';

@@ -39,6 +39,10 @@ import { applyNavigationState, collectNavigationState, type NavigationState } fr
 import { SearchController } from '../search';
 import { restoreUiState, tabIndex, type UiState } from './uiState';
 import type { ExplorerHost } from './vscodeApi';
+import { ROW_HEIGHT } from '../../src/diagrams/thoughtGraphSvg';
+
+/** Rows at the bottom of a thought drawing's view that following the cards keeps on screen: the newest is among them. */
+const FOLLOWED_ROWS_KEPT = 2;
 
 export class ExplorerApp implements HostMessageHandler {
   private readonly ui: UiState;
@@ -346,7 +350,9 @@ export class ExplorerApp implements HostMessageHandler {
 
   /**
    * Scrolls the cards' own scroll area (the panel's card column; in the sidebar, the page) to thought `seq`'s card,
-   * clear of the sticky header and the steering box pinned under the cards: in the next frame.
+   * clear of the sticky header and the steering box pinned under the cards, in the next frame. Where the page is the
+   * scroller (the sidebar), the thought drawing shown above the cards wins: the page scrolls no further than keeps the
+   * drawing's newest row (at the bottom of its view while following) below the header, and scrolls back up to it if needed.
    */
   private scrollToCard(seq: number, behavior: ScrollBehavior): void {
     this.pendingCard = { seq, behavior };
@@ -374,7 +380,9 @@ export class ExplorerApp implements HostMessageHandler {
     const header = this.layout.header.element.getBoundingClientRect();
     const topInset = ownScroll ? 0 : Math.max(0, header.bottom);
     const bottomInset = this.feedback.element.hidden ? 0 : this.feedback.element.offsetHeight;
-    scrollIntoContainer(card, scroller, behavior, topInset, bottomInset);
+    const drawing = isThoughtDiagram(this.ui.activeTab) ? this.layout.graphs[this.ui.activeTab].element : undefined;
+    const maxDown = ownScroll || !drawing ? Infinity : drawing.getBoundingClientRect().bottom - FOLLOWED_ROWS_KEPT * ROW_HEIGHT - topInset;
+    scrollIntoContainer(card, scroller, behavior, topInset, bottomInset, maxDown);
     // Tests read which thought following last brought into view.
     column.dataset.followedSeq = String(seq);
   }

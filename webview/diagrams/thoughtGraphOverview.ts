@@ -4,7 +4,7 @@
 // Home/End the ends) whose value is the first thought in view. One SVG scaled to the strip's height: redrawn when the
 // shown rows change, never on scroll (the frame is one element moved).
 import type { ThoughtGraph } from '../../src/diagrams/thoughtGraph';
-import { LANE_COLOURS } from '../../src/diagrams/thoughtGraphSvg';
+import { laneColourClass } from '../../src/diagrams/thoughtGraphSvg';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Lanes with their own column in the strip; later ones share the last. */
@@ -83,7 +83,7 @@ export class ThoughtGraphOverview {
       // At least one row long, and a stroke that keeps its width when the strip is stretched: a one-thought branch
       // among 10,000 rows still shows as a tick.
       path.setAttribute('d', `M${x} ${lane.start}V${Math.min(lane.end, rows - 1) + 1}`);
-      path.setAttribute('class', `overview-lane lane-${lane.index % LANE_COLOURS}`);
+      path.setAttribute('class', `overview-lane ${laneColourClass(lane.index)}`);
       path.setAttribute('vector-effect', 'non-scaling-stroke');
       paths.push(path);
     }

@@ -3,7 +3,7 @@
 // of rows per frame when the person drags the scrollbar; making and dropping those elements each frame (and collecting
 // them later) cost more than the frame has, so each row keeps its elements and only their text and classes change.
 import { FEEDBACK_MARK_STATE_WORDS, type FeedbackMark, type FeedbackMarkKind, type ThoughtGraph } from '../../src/diagrams/thoughtGraph';
-import { markWords, ROW_HEIGHT, rowAccessibleName, rowTags } from '../../src/diagrams/thoughtGraphSvg';
+import { laneColourClass, markWords, ROW_HEIGHT, rowAccessibleName, rowTags } from '../../src/diagrams/thoughtGraphSvg';
 
 /** How a row is shown besides its thought: picked, a search hit, dimmed (the revision tab's bystanders). */
 export interface RowLook {
@@ -52,7 +52,7 @@ export function fillRow(
   const own = parts.get(row);
   if (!own) throw new Error('fillRow: not a row made by createRow');
   const node = graph.nodes[seq];
-  let className = `graph-row node kind-${node.kind} lane-${node.lane % 6}`;
+  let className = `graph-row node kind-${node.kind} ${laneColourClass(node.lane)}`;
   if (look.selected) className += ' selected-node';
   if (look.hit !== 'none') className += ' search-hit';
   if (look.hit === 'current') className += ' search-current';
@@ -100,7 +100,11 @@ function hiddenWords(count: number): string {
 function markChip(mark: FeedbackMark): HTMLElement {
   const chip = document.createElement('span');
   chip.className = `graph-mark mark-${mark.kind} state-${mark.state}`;
-  chip.append(markIcon(mark.kind), FEEDBACK_MARK_STATE_WORDS[mark.state]);
+  // The words give way to the icon in a narrow drawing (media/explorer.css); the tooltip and the row's name keep them.
+  const words = document.createElement('span');
+  words.className = 'mark-words';
+  words.textContent = FEEDBACK_MARK_STATE_WORDS[mark.state];
+  chip.append(markIcon(mark.kind), words);
   chip.title = mark.text === undefined ? markWords(mark) : `${markWords(mark)}: ${mark.text}`;
   return chip;
 }

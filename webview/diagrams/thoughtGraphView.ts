@@ -13,7 +13,7 @@ import {
   type FeedbackMarkState,
   type ThoughtGraph,
 } from '../../src/diagrams/thoughtGraph';
-import { graphWidth, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
+import { graphWidth, laneColourClass, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
 import { collapseLanes, collapsible, type ShownGraph } from '../../src/diagrams/thoughtGraphCollapse';
 import { createRow, fillRow, MARK_ICONS, markIcon, type RowLook } from './thoughtGraphRows';
 import { ThoughtGraphOverview } from './thoughtGraphOverview';
@@ -566,7 +566,7 @@ export class ThoughtGraphView {
       item.setAttribute('role', 'listitem');
       const chip = document.createElement('button');
       chip.type = 'button';
-      chip.className = `lane-chip lane-${lane.index % 6}`;
+      chip.className = `lane-chip ${laneColourClass(lane.index)}`;
       item.append(chip);
       const name = lane.branchId === undefined ? 'main' : lane.branchId;
       chip.textContent = `${name} · ${lane.size}`;

@@ -134,7 +134,8 @@ function isEditable(target: EventTarget | null): boolean {
 
 /**
  * Scrolls `element` into view inside `container` only (never the page around it), so following the newest card in
- * the panel's card column does not move the header or the diagrams. `topInset` keeps clear of a sticky header.
+ * the panel's card column does not move the header or the diagrams. `topInset` keeps clear of a sticky header;
+ * `maxDown` caps how far it scrolls down (negative: it scrolls up by that much), so something above stays in view.
  */
 export function scrollIntoContainer(
   element: HTMLElement,
@@ -142,6 +143,7 @@ export function scrollIntoContainer(
   behavior: ScrollBehavior,
   topInset = 0,
   bottomInset = 0,
+  maxDown = Infinity,
 ): void {
   const box = element.getBoundingClientRect();
   const area = container.getBoundingClientRect();
@@ -151,6 +153,7 @@ export function scrollIntoContainer(
   let delta = 0;
   if (box.bottom > bottom) delta = box.bottom - bottom;
   if (box.top + -delta < top) delta = box.top - top;
+  delta = Math.min(delta, maxDown);
   if (Math.abs(delta) < 1) return;
   container.scrollBy({ top: delta, behavior });
 }

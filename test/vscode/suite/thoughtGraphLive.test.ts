@@ -2,7 +2,8 @@
 // Code's own MCP client (an agent's turn: the next call goes out once the last thought is on screen), the Branches tab
 // of the editor panel and of the sidebar sampled after every thought through the test runner's webview driver. No row
 // drawn before moves, resizes or disappears while the session is live; the label size stays the same and at least
-// 12 px; the newest row is inside the drawing's view; the thought that ends the session moves nothing.
+// 12 px; the newest row is inside the drawing's view and on screen (the page's
+// scroll does not carry it away); the thought that ends the session moves nothing.
 //
 // The file name sorts after extension.test.ts on purpose: that suite asserts that the MCP server has not been started
 // yet when it begins, and the suites of one run share one window, loaded in file-name order.
@@ -23,6 +24,8 @@ interface GraphRow {
 interface GraphMeasure {
   rows: GraphRow[];
   newestInView: boolean;
+  /** The newest row is where a person sees it: inside the window, not under the sticky header or the steering box. */
+  newestOnScreen: boolean;
   overflow: number;
 }
 
@@ -100,6 +103,8 @@ suite('thought drawing in real VS Code: append-only while live', () => {
       for (const surface of ['panel', 'view'] as const) {
         const now = await measure(surface, index);
         assert.ok(now.newestInView, `${surface}: after thought ${index + 1} the newest row is in the drawing's view`);
+        // Following the newest card must not scroll the page (the sidebar's one scroller) past the drawing.
+        assert.ok(now.newestOnScreen, `${surface}: after thought ${index + 1} the newest row is on screen`);
         assert.ok(now.overflow <= 0, `${surface}: no sideways scroll (${now.overflow} px)`);
         for (const row of now.rows) {
           fontPx[surface] ??= row.fontPx;
