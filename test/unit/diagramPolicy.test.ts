@@ -3,10 +3,11 @@
 // live and in a replay, and how each drawing follows the newest thought or shows a pick.
 // The same rules applied to a page in real Chromium are in test/webview/liveView.test.ts and navigation.test.ts.
 import assert from 'node:assert/strict';
+import { diagramSnapshot } from './support/diagramSessions';
 import { describe, it } from 'node:test';
 import { DIAGRAM_KINDS, THOUGHT_DIAGRAM_KINDS } from '../../src/engine/browserSafe/diagramKinds';
 import { thoughtGraph } from '../../src/diagrams/thoughtGraph';
-import type { FeedbackRecord, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
+import type { FeedbackRecord, ThoughtRecord } from '../../src/engine/model';
 import {
   drawingOf,
   followAction,
@@ -31,26 +32,6 @@ function thoughts(count: number, first = 0, spec: Partial<ThoughtRecord> = {}): 
       ...spec,
     };
   });
-}
-
-function session(records: ThoughtRecord[], feedback: FeedbackRecord[] = [], status: 'live' | 'complete' = 'live'): SessionSnapshot {
-  return {
-    meta: {
-      id: 's',
-      strategy: 'react',
-      status,
-      createdAt: 0,
-      updatedAt: 0,
-      thoughtCount: records.length,
-      revisionCount: 0,
-      branchIds: [],
-      lastThoughtNumber: records.length,
-      totalThoughts: 9,
-    },
-    thoughts: records,
-    strategySwitches: [],
-    feedback,
-  };
 }
 
 const NOTE: FeedbackRecord = { id: 'n', kind: 'note', author: 'user', createdAt: 1, text: 'check the logs', thoughtNumber: 1 };
@@ -108,23 +89,23 @@ describe('diagram policy', () => {
 
   it('gives the thought drawings every row, the feedback marks and the live state outside a replay', () => {
     const records = thoughts(3);
-    const live = session(records, [NOTE]);
+    const live = diagramSnapshot(records, [NOTE]);
     const graph = thoughtGraph(records);
     const input = thoughtDrawingInput(live, graph, { active: false, position: 1 });
     assert.equal(input.graph, graph);
     assert.equal(input.limit, 3);
     assert.equal(input.live, true);
     assert.deepEqual(input.marks.get(0), [{ id: 'n', kind: 'note', state: 'waiting', text: 'check the logs' }]);
-    assert.equal(thoughtDrawingInput(session(records, [], 'complete'), graph, { active: false, position: 3 }).live, false);
+    assert.equal(thoughtDrawingInput(diagramSnapshot(records, [], 'complete'), graph, { active: false, position: 3 }).live, false);
   });
 
   it('gives a replay the rows up to its position, no marks and never live', () => {
     const records = thoughts(5);
-    const input = thoughtDrawingInput(session(records, [NOTE]), thoughtGraph(records), { active: true, position: 2 });
+    const input = thoughtDrawingInput(diagramSnapshot(records, [NOTE]), thoughtGraph(records), { active: true, position: 2 });
     assert.equal(input.limit, 2);
     assert.equal(input.marks.size, 0);
     assert.equal(input.live, false);
-    assert.equal(thoughtDrawingInput(session(records), thoughtGraph(records), { active: true, position: 9 }).limit, 5);
+    assert.equal(thoughtDrawingInput(diagramSnapshot(records), thoughtGraph(records), { active: true, position: 9 }).limit, 5);
   });
 
   it('follows the newest thought: the stage graph pans to the current stage, a thought drawing scrolls to its last row', () => {

@@ -2,8 +2,9 @@
 // handed out once, edges of the three kinds, feedback marks by kind and state, the same graph whether built whole or
 // one thought at a time, and shapes that never move for a row already drawn.
 import assert from 'node:assert/strict';
+import { diagramSnapshot, thoughtsFrom } from './support/diagramSessions';
 import { describe, it } from 'node:test';
-import type { FeedbackRecord, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
+import type { FeedbackRecord } from '../../src/engine/model';
 import { feedbackMarksBySeq, stageWords, thoughtGraph, ThoughtGraphBuilder } from '../../src/diagrams/thoughtGraph';
 import {
   LANE_COLOURS,
@@ -16,20 +17,8 @@ import {
   thoughtGraphSvgTiles,
 } from '../../src/diagrams/thoughtGraphSvg';
 
-function thoughts(specs: Partial<ThoughtRecord>[]): ThoughtRecord[] {
-  return specs.map((spec, seq) => ({
-    seq,
-    thought: `thought ${seq + 1}`,
-    thoughtNumber: seq + 1,
-    totalThoughts: specs.length,
-    nextThoughtNeeded: seq < specs.length - 1,
-    timestamp: seq * 1000,
-    ...spec,
-  }));
-}
-
 /** Main #1–#4, branch "alt" from #2 (#3 on it), a revision of #2 on the main line, main continues. */
-const SESSION = thoughts([
+const SESSION = thoughtsFrom([
   { stage: 'problem_reception' },
   { stage: 'initial_reasoning' },
   { branchId: 'alt', branchFromThought: 2, thoughtNumber: 3 },
@@ -37,26 +26,6 @@ const SESSION = thoughts([
   { thoughtNumber: 4, isRevision: true, revisesThought: 2 },
   { thoughtNumber: 5, stage: 'final_response' },
 ]);
-
-function snapshot(records: ThoughtRecord[], feedback: FeedbackRecord[] = [], status: 'live' | 'complete' = 'live'): SessionSnapshot {
-  return {
-    meta: {
-      id: 's',
-      strategy: 'react',
-      status,
-      createdAt: 0,
-      updatedAt: 0,
-      thoughtCount: records.length,
-      revisionCount: 0,
-      branchIds: [],
-      lastThoughtNumber: 0,
-      totalThoughts: 0,
-    },
-    thoughts: records,
-    strategySwitches: [],
-    feedback,
-  };
-}
 
 describe('thought graph', () => {
   it('gives each line its lane, each thought its kind, and links next, branch and revision', () => {
@@ -95,7 +64,7 @@ describe('thought graph', () => {
   });
 
   it('names a fork or revision the session does not hold in words, never dropping the thought', () => {
-    const graph = thoughtGraph(thoughts([{}, { branchId: 'x', branchFromThought: 40 }, { isRevision: true, revisesThought: 99 }]));
+    const graph = thoughtGraph(thoughtsFrom([{}, { branchId: 'x', branchFromThought: 40 }, { isRevision: true, revisesThought: 99 }]));
     assert.equal(graph.nodes[1].dangling, 40);
     assert.deepEqual(rowTags(graph.nodes[1], graph), ['branch x from #40']);
     assert.deepEqual(rowTags(graph.nodes[2], graph), ['revises #99 (not in this session)', 'final']);
@@ -146,12 +115,12 @@ describe('thought graph', () => {
       },
       { id: 'e', kind: 'branch', author: 'user', createdAt: 2500, thoughtNumber: 3, deliveredAt: 2600, deliveredWithSeq: 2 },
     ];
-    const marks = feedbackMarksBySeq(snapshot(SESSION, feedback));
+    const marks = feedbackMarksBySeq(diagramSnapshot(SESSION, feedback));
     assert.deepEqual(marks.get(0), [{ id: 'n', kind: 'note', state: 'waiting', text: 'check the logs' }]);
     assert.deepEqual(marks.get(1), [{ id: 'r', kind: 'reject', state: 'applied' }]);
     assert.deepEqual(marks.get(4), [{ id: 'r', kind: 'reject', state: 'applied' }]);
     assert.deepEqual(marks.get(2), [{ id: 'e', kind: 'explore', state: 'not-acted-on' }], 'three thoughts passed');
-    const ended = feedbackMarksBySeq(snapshot(SESSION, feedback, 'complete'));
+    const ended = feedbackMarksBySeq(diagramSnapshot(SESSION, feedback, 'complete'));
     assert.equal(ended.get(0)?.[0].state, 'not-acted-on', 'never delivered before the end');
     const graph = thoughtGraph(SESSION);
     assert.equal(
@@ -162,7 +131,7 @@ describe('thought graph', () => {
 
   it("never gives a branch the main line's colour, however many branches there are", () => {
     // Twelve branches, each forked from #1 (lanes 1 to 12), then the main line goes on.
-    const many = thoughts([
+    const many = thoughtsFrom([
       {},
       ...Array.from({ length: 12 }, (_, index) => ({ branchId: `b${index + 1}`, branchFromThought: 1, thoughtNumber: 2 })),
       { thoughtNumber: 2 },
@@ -190,7 +159,7 @@ describe('thought graph', () => {
   });
 
   it('draws every row in a standalone SVG with the text made safe', () => {
-    const hostile = thoughts([{ thought: '<img src=x onerror=alert(1)> & "quotes"' }, { thought: 'second' }]);
+    const hostile = thoughtsFrom([{ thought: '<img src=x onerror=alert(1)> & "quotes"' }, { thought: 'second' }]);
     const svg = thoughtGraphSvg(thoughtGraph(hostile));
     assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     assert.doesNotMatch(svg, /<img/);
@@ -200,7 +169,7 @@ describe('thought graph', () => {
   });
 
   it('tiles a long drawing into images of consecutive rows that stack into the whole one', () => {
-    const long = thoughts(
+    const long = thoughtsFrom(
       Array.from({ length: 23 }, (_, seq) =>
         seq === 12 ? { branchId: 'alt', branchFromThought: 3 } : seq === 20 ? { isRevision: true, revisesThought: 2 } : {},
       ),

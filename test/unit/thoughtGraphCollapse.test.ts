@@ -2,27 +2,15 @@
 // thought's row, its other thoughts map to that row, the rows after move up, links into the hidden thoughts land on the
 // branch's row, the main line never collapses, and a replay's position counts shown rows.
 import assert from 'node:assert/strict';
+import { thoughtsFrom } from './support/diagramSessions';
 import { describe, it } from 'node:test';
-import type { ThoughtRecord } from '../../src/engine/model';
 import { thoughtGraph } from '../../src/diagrams/thoughtGraph';
 import { collapseLanes } from '../../src/diagrams/thoughtGraphCollapse';
 import { rowShapes } from '../../src/diagrams/thoughtGraphSvg';
 
-function thoughts(specs: Partial<ThoughtRecord>[]): ThoughtRecord[] {
-  return specs.map((spec, seq) => ({
-    seq,
-    thought: `thought ${seq + 1}`,
-    thoughtNumber: seq + 1,
-    totalThoughts: specs.length,
-    nextThoughtNeeded: seq < specs.length - 1,
-    timestamp: seq * 1000,
-    ...spec,
-  }));
-}
-
 /** Main #1–#2; branch "alt" from #2 with three thoughts; "sub" from alt's second; a revision of alt's third; main. */
 const GRAPH = thoughtGraph(
-  thoughts([
+  thoughtsFrom([
     {},
     {},
     { branchId: 'alt', branchFromThought: 2 },

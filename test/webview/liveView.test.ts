@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { stageNodeId } from '../../src/diagrams/stageGraph';
-import type { SessionMeta, SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
+import type { SessionSnapshot, ThoughtRecord } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import type { ThemeKind } from '../../src/shared/protocol';
 import { ExplorerPage, cardCount, drawnNodeIds, launchChromium } from './support/explorerPage';
-import { demoSession, reactSession } from './support/sessions';
+import { demoSession, reactSession, metaAfter } from './support/sessions';
 
 let browser: Browser;
 
@@ -23,16 +23,6 @@ after(async () => {
 });
 
 /** The session's meta as the host sends it after `count` thoughts: live until the last one. */
-function metaAfter(full: SessionSnapshot, count: number): SessionMeta {
-  const last = full.thoughts[count - 1];
-  return {
-    ...full.meta,
-    status: count < full.thoughts.length ? 'live' : full.meta.status,
-    stage: last.stage,
-    thoughtCount: count,
-    lastThoughtNumber: last.thoughtNumber,
-  };
-}
 
 async function openLive(full: SessionSnapshot, shown: number, theme: ThemeKind = 'dark'): Promise<ExplorerPage> {
   const explorer = await ExplorerPage.open(browser, { surface: 'panel', width: 1400, height: 900, theme });

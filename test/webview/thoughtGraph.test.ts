@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import type { SessionMeta, SessionSnapshot } from '../../src/engine/model';
+import type { SessionSnapshot } from '../../src/engine/model';
 import { toSessionView } from '../../src/extension/explorer/sessionView';
 import type { ExplorerSurface } from '../../src/extension/explorer/explorerHtml';
 import { ExplorerPage, launchChromium } from './support/explorerPage';
-import { demoSession, reactSession } from './support/sessions';
+import { demoSession, reactSession, metaAfter } from './support/sessions';
 import { waitFor } from '../support/waitFor';
 
 let browser: Browser;
@@ -23,17 +23,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-function metaAfter(full: SessionSnapshot, count: number): SessionMeta {
-  const last = full.thoughts[count - 1];
-  return {
-    ...full.meta,
-    status: count < full.thoughts.length ? 'live' : full.meta.status,
-    stage: last.stage,
-    thoughtCount: count,
-    lastThoughtNumber: last.thoughtNumber,
-  };
-}
 
 interface RowSample {
   seq: number;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ThinkingEngine } from '../../../src/engine/engine';
-import type { SessionSnapshot } from '../../../src/engine/model';
+import type { SessionMeta, SessionSnapshot } from '../../../src/engine/model';
 
 /** The ReAct loop after its two opening stages; evaluation_checkpoint goes back to action_planning. */
 const REACT_LOOP = ['action_planning', 'action_execution', 'observation_reception', 'reasoning_update', 'evaluation_checkpoint'];
@@ -146,4 +146,16 @@ export async function demoSession(sessionId = 'demo'): Promise<SessionSnapshot> 
   const snapshot = engine.getSession(sessionId);
   if (!snapshot) throw new Error('demo session missing');
   return structuredClone(snapshot);
+}
+
+/** The meta of a session's first `count` thoughts, as a live session shows it while it grows to `full`. */
+export function metaAfter(full: SessionSnapshot, count: number): SessionMeta {
+  const last = full.thoughts[count - 1];
+  return {
+    ...full.meta,
+    status: count < full.thoughts.length ? 'live' : full.meta.status,
+    stage: last.stage,
+    thoughtCount: count,
+    lastThoughtNumber: last.thoughtNumber,
+  };
 }
