@@ -31,11 +31,6 @@ export class SnapshotConfirmation {
     this.timers = options.timers ?? REAL_TIMERS;
   }
 
-  /** Whether a snapshot sent is not yet seen on the page. */
-  get pending(): boolean {
-    return this.awaited !== undefined;
-  }
-
   /** A snapshot of `sessionId` was posted, after `resends` earlier posts of it that the page did not confirm. */
   sent(sessionId: string | undefined, resends = 0): void {
     this.cancel();
