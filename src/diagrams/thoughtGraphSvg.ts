@@ -44,8 +44,13 @@ function rowCentre(row: number): number {
   return row * ROW_HEIGHT + ROW_HEIGHT / 2;
 }
 
-export type GraphShape =
-  { type: 'path'; d: string; className: string } | { type: 'circle'; cx: number; cy: number; r: number; className: string; seq: number };
+/**
+ * A shape of the drawing. `key` names what it draws (a lane's line, a fork, a revision's link, a row's dot), the same
+ * for every window of rows that holds it, so a drawing that moves its window can keep the element that drew it.
+ */
+export type GraphShape = { key: string } & (
+  { type: 'path'; d: string; className: string } | { type: 'circle'; cx: number; cy: number; r: number; className: string; seq: number }
+);
 
 /** CSS classes of a thought's dot: its kind, its lane's colour, final. */
 export function dotClass(node: ThoughtGraphNode): string {
@@ -86,13 +91,19 @@ export function rowShapes(graph: ThoughtGraph, from: number, to: number, lanesSh
       const forkX = laneX(graph.nodes[lane.start].lane, lanesShown);
       const y = rowCentre(lane.start);
       const bottom = top(lane.start + 1);
-      shapes.push({ type: 'path', d: `M${forkX} ${y} C${forkX} ${bottom},${x} ${y},${x} ${bottom}`, className: colour });
+      shapes.push({
+        key: `fork ${lane.index}`,
+        type: 'path',
+        d: `M${forkX} ${y} C${forkX} ${bottom},${x} ${y},${x} ${bottom}`,
+        className: colour,
+      });
     }
     // The straight part, as one segment over the rows in range: from the first dot's centre to the last dot's centre.
     const forked = lane.start !== lane.first;
     const lineTop = forked ? (lo === lane.start ? top(lane.start + 1) : top(lo)) : Math.max(top(lo), rowCentre(lane.first));
     const lineBottom = Math.min(top(hi + 1), rowCentre(end));
-    if (lineBottom > lineTop) shapes.push({ type: 'path', d: `M${x} ${lineTop}V${lineBottom}`, className: colour });
+    if (lineBottom > lineTop)
+      shapes.push({ key: `lane ${lane.index}`, type: 'path', d: `M${x} ${lineTop}V${lineBottom}`, className: colour });
   }
   const gutter = laneX(lanesShown - 1, lanesShown) + GRAPH_PAD;
   for (const edge of graph.edges) {
@@ -104,11 +115,12 @@ export function rowShapes(graph: ThoughtGraph, from: number, to: number, lanesSh
     const x2 = laneX(graph.nodes[lower].lane, lanesShown) + DOT_RADIUS;
     const y1 = rowCentre(upper);
     const y2 = rowCentre(lower);
-    shapes.push({ type: 'path', d: `M${x2} ${y2}H${gutter}V${y1}H${x1}`, className: 'revision-link' });
+    shapes.push({ key: `revision ${edge.from}`, type: 'path', d: `M${x2} ${y2}H${gutter}V${y1}H${x1}`, className: 'revision-link' });
   }
   for (let row = from; row < last; row++) {
     const node = graph.nodes[row];
     shapes.push({
+      key: `dot ${row}`,
       type: 'circle',
       cx: laneX(node.lane, lanesShown),
       cy: rowCentre(row),

@@ -37,13 +37,17 @@ async function openDemo(surface: ExplorerSurface, width: number, height: number,
 }
 
 interface RowBox {
+  seq: number;
   text: string;
   fontPx: number;
   inside: boolean;
   textWidth: number;
 }
 
-/** Every row of the branch tree in the DOM: its text, font size, whether it is inside the canvas, its text's width. */
+/**
+ * Every row of the branch tree in the DOM: its text, font size, whether it is inside the canvas, and how much of its
+ * thought's text shows: the text's width up to where the row's line ends (its padding, or a mark floated at its end).
+ */
 async function rowBoxes(explorer: ExplorerPage): Promise<RowBox[]> {
   return explorer.page.evaluate(() => {
     const canvas = document.querySelector<HTMLElement>('section.diagram-branchTree .diagram-canvas');
@@ -52,7 +56,11 @@ async function rowBoxes(explorer: ExplorerPage): Promise<RowBox[]> {
     return [...canvas.querySelectorAll<HTMLElement>('.graph-row')].map((row) => {
       const box = row.getBoundingClientRect();
       const text = row.querySelector<HTMLElement>('.row-text');
+      let lineEnd = box.right - Number.parseFloat(getComputedStyle(row).paddingRight);
+      for (const mark of row.querySelectorAll('.graph-mark')) lineEnd = Math.min(lineEnd, mark.getBoundingClientRect().left);
+      const textBox = text?.getBoundingClientRect();
       return {
+        seq: Number(row.dataset.seq),
         text: row.textContent ?? '',
         fontPx: Number.parseFloat(getComputedStyle(text ?? row).fontSize),
         inside:
@@ -61,7 +69,7 @@ async function rowBoxes(explorer: ExplorerPage): Promise<RowBox[]> {
           box.right <= view.right + 0.5 &&
           box.top >= view.top - 0.5 &&
           box.bottom <= view.bottom + 0.5,
-        textWidth: text?.getBoundingClientRect().width ?? 0,
+        textWidth: textBox === undefined ? 0 : Math.max(0, Math.min(textBox.right, lineEnd) - textBox.left),
       };
     });
   });
@@ -140,17 +148,17 @@ describe('branch tree at its default view', () => {
         await explorer.showTab('branchTree');
         await explorer.waitForDiagram('branchTree', '.graph-row[data-seq="2"] .graph-mark');
         if (width < 600) await explorer.screenshot('branch-tree-mark-sidebar');
-        return await explorer.page.evaluate(() => {
+        const mark = await explorer.page.evaluate(() => {
           const row = document.querySelector<HTMLElement>('section.diagram-branchTree .graph-row[data-seq="2"]');
-          const mark = row?.querySelector<HTMLElement>('.graph-mark');
+          const chip = row?.querySelector<HTMLElement>('.graph-mark');
           return {
-            markWidth: mark?.getBoundingClientRect().width ?? 0,
-            markText: mark?.innerText.trim() ?? '',
-            title: mark?.title ?? '',
+            markWidth: chip?.getBoundingClientRect().width ?? 0,
+            markText: chip?.innerText.trim() ?? '',
+            title: chip?.title ?? '',
             name: row?.getAttribute('aria-label') ?? '',
-            textWidth: row?.querySelector('.row-text')?.getBoundingClientRect().width ?? 0,
           };
         });
+        return { ...mark, textWidth: (await rowBoxes(explorer)).find((row) => row.seq === 2)?.textWidth ?? 0 };
       } finally {
         await explorer.close();
       }

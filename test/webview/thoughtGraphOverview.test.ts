@@ -58,19 +58,25 @@ function branchySession(count: number, sessionId: string): SessionSnapshot {
 
 /** Seq and top (in the drawing) of every row in the DOM. */
 async function rowTops(explorer: ExplorerPage): Promise<Map<number, number>> {
-  const rows = await explorer.page.$$eval(`${TREE} .graph-row`, (elements) =>
-    elements.map((row) => [Number((row as HTMLElement).dataset.seq), (row as HTMLElement).offsetTop] as const),
-  );
+  const rows = await explorer.page.$eval(`${TREE} .graph-canvas`, (canvas) => {
+    const view = canvas.getBoundingClientRect();
+    return [...canvas.querySelectorAll<HTMLElement>('.graph-row')].map(
+      (row) => [Number(row.dataset.seq), row.getBoundingClientRect().top - view.top + canvas.scrollTop] as const,
+    );
+  });
   return new Map(rows);
 }
 
 /** The first thought (seq) whose row is in the canvas's visible part. */
 async function firstInView(explorer: ExplorerPage): Promise<number> {
   return explorer.page.$eval(`${TREE} .graph-canvas`, (canvas) => {
-    const top = (canvas as HTMLElement).scrollTop;
-    const rows = [...canvas.querySelectorAll<HTMLElement>('.graph-row')].filter((row) => row.offsetTop >= top);
-    rows.sort((a, b) => a.offsetTop - b.offsetTop);
-    return Number(rows[0]?.dataset.seq ?? -1);
+    // Where each row is drawn (rows are placed by a transform, so offsetTop does not say it).
+    const view = canvas.getBoundingClientRect();
+    const rows = [...canvas.querySelectorAll<HTMLElement>('.graph-row')]
+      .map((row) => ({ seq: Number(row.dataset.seq), top: row.getBoundingClientRect().top - view.top }))
+      .filter((row) => row.top >= -0.5);
+    rows.sort((a, b) => a.top - b.top);
+    return rows[0]?.seq ?? -1;
   });
 }
 

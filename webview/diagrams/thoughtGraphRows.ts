@@ -3,6 +3,7 @@
 // of rows per frame when the person drags the scrollbar; making and dropping those elements each frame (and collecting
 // them later) cost more than the frame has, so each row keeps its elements and only their text and classes change.
 import { FEEDBACK_MARK_STATE_WORDS, type FeedbackMark, type FeedbackMarkKind, type ThoughtGraph } from '../../src/diagrams/thoughtGraph';
+import { shortened, shortenedLine } from '../../src/engine/browserSafe/textCut';
 import { laneColourClass, markWords, ROW_HEIGHT, rowAccessibleName, rowTags } from '../../src/diagrams/thoughtGraphSvg';
 
 /** How a row is shown besides its thought: picked, a search hit, dimmed (the revision tab's bystanders). */
@@ -12,33 +13,74 @@ export interface RowLook {
   dim: boolean;
 }
 
-/** A row's parts, kept with it so that refilling it touches no other element. */
+/** A row's parts and what they show, kept with it so that refilling it touches only what differs. */
 interface RowParts {
-  number: HTMLElement;
-  tags: HTMLElement[];
-  text: HTMLElement;
+  numberHolder: HTMLElement;
+  number: Text;
+  tags: { chip: HTMLElement; text: Text }[];
+  textHolder: HTMLElement;
+  text: Text;
   marks: HTMLElement[];
   /** The marks as shown, so a row whose marks are the same keeps its chips. */
   marksKey: string;
+  /** What the row shows as one string (the caller's): a row whose version is unchanged is not refilled. */
+  version: string;
+  seq: number;
+  className: string;
+  place: number;
+  name: string;
 }
 
 const parts = new WeakMap<HTMLElement, RowParts>();
+
+/**
+ * A row's text is cut here (its accessible name and the thought's card keep more): 500 characters fill a row some 3,000
+ * px wide, and a thought of thousands would be shaped whole for every row that shows it, then clipped by the ellipsis.
+ */
+const ROW_TEXT_MAX = 500;
+/** A tag is cut here (a branch's name can be long); the row's accessible name keeps it whole. */
+const TAG_MAX = 40;
 
 /** A new, empty row: a button in the drawing's roving tab order. */
 export function createRow(): HTMLElement {
   const row = document.createElement('div');
   row.setAttribute('role', 'button');
   row.tabIndex = -1;
-  const number = document.createElement('span');
-  number.className = 'row-number';
-  const text = document.createElement('span');
-  text.className = 'row-text';
-  row.append(number, text);
-  parts.set(row, { number, tags: [], text, marks: [], marksKey: '' });
+  const numberHolder = document.createElement('span');
+  numberHolder.className = 'row-number';
+  const number = numberHolder.appendChild(document.createTextNode(''));
+  const textHolder = document.createElement('span');
+  textHolder.className = 'row-text';
+  const text = textHolder.appendChild(document.createTextNode(''));
+  row.append(numberHolder, textHolder);
+  parts.set(row, {
+    numberHolder,
+    number,
+    tags: [],
+    textHolder,
+    text,
+    marks: [],
+    marksKey: '',
+    version: '',
+    seq: -1,
+    className: '',
+    place: -1,
+    name: '',
+  });
   return row;
 }
 
-/** Fills `row` (new or reused) with thought `seq`: its place, classes, accessible name, number, tags, text and marks. */
+/** What row `row` was last filled with (`fillRow`'s `version`); '' for a new row. */
+export function rowVersion(row: HTMLElement): string {
+  return parts.get(row)?.version ?? '';
+}
+
+/**
+ * Fills `row` (new or reused) with thought `seq`: its place, classes, accessible name, number, tags, text and marks.
+ * Only what differs from what the row showed is written: dragging the scrollbar of a 10,000-thought session refills a
+ * screen of rows every frame, and each write is work for the page (an attribute change is a DOM mutation; new text in
+ * the same Text node is laid out in place, where new text content would replace the node).
+ */
 export function fillRow(
   row: HTMLElement,
   graph: ThoughtGraph,
@@ -51,6 +93,7 @@ export function fillRow(
 ): void {
   const own = parts.get(row);
   if (!own) throw new Error('fillRow: not a row made by createRow');
+  own.version = version;
   const node = graph.nodes[seq];
   let className = `graph-row node kind-${node.kind} ${laneColourClass(node.lane)}`;
   if (look.selected) className += ' selected-node';
@@ -58,39 +101,53 @@ export function fillRow(
   if (look.hit === 'current') className += ' search-current';
   if (node.final) className += ' final';
   if (look.dim) className += ' dim';
-  row.className = className;
-  row.dataset.nodeId = node.id;
-  row.dataset.id = node.id;
-  row.dataset.seq = String(seq);
-  row.dataset.version = version;
-  row.style.top = `${where.place * ROW_HEIGHT}px`;
+  if (own.className !== className) row.className = own.className = className;
+  if (own.seq !== seq) {
+    own.seq = seq;
+    row.dataset.nodeId = node.id;
+    row.dataset.id = node.id;
+    row.dataset.seq = String(seq);
+  }
+  if (own.place !== where.place) {
+    own.place = where.place;
+    // Placed by a transform, not `top`: a transform is applied after layout, so moving a row lays nothing out again.
+    row.style.transform = `translateY(${where.place * ROW_HEIGHT}px)`;
+  }
   const folded = where.hiddenUnder > 0 ? `; branch collapsed, ${hiddenWords(where.hiddenUnder)}` : '';
-  row.setAttribute('aria-label', `${rowAccessibleName(node, graph, rowMarks)}${folded}`);
-  own.number.textContent = `#${node.thoughtNumber}`;
+  const name = `${rowAccessibleName(node, graph, rowMarks)}${folded}`;
+  if (own.name !== name) row.setAttribute('aria-label', (own.name = name));
+  setText(own.number, `#${node.thoughtNumber}`);
 
   const tags = rowTags(node, graph);
   if (where.hiddenUnder > 0) tags.push(`+${hiddenWords(where.hiddenUnder)}`);
   // Chips are added or dropped only when the count changes (rare: most rows have their stage and nothing else).
   while (own.tags.length < tags.length) {
     const chip = document.createElement('span');
-    own.text.before(chip);
-    own.tags.push(chip);
+    const text = chip.appendChild(document.createTextNode(''));
+    own.textHolder.before(chip);
+    own.tags.push({ chip, text });
   }
-  while (own.tags.length > tags.length) own.tags.pop()?.remove();
+  while (own.tags.length > tags.length) own.tags.pop()?.chip.remove();
   tags.forEach((tag, index) => {
-    const chip = own.tags[index];
-    chip.className = tag === 'final' ? 'row-tag row-final' : tag.startsWith('+') ? 'row-tag row-folded' : 'row-tag';
-    chip.textContent = tag;
+    const { chip, text } = own.tags[index];
+    const chipClass = tag === 'final' ? 'row-tag row-final' : tag.startsWith('+') ? 'row-tag row-folded' : 'row-tag';
+    if (chip.className !== chipClass) chip.className = chipClass;
+    setText(text, shortened(tag, TAG_MAX));
   });
-  own.text.textContent = node.text.replace(/\s+/g, ' ').trim();
+  setText(own.text, shortenedLine(node.text, ROW_TEXT_MAX));
 
   const marksKey = rowMarks.map((mark) => `${mark.kind}\u0000${mark.state}\u0000${mark.text ?? ''}`).join('\u0001');
   if (marksKey !== own.marksKey) {
     for (const chip of own.marks) chip.remove();
     own.marks = rowMarks.map(markChip);
-    row.append(...own.marks);
+    // First in the row: a float takes its place at the right end of the line only when it comes before the text.
+    own.numberHolder.before(...own.marks);
     own.marksKey = marksKey;
   }
+}
+
+function setText(node: Text, value: string): void {
+  if (node.data !== value) node.data = value;
 }
 
 function hiddenWords(count: number): string {

@@ -15,10 +15,10 @@ import {
 } from '../../src/diagrams/thoughtGraph';
 import { graphWidth, laneColourClass, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
 import { collapseLanes, collapsible, type ShownGraph } from '../../src/diagrams/thoughtGraphCollapse';
-import { createRow, fillRow, MARK_ICONS, markIcon, type RowLook } from './thoughtGraphRows';
+import { ThoughtGraphLines } from './thoughtGraphLines';
+import { createRow, fillRow, MARK_ICONS, markIcon, rowVersion, type RowLook } from './thoughtGraphRows';
 import { ThoughtGraphOverview } from './thoughtGraphOverview';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Rows drawn above and below the visible ones, so a scroll of a few rows shows drawn rows before the next frame. */
 const OVERSCAN = 8;
 /** Lane chips in the overview before the rest are summed up. */
@@ -52,7 +52,7 @@ export class ThoughtGraphView {
   /** The scroll area; named `diagram-canvas` like the other diagrams' (tests and styles find it so). */
   readonly canvas: HTMLElement;
   private readonly spacer: HTMLElement;
-  private readonly lines: SVGSVGElement;
+  private readonly lines = new ThoughtGraphLines();
   private readonly overview: HTMLElement;
   private content: ThoughtGraphContent | undefined;
   /** The strip beside the rows that shows the whole session and moves the view (webview/thoughtGraphOverview.ts). */
@@ -116,10 +116,7 @@ export class ThoughtGraphView {
     );
     this.spacer = document.createElement('div');
     this.spacer.className = 'graph-spacer';
-    this.lines = document.createElementNS(SVG_NS, 'svg');
-    this.lines.classList.add('graph-lines');
-    this.lines.setAttribute('aria-hidden', 'true');
-    this.spacer.append(this.lines);
+    this.spacer.append(this.lines.element);
     this.canvas.append(this.spacer);
     this.minimap = new ThoughtGraphOverview({
       onJump: (row) => {
@@ -374,7 +371,9 @@ export class ThoughtGraphView {
     // drawing more in advance only costs that frame; the extra rows come with the next small scroll.
     const overscan = Math.abs(scrollTop - drawn.scrollTop) > OVERSCAN * ROW_HEIGHT ? 1 : OVERSCAN;
     const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - overscan);
-    const to = Math.min(limit, Math.ceil((scrollTop + height) / ROW_HEIGHT) + overscan);
+    // As many rows as a screen can touch, however its first row is cut: a window whose size went up and down by a row
+    // with the scroll offset's fraction removed a row in one frame and built one in the next.
+    const to = Math.min(limit, from + Math.ceil(height / ROW_HEIGHT) + 1 + 2 * overscan);
     if (
       drawn.from === from &&
       drawn.to === to &&
@@ -390,27 +389,13 @@ export class ThoughtGraphView {
     // Set only when it changes: a custom property on the section restyles every row under it.
     if (!sameGeometry) this.element.style.setProperty('--graph-width', `${textLeft}px`);
 
-    // Lines: one SVG over the drawn rows, its viewBox the rows' part of the whole drawing.
-    const top = from * ROW_HEIGHT;
-    const svgHeight = Math.max(0, to - from) * ROW_HEIGHT;
-    this.lines.setAttribute('width', String(textLeft));
-    this.lines.setAttribute('height', String(svgHeight));
-    this.lines.setAttribute('viewBox', `0 ${top} ${textLeft} ${svgHeight}`);
-    this.lines.style.top = `${top}px`;
-    const shapes: SVGElement[] = [];
-    for (const shape of rowShapes(shown.graph, from, to, lanesShown, limit)) {
-      const element = document.createElementNS(SVG_NS, shape.type);
-      element.setAttribute('class', shape.className);
-      if (shape.type === 'path') element.setAttribute('d', shape.d);
-      else {
-        element.setAttribute('cx', String(shape.cx));
-        element.setAttribute('cy', String(shape.cy));
-        element.setAttribute('r', String(shape.r));
-        if (shown.seqAt(shape.seq) === this.selected) element.classList.add('selected');
-      }
-      shapes.push(element);
-    }
-    this.lines.replaceChildren(...shapes);
+    // Lines: the drawn rows' lanes, links and dots, in one SVG as tall as the drawing (webview/thoughtGraphLines.ts).
+    this.lines.draw(
+      rowShapes(shown.graph, from, to, lanesShown, limit),
+      textLeft,
+      this.spacerHeight,
+      (row) => shown.seqAt(row) === this.selected,
+    );
 
     // Rows: a kept row is refilled only when its content changed; rows leaving the window take the entering rows'
     // thoughts (webview/thoughtGraphRows.ts), all but the focused one, which keeps its element until it is removed.
@@ -428,7 +413,7 @@ export class ThoughtGraphView {
       let row = this.rows.get(seq);
       const hiddenUnder = shown.hiddenUnder(place);
       const version = `${this.rowVersion(seq, marks)}|${place}|${hiddenUnder}`;
-      if (row && sameGeometry && row.dataset.version === version) {
+      if (row && sameGeometry && rowVersion(row) === version) {
         next.set(seq, row);
         continue;
       }
@@ -477,7 +462,10 @@ export class ThoughtGraphView {
 
   private updateTabStops(): void {
     const target = this.current ?? this.rows.keys().next().value;
-    for (const [seq, row] of this.rows) row.tabIndex = seq === target ? 0 : -1;
+    for (const [seq, row] of this.rows) {
+      const tabIndex = seq === target ? 0 : -1;
+      if (row.tabIndex !== tabIndex) row.tabIndex = tabIndex;
+    }
   }
 
   private onKey(event: KeyboardEvent): void {
