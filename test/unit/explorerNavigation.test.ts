@@ -198,15 +198,27 @@ describe('saved navigation state', () => {
       views: { branchTree: { mode: 'free', scale: 2, x: -10, y: 5 }, stageGraph: { mode: 'zoomy', scale: 1, x: 0, y: 0 }, nope: {} },
       scroll: { branchTree: 520, revisionChain: -4, stageGraph: 10 },
       focusedNode: { branchTree: 't12', revisionChain: '<img src=x>' },
+      collapsed: {
+        branchTree: { sessionId: 'abc', lanes: [2, 0, -1, 1.5, '3', 5] },
+        revisionChain: { sessionId: 'x'.repeat(201), lanes: [1] },
+        stageGraph: { sessionId: 'abc', lanes: [1] },
+      },
       search: 'stage:critique',
     });
     assert.deepEqual(state, {
       views: { branchTree: { mode: 'free', scale: 2, x: -10, y: 5 } },
       scroll: { branchTree: 520 },
       focusedNode: { branchTree: 't12' },
+      collapsed: { branchTree: { sessionId: 'abc', lanes: [2, 5] } },
       search: 'stage:critique',
     });
-    assert.deepEqual(readNavigationState('garbage'), { views: {}, scroll: {}, focusedNode: {}, search: '' });
+    assert.deepEqual(readNavigationState('garbage'), { views: {}, scroll: {}, focusedNode: {}, collapsed: {}, search: '' });
+    assert.deepEqual(readNavigationState({ collapsed: { branchTree: { sessionId: 'abc', lanes: [0] } } }).collapsed, {});
+    assert.equal(
+      readNavigationState({ collapsed: { branchTree: { sessionId: 'abc', lanes: Array.from({ length: 5_000 }, (_, i) => i + 1) } } })
+        .collapsed.branchTree?.lanes.length,
+      1_000,
+    );
     assert.equal(readNavigationState({ views: { branchTree: { mode: 'fit', scale: 1e9, x: 0, y: 0 } } }).views.branchTree?.scale, 4);
   });
 

@@ -2,7 +2,8 @@
 // src/diagrams/thoughtGraphCollapse.ts) in real Chromium, used as a person would: a click and a drag on the strip move
 // the view of a 10,000-thought session there, its keys reach the end; a branch collapses only when the person asks
 // (its chip's toggle or the - key on one of its rows), the rows after it move up and come back when it is expanded, a
-// thought arriving on a collapsed branch leaves it collapsed. Screenshots (panel, 300-px sidebar; dark and light) go to
+// thought arriving on a collapsed branch leaves it collapsed, and a collapsed branch is kept when its session's snapshot
+// comes again and across a reload. Screenshots (panel, 300-px sidebar; dark and light) go to
 // test-results/webview/.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +26,11 @@ after(async () => {
 
 const STAGES = ['action_planning', 'action_execution', 'observation_reception', 'reasoning_update', 'evaluation_checkpoint'];
 const TREE = 'section.diagram-branchTree';
+
+/** The page's window with the state the explorer last saved (ExplorerPage keeps it there, as VS Code keeps it). */
+interface SavedWindow {
+  __explorerState?: { navigation?: { collapsed?: unknown } };
+}
 
 /**
  * `count` thoughts recorded by the real engine: thoughts 8–13 and 31 on branch "alt" (from #4), 20–23 on branch
@@ -223,6 +229,48 @@ describe('thought drawing: collapsing a branch is the person’s choice', () => 
     await explorer.page.keyboard.press('-');
     assert.equal(await explorer.page.locator(`${TREE} .row-folded`).count(), 0);
     await explorer.close();
+  });
+
+  it('a collapsed branch stays collapsed when its session comes again and after a reload, and not in another session', async () => {
+    const full = branchySession(30, 'collapse-kept');
+    const collapsed = (explorer: ExplorerPage) => explorer.page.getByRole('button', { name: 'Expand branch alt' });
+    const first = await ExplorerPage.open(browser, { surface: 'panel', width: 1200, height: 900 });
+    let saved: unknown;
+    try {
+      await first.send({ type: 'snapshot', mode: 'pinned', session: toSessionView(full) });
+      await first.showTab('branchTree');
+      await first.page.getByRole('button', { name: 'Collapse branch alt' }).click();
+      await first.page.waitForFunction((tree) => !document.querySelector(`${tree} .graph-row[data-seq="8"]`), TREE);
+      // The same session's snapshot again (as the host re-sends one the page did not confirm): still collapsed.
+      await first.send({ type: 'snapshot', mode: 'pinned', session: toSessionView(structuredClone(full)) });
+      await first.page.waitForSelector(`${TREE} .graph-row[data-seq="29"]`);
+      assert.equal(await collapsed(first).getAttribute('aria-expanded'), 'false');
+      assert.equal(await first.page.locator(`${TREE} .graph-row[data-seq="8"]`).count(), 0);
+      // Saved with the view state once it settles.
+      await first.page.waitForFunction(() => (window as unknown as SavedWindow).__explorerState?.navigation?.collapsed !== undefined);
+      saved = await first.page.evaluate(() => (window as unknown as SavedWindow).__explorerState);
+    } finally {
+      await first.close();
+    }
+    assert.deepEqual((saved as { navigation: { collapsed: unknown } }).navigation.collapsed, {
+      branchTree: { sessionId: full.meta.id, lanes: [1] },
+    });
+
+    // The view reopened with its saved state (VS Code restoring the panel): the branch is still collapsed.
+    const second = await ExplorerPage.openWith(browser, full, { savedState: saved });
+    try {
+      await second.showTab('branchTree');
+      await second.page.waitForSelector(`${TREE} .graph-row[data-seq="29"]`);
+      assert.equal(await collapsed(second).getAttribute('aria-expanded'), 'false');
+      assert.equal(await second.page.locator(`${TREE} .graph-row[data-seq="8"]`).count(), 0);
+      // Another session starts with every branch expanded.
+      const other = branchySession(30, 'collapse-other');
+      await second.send({ type: 'snapshot', mode: 'pinned', session: toSessionView(other) });
+      await second.page.waitForSelector(`${TREE} .graph-row[data-seq="8"]`);
+      assert.equal(await second.page.getByRole('button', { name: 'Collapse branch alt' }).getAttribute('aria-expanded'), 'true');
+    } finally {
+      await second.close();
+    }
   });
 
   it('readable in a 300-px sidebar, dark and light: chips, toggles and the strip fit without a sideways scrollbar', async () => {

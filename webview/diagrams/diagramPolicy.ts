@@ -47,6 +47,8 @@ export function redrawFor(change: DiagramChange, replaying: boolean): DiagramRed
 
 /** What the thought drawings are given: the graph, the feedback marks, the rows shown, whether the session is live. */
 export interface ThoughtDrawingInput {
+  /** The session drawn: branches the person collapsed stay collapsed while the drawing shows this session. */
+  sessionId: string;
   graph: ThoughtGraph;
   marks: ReadonlyMap<number, readonly FeedbackMark[]>;
   /** Rows shown: a replay's position (later rows keep their place, not drawn yet); every thought otherwise. */
@@ -60,8 +62,9 @@ export function thoughtDrawingInput(
   graph: ThoughtGraph,
   replay: { active: boolean; position: number },
 ): ThoughtDrawingInput {
-  if (replay.active) return { graph, marks: new Map(), limit: Math.min(replay.position, session.thoughts.length), live: false };
-  return { graph, marks: feedbackMarksBySeq(session), limit: session.thoughts.length, live: session.meta.status === 'live' };
+  const sessionId = session.meta.id;
+  if (replay.active) return { sessionId, graph, marks: new Map(), limit: Math.min(replay.position, session.thoughts.length), live: false };
+  return { sessionId, graph, marks: feedbackMarksBySeq(session), limit: session.thoughts.length, live: session.meta.status === 'live' };
 }
 
 /**

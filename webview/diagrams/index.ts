@@ -19,5 +19,5 @@ export { StageGraphView } from './stageGraphView';
 export { renderExportSvgs, serializeDiagram } from './svgExport';
 export { nodesById } from './svgNodes';
 export { currentThemeKind, watchTheme } from './theme';
-export { ThoughtGraphView } from './thoughtGraphView';
+export { ThoughtGraphView, type CollapsedBranches } from './thoughtGraphView';
 export { restoreTransform, type ViewTransform } from './viewTransform';

@@ -15,6 +15,7 @@ import {
 } from '../../src/diagrams/thoughtGraph';
 import { graphWidth, laneColourClass, lanesShownFor, ROW_HEIGHT, rowShapes, thoughtGraphSvg } from '../../src/diagrams/thoughtGraphSvg';
 import { collapseLanes, collapsible, type ShownGraph } from '../../src/diagrams/thoughtGraphCollapse';
+import type { ThoughtDrawingInput } from './diagramPolicy';
 import { ThoughtGraphLines } from './thoughtGraphLines';
 import { createRow, fillRow, MARK_ICONS, markIcon, rowVersion, type RowLook } from './thoughtGraphRows';
 import { ThoughtGraphOverview } from './thoughtGraphOverview';
@@ -37,13 +38,10 @@ export interface ThoughtGraphViewOptions {
   onCopyMermaid: () => void;
 }
 
-export interface ThoughtGraphContent {
-  graph: ThoughtGraph;
-  marks: ReadonlyMap<number, readonly FeedbackMark[]>;
-  /** Rows shown: a replay's position (rows after it keep their place, not drawn yet); all rows otherwise. */
-  limit?: number;
-  /** The session is live (the header says so; the drawing is the same). */
-  live: boolean;
+/** Branches collapsed in a session, by lane (saved with the view state: webview/app/navigationState.ts). */
+export interface CollapsedBranches {
+  sessionId: string;
+  lanes: number[];
 }
 
 export class ThoughtGraphView {
@@ -54,12 +52,15 @@ export class ThoughtGraphView {
   private readonly spacer: HTMLElement;
   private readonly lines = new ThoughtGraphLines();
   private readonly overview: HTMLElement;
-  private content: ThoughtGraphContent | undefined;
+  private content: ThoughtDrawingInput | undefined;
   /** The strip beside the rows that shows the whole session and moves the view (webview/thoughtGraphOverview.ts). */
   private readonly minimap: ThoughtGraphOverview;
-  /** Lanes the person collapsed (never collapsed automatically), for the graph in `collapsedFor`. */
-  private readonly collapsed = new Set<number>();
-  private collapsedFor: ThoughtGraph | undefined;
+  /**
+   * Lanes the person collapsed (never collapsed automatically) in the session `collapsedSession`: kept however often
+   * that session's snapshot comes again (a re-sent snapshot, the session finishing), and saved with the view state.
+   */
+  private collapsed = new Set<number>();
+  private collapsedSession: string | undefined;
   /** The graph as shown: collapsed branches folded to their first row (thoughtGraphCollapse.ts). */
   private shown: ShownGraph | undefined;
   /** Row elements in the DOM, by seq. */
@@ -167,15 +168,15 @@ export class ThoughtGraphView {
   /** Rows shown (a replay's position, else every row). */
   get shownRows(): number {
     const content = this.content;
-    return content ? Math.min(content.limit ?? content.graph.nodes.length, content.graph.nodes.length) : 0;
+    return content ? Math.min(content.limit, content.graph.nodes.length) : 0;
   }
 
   /** New content (a thought appended, a replay step, marks changed): drawn in the next frame, coalesced. */
-  show(content: ThoughtGraphContent): void {
-    // Another session (or the same one loaded afresh) starts with every branch expanded.
-    if (content.graph !== this.collapsedFor) {
+  show(content: ThoughtDrawingInput): void {
+    // Another session starts with every branch expanded.
+    if (content.sessionId !== this.collapsedSession) {
       this.collapsed.clear();
-      this.collapsedFor = content.graph;
+      this.collapsedSession = content.sessionId;
     }
     this.content = content;
     this.element.classList.toggle('is-live', content.live);
@@ -188,6 +189,20 @@ export class ThoughtGraphView {
     return [...this.collapsed].sort((a, b) => a - b);
   }
 
+  /** The branches the person collapsed and the session they are in, to save with the view state; undefined when none. */
+  get collapsedState(): CollapsedBranches | undefined {
+    const lanes = this.collapsedLanes;
+    return this.collapsedSession === undefined || lanes.length === 0 ? undefined : { sessionId: this.collapsedSession, lanes: [...lanes] };
+  }
+
+  /** Puts back saved collapsed branches; they apply while (and once) the drawing shows their session. */
+  restoreCollapsed(saved: CollapsedBranches): void {
+    if (this.content !== undefined && this.content.sessionId !== saved.sessionId) return;
+    this.collapsedSession = saved.sessionId;
+    this.collapsed = new Set(saved.lanes);
+    this.reshape();
+  }
+
   /** Collapses or expands the branch on `lane` (the person's choice: a lane chip's toggle or the - and + keys). */
   setCollapsed(lane: number, collapse: boolean): void {
     const graph = this.graph;
@@ -198,6 +213,7 @@ export class ThoughtGraphView {
     if (collapse) this.collapsed.add(lane);
     else this.collapsed.delete(lane);
     this.reshape();
+    this.options.onViewChange();
     if (anchor !== undefined && this.shown) this.canvas.scrollTop = this.shown.rowOf(anchor) * ROW_HEIGHT + offset;
     if (this.current !== undefined && this.shown?.hidden(this.current)) this.current = this.shown.seqAt(this.shown.rowOf(this.current));
   }
