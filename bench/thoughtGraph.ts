@@ -209,10 +209,11 @@ export async function thoughtGraphFigures(
         detail: formatMs(figure.openMs),
       });
       // A frame at 60 Hz is 16.7 ms; requestAnimationFrame deltas sit on that grid, so a frame over 16 ms means one was missed.
+      const missed = figure.frames.flatMap((frame, step) => (frame > 1000 / 60 + 1 ? [step + 1] : []));
       checks.push({
         name: `10,000 thoughts scroll with every frame ≤ ${FRAME_TARGET_MS} ms (no frame missed)`,
-        pass: max <= 1000 / 60 + 1,
-        detail: `max ${formatMs(max)}, p95 ${formatMs(p95)}`,
+        pass: missed.length === 0,
+        detail: `max ${formatMs(max)}, p95 ${formatMs(p95)}; ${missed.length} of ${figure.frames.length} frames missed${missed.length > 0 ? ` (at step ${missed.slice(0, 10).join(', ')})` : ''}`,
       });
       checks.push({
         name: `10,000 thoughts scroll with every frame's main-thread work ≤ ${FRAME_TARGET_MS} ms (Chromium trace)`,
