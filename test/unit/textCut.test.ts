@@ -40,6 +40,7 @@ describe('shortened', () => {
 describe('shortenedLine', () => {
   it('flattens white space and trims before measuring', () => {
     assert.equal(shortenedLine('  a\n\n b\tc  ', 10), 'a b c');
+    assert.equal(shortenedLine('a\u00a0b c', 10), 'a b c', 'a lone white space other than a space is one space too');
     assert.equal(shortenedLine('one two three', 8), 'one two…');
   });
 

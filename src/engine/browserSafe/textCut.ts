@@ -25,7 +25,15 @@ export function shortenedLine(text: string, max: number): string {
   const trimmed = text.trim();
   const head = trimmed.slice(0, cutEnd(trimmed, Math.max(0, max) * 4 + 64));
   // The flattened head is a start of the flattened whole: when it is already too long, the whole need not be read.
-  let flat = head.replace(/\s+/g, ' ');
-  if (head.length < trimmed.length && flat.length <= max) flat = trimmed.replace(/\s+/g, ' ');
+  let flat = flatLine(head);
+  if (head.length < trimmed.length && flat.length <= max) flat = flatLine(trimmed);
   return shortened(flat, max);
+}
+
+/**
+ * `text` with each run of white space one space. Most text is flat already and is returned as it is: a replace makes
+ * a new string every time, and the thought drawing flattens a screen of rows every frame while it is scrolled.
+ */
+function flatLine(text: string): string {
+  return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
