@@ -76,7 +76,7 @@ async function rowTops(explorer: ExplorerPage): Promise<Map<number, number>> {
 /** The first thought (seq) whose row is in the canvas's visible part. */
 async function firstInView(explorer: ExplorerPage): Promise<number> {
   return explorer.page.$eval(`${TREE} .graph-canvas`, (canvas) => {
-    // Where each row is drawn (rows are placed by a transform, so offsetTop does not say it).
+    // Where each row is drawn on screen, as a person sees it.
     const view = canvas.getBoundingClientRect();
     const rows = [...canvas.querySelectorAll<HTMLElement>('.graph-row')]
       .map((row) => ({ seq: Number(row.dataset.seq), top: row.getBoundingClientRect().top - view.top }))

@@ -110,8 +110,7 @@ export function fillRow(
   }
   if (own.place !== where.place) {
     own.place = where.place;
-    // Placed by a transform, not `top`: a transform is applied after layout, so moving a row lays nothing out again.
-    row.style.transform = `translateY(${where.place * ROW_HEIGHT}px)`;
+    row.style.top = `${where.place * ROW_HEIGHT}px`;
   }
   const folded = where.hiddenUnder > 0 ? `; branch collapsed, ${hiddenWords(where.hiddenUnder)}` : '';
   const name = `${rowAccessibleName(node, graph, rowMarks)}${folded}`;
