@@ -122,7 +122,9 @@ describe('explorer webview with hostile thought text', () => {
       await explorer.screenshot('injection-corpus');
 
       // Replay through the same hostile session.
-      await explorer.send({ type: 'snapshot', mode: 'replay', session: toSessionView(snapshot) });
+      // Handled before End is pressed: an End that reaches the page first finds no replay yet and shows nothing.
+      await explorer.sendHandled({ type: 'snapshot', mode: 'replay', session: toSessionView(snapshot) });
+      await explorer.page.waitForSelector('.replay-bar:not([hidden])');
       await explorer.page.keyboard.press('End');
       assert.equal(await cardCount(explorer), snapshot.thoughts.length);
       assert.deepEqual(explorer.record.dialogs, []);
