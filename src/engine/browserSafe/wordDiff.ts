@@ -45,9 +45,8 @@ export function diffWords(before: string, after: string, options: WordDiffOption
   return { segments: tidy(wholeChange(before.match(TOKEN) ?? [], after.match(TOKEN) ?? [])), precision: 'whole' };
 }
 
-/** Diffs two token lists; undefined when the changed middle exceeds the budgets. */
-function diffTokens(a: readonly string[], b: readonly string[], maxTokens: number, maxEdits: number): DiffSegment[] | undefined {
-  // The common prefix and suffix cost nothing to find and usually cover most of a revision.
+/** Where `a` and `b` differ: the common prefix ends at `start`, the common suffix starts at `endA` in a, `endB` in b. */
+function commonEnds(a: readonly string[], b: readonly string[]): { start: number; endA: number; endB: number } {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -56,6 +55,13 @@ function diffTokens(a: readonly string[], b: readonly string[], maxTokens: numbe
     endA--;
     endB--;
   }
+  return { start, endA, endB };
+}
+
+/** Diffs two token lists; undefined when the changed middle exceeds the budgets. */
+function diffTokens(a: readonly string[], b: readonly string[], maxTokens: number, maxEdits: number): DiffSegment[] | undefined {
+  // The common prefix and suffix cost nothing to find and usually cover most of a revision.
+  const { start, endA, endB } = commonEnds(a, b);
   const middleA = a.slice(start, endA);
   const middleB = b.slice(start, endB);
   if (middleA.length + middleB.length > maxTokens) return undefined;
@@ -70,14 +76,7 @@ function diffTokens(a: readonly string[], b: readonly string[], maxTokens: numbe
 
 /** The coarsest answer: common prefix and suffix kept, everything between removed and added. */
 function wholeChange(a: readonly string[], b: readonly string[]): DiffSegment[] {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
+  const { start, endA, endB } = commonEnds(a, b);
   const ops: DiffSegment[] = [];
   push(ops, 'same', a.slice(0, start).join(''));
   push(ops, 'removed', a.slice(start, endA).join(''));
