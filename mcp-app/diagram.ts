@@ -95,11 +95,11 @@ export function drawThoughtGraph(graph: ThoughtGraph): DrawnDiagram {
     const row = document.createElement('li');
     row.className = `graph-row kind-${node.kind}${node.final ? ' final' : ''}`;
     row.dataset.id = node.id;
-    const name = rowAccessibleName(node, graph);
+    const tags = rowTags(node, graph);
+    const name = rowAccessibleName(node, graph, [], tags);
     row.setAttribute('aria-label', name);
     row.title = name;
     const number = span('graph-num', `#${node.thoughtNumber}`);
-    const tags = rowTags(node, graph);
     const text = span('graph-text', node.text.replace(/\s+/g, ' ').trim());
     row.append(number);
     if (tags.length > 0) row.append(span('graph-tags', tags.join(' · ')));

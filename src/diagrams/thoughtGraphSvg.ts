@@ -152,9 +152,17 @@ export function markWords(mark: FeedbackMark): string {
   return `${FEEDBACK_MARK_KIND_WORDS[mark.kind]}, ${FEEDBACK_MARK_STATE_WORDS[mark.state]}`;
 }
 
-/** What a screen reader says for a row: "thought 12, planning, revises #6: <its text>", then its marks. */
-export function rowAccessibleName(node: ThoughtGraphNode, graph: ThoughtGraph, marks: readonly FeedbackMark[] = []): string {
-  const head = [`thought ${node.thoughtNumber}`, ...rowTags(node, graph)].join(', ');
+/**
+ * What a screen reader says for a row: "thought 12, planning, revises #6: <its text>", then its marks. A caller that
+ * shows the row's tags too passes them, so they are made once.
+ */
+export function rowAccessibleName(
+  node: ThoughtGraphNode,
+  graph: ThoughtGraph,
+  marks: readonly FeedbackMark[] = [],
+  tags: readonly string[] = rowTags(node, graph),
+): string {
+  const head = [`thought ${node.thoughtNumber}`, ...tags].join(', ');
   const text = shortenedLine(node.text, 300);
   const feedback = marks.length > 0 ? `; feedback: ${marks.map(markWords).join('; ')}` : '';
   return `${head}: ${text}${feedback}`;
@@ -277,13 +285,14 @@ function thoughtGraphRowsSvg(
     const node = graph.nodes[seq];
     const y = rowCentre(node.seq) + 4.5;
     const number = `#${node.thoughtNumber}`;
-    const tags = rowTags(node, graph).join(' · ');
+    const tagList = rowTags(node, graph);
+    const tags = tagList.join(' · ');
     const rowMarks = marks.get(node.seq) ?? [];
     const markText = rowMarks.length > 0 ? `[${rowMarks.map(markWords).join('; ')}]` : '';
     const textChars = Math.max(EXPORT_TEXT_MIN_CHARS, EXPORT_ROW_CHARS - number.length - tags.length - markText.length - 3);
     out.push(
       `<g class="node" data-id="${node.id}">`,
-      titles ? `<title>${escapeXml(rowAccessibleName(node, graph, rowMarks))}</title>` : '',
+      titles ? `<title>${escapeXml(rowAccessibleName(node, graph, rowMarks, tagList))}</title>` : '',
       `<text x="${textX}" y="${y}"><tspan class="n">${number}</tspan>`,
       tags.length > 0 ? ` <tspan class="tags">${escapeXml(tags)}</tspan>` : '',
       ` <tspan>${escapeXml(shortenedLine(node.text, textChars))}</tspan>`,

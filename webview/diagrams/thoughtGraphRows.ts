@@ -112,12 +112,12 @@ export function fillRow(
     own.place = where.place;
     row.style.top = `${where.place * ROW_HEIGHT}px`;
   }
+  const tags = rowTags(node, graph);
   const folded = where.hiddenUnder > 0 ? `; branch collapsed, ${hiddenWords(where.hiddenUnder)}` : '';
-  const name = `${rowAccessibleName(node, graph, rowMarks)}${folded}`;
+  const name = `${rowAccessibleName(node, graph, rowMarks, tags)}${folded}`;
   if (own.name !== name) row.setAttribute('aria-label', (own.name = name));
   setText(own.number, `#${node.thoughtNumber}`);
 
-  const tags = rowTags(node, graph);
   if (where.hiddenUnder > 0) tags.push(`+${hiddenWords(where.hiddenUnder)}`);
   // Chips are added or dropped only when the count changes (rare: most rows have their stage and nothing else).
   while (own.tags.length < tags.length) {
