@@ -6,6 +6,7 @@
 import {
   type DiagramKind,
   isDiagramKind,
+  isThoughtDiagram,
   THOUGHT_DIAGRAM_KINDS as THOUGHT_KINDS,
   type ThoughtDiagramKind,
 } from '../../src/engine/browserSafe/diagramKinds';
@@ -63,8 +64,7 @@ export function readNavigationState(saved: unknown): NavigationState {
   }
   if (typeof value.scroll === 'object' && value.scroll !== null) {
     for (const [kind, top] of Object.entries(value.scroll)) {
-      if ((kind === 'branchTree' || kind === 'revisionChain') && typeof top === 'number' && Number.isFinite(top) && top >= 0)
-        state.scroll[kind] = top;
+      if (isThoughtDiagram(kind) && typeof top === 'number' && Number.isFinite(top) && top >= 0) state.scroll[kind] = top;
     }
   }
   if (typeof value.focusedNode === 'object' && value.focusedNode !== null) {
@@ -75,7 +75,7 @@ export function readNavigationState(saved: unknown): NavigationState {
   if (typeof value.collapsed === 'object' && value.collapsed !== null) {
     for (const [kind, saved] of Object.entries(value.collapsed)) {
       const branches = readCollapsed(saved);
-      if ((kind === 'branchTree' || kind === 'revisionChain') && branches) state.collapsed[kind] = branches;
+      if (isThoughtDiagram(kind) && branches) state.collapsed[kind] = branches;
     }
   }
   if (typeof value.search === 'string') state.search = value.search.slice(0, cutEnd(value.search, MAX_SEARCH_LENGTH));
