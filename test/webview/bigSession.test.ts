@@ -33,10 +33,6 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, index) => from + index);
 }
 
-async function savedState(explorer: ExplorerPage): Promise<Record<string, unknown>> {
-  return explorer.page.evaluate(() => (window as unknown as { __explorerState: Record<string, unknown> }).__explorerState);
-}
-
 describe('a 10,000-thought session in the explorer', () => {
   it('opens on its newest page of cards; "Show earlier thoughts" adds the page before, in order, within the cap', async () => {
     const explorer = await ExplorerPage.open(browser, { surface: 'panel', width: 1280, height: 900 });
@@ -97,7 +93,7 @@ describe('a 10,000-thought session in the explorer', () => {
         return column !== undefined && card !== undefined && card.top >= column.top - 1 && card.bottom <= column.bottom + 1;
       });
       assert.ok(visible, 'the selected card is scrolled into view');
-      const state = await savedState(explorer);
+      const state = await explorer.savedState();
       assert.deepEqual(
         [state.sessionId, state.mode, state.activeTab, state.selectedSeq],
         ['big-session', 'pinned', 'revisionChain', 1_234],
@@ -127,7 +123,7 @@ describe('a 10,000-thought session in the explorer', () => {
         assert.deepEqual(seqs, range(seqs[0], position), `consecutive cards at ${position}`);
         assert.ok(seqs.length <= MAX_CARDS_IN_DOM);
       }
-      assert.equal((await savedState(explorer)).mode, 'replay');
+      assert.equal((await explorer.savedState()).mode, 'replay');
     } finally {
       await explorer.close();
     }
@@ -165,7 +161,7 @@ describe('a 10,000-thought session in the explorer', () => {
       await explorer.page.waitForSelector('.thought-card[data-seq="7"]');
       assert.equal(await explorer.page.getAttribute('vscode-tabs', 'selected-index'), '0');
       assert.equal(await explorer.page.locator('.thought-card.selected').count(), 0);
-      const state = await savedState(explorer);
+      const state = await explorer.savedState();
       assert.deepEqual([state.sessionId, state.mode, state.activeTab, 'showAll' in state], ['small', 'live', 'stageGraph', false]);
       // The malformed navigation was dropped: what is saved now is the view's own state (the stage graph's zoom and
       // pan, the thought drawings' scroll).

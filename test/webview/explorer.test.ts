@@ -369,7 +369,7 @@ describe('explorer webview in Chromium', () => {
     try {
       await first.showTab('revisionChain');
       await first.page.click('.thought-card[data-seq="9"]');
-      saved = await first.page.evaluate(() => (window as unknown as { __explorerState: unknown }).__explorerState);
+      saved = await first.savedState();
     } finally {
       await first.close();
     }

@@ -149,7 +149,7 @@ describe('explorer: the Insights tab', () => {
     let saved: unknown;
     try {
       await openInsights(first);
-      saved = await first.page.evaluate(() => (window as unknown as { __explorerState: unknown }).__explorerState);
+      saved = await first.savedState();
     } finally {
       await first.close();
     }
@@ -161,9 +161,7 @@ describe('explorer: the Insights tab', () => {
       assert.equal(request.sessionId, shown.meta.id);
       // A diagram tab chosen afterwards is what the next restore shows.
       await second.showTab('branchTree');
-      const state = await second.page.evaluate(
-        () => (window as unknown as { __explorerState: { insightsShown?: boolean } }).__explorerState,
-      );
+      const state = await second.savedState();
       assert.equal(state.insightsShown, undefined);
     } finally {
       await second.close();

@@ -248,7 +248,7 @@ describe('thought drawing: collapsing a branch is the person’s choice', () => 
       assert.equal(await first.page.locator(`${TREE} .graph-row[data-seq="8"]`).count(), 0);
       // Saved with the view state once it settles.
       await first.page.waitForFunction(() => (window as unknown as SavedWindow).__explorerState?.navigation?.collapsed !== undefined);
-      saved = await first.page.evaluate(() => (window as unknown as SavedWindow).__explorerState);
+      saved = await first.savedState();
     } finally {
       await first.close();
     }

@@ -182,6 +182,11 @@ export class ExplorerPage {
     return this.record.posted;
   }
 
+  /** The state the page last saved with `setState` (what VS Code would hand back on restore). */
+  async savedState(): Promise<Record<string, unknown>> {
+    return this.page.evaluate(() => (window as unknown as { __explorerState: Record<string, unknown> }).__explorerState);
+  }
+
   /** Sends a host message and waits until the webview has handled (or ignored) it: for asserting that nothing changed. */
   async sendHandled(message: HostMessage): Promise<void> {
     const handled = (): Promise<number> => this.page.evaluate(() => Number(document.body.dataset.hostMessages ?? 0));
